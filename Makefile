@@ -1,0 +1,178 @@
+# boardpress: one GNU Makefile for the program, the site, the tests and the benches.
+# `make site` and `make test` are the two commands a user runs; both install
+# missing Debian packages first (SPEC §8).
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := all
+MAKEFLAGS += --no-builtin-rules
+
+CC ?= cc
+ifeq ($(origin CC),default)
+CC := cc
+endif
+BUILD ?= build
+ASAN_BUILD := $(BUILD)/asan
+OPT ?= -O2
+
+# ---------------------------------------------------------------- packages
+# pkg-config name : Debian package, then command-or-file : Debian package.
+# Debian's libcmark-gfm-extensions-dev ships no .pc file: its header is checked.
+BUILD_PKGS := libcmark-gfm:libcmark-gfm-dev yaml-0.1:libyaml-dev cairo:libcairo2-dev \
+              cmocka:libcmocka-dev
+BUILD_CMDS := pkg-config:pkg-config /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf:fonts-dejavu-core \
+              /usr/include/cmark-gfm-core-extensions.h:libcmark-gfm-extensions-dev
+TEST_CMDS := clang:clang /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev \
+             xmllint:libxml2-utils tidy:tidy valgrind:valgrind node:nodejs npm:npm \
+             /usr/bin/chromium:chromium python3:python3
+BENCH_CMDS := hugo:hugo /usr/lib/python3/dist-packages/simpy:python3-simpy /usr/bin/time:time
+
+# $(call ensure,PKGCONFIG:DEB ...,CMD-OR-FILE:DEB ...,WHY): install what is missing.
+define ensure
+missing=""; \
+command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"; \
+for p in $(1); do pc=$${p%%:*}; deb=$${p#*:}; \
+  pkg-config --exists "$$pc" 2>/dev/null || missing="$$missing $$deb"; done; \
+for c in $(2); do what=$${c%%:*}; deb=$${c#*:}; \
+  command -v "$$what" >/dev/null 2>&1 || [ -e "$$what" ] || missing="$$missing $$deb"; done; \
+missing=$$(echo $$missing | tr ' ' '\n' | sort -u | tr '\n' ' '); \
+if [ -n "$${missing// /}" ]; then \
+  echo "boardpress: installing $$missing(needed $(3); missing on this machine)"; \
+  sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+  export DEBIAN_FRONTEND=noninteractive; \
+  $$sudo apt-get install -y $$missing || { $$sudo apt-get update && $$sudo apt-get install -y $$missing; }; \
+fi
+endef
+
+.PHONY: deps test-deps bench-deps
+deps:
+	@$(call ensure,$(BUILD_PKGS),$(BUILD_CMDS),to build boardpress)
+test-deps: deps
+	@$(call ensure,,$(TEST_CMDS),by make test)
+bench-deps: deps
+	@$(call ensure,,$(BENCH_CMDS),by make bench)
+
+# ---------------------------------------------------------------- flags
+WARN := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wstrict-prototypes \
+        -Wmissing-prototypes -Wvla -Wformat=2 -Werror
+PKG_CFLAGS = $(shell pkg-config --cflags libcmark-gfm yaml-0.1 cairo 2>/dev/null)
+PKG_LIBS = -lcmark-gfm-extensions $(shell pkg-config --libs libcmark-gfm yaml-0.1 cairo 2>/dev/null) -lm
+CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
+SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+SIM_SRC := $(sort $(wildcard sim-core/*.c))
+GEN_SRC := $(sort $(filter-out generator/main.c,$(wildcard generator/*.c)))
+TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
+TEST_SUPPORT := $(sort $(filter-out tests/unit/test_%.c,$(wildcard tests/unit/*.c)))
+
+# objects for one build flavour: $(call objs,DIR,SOURCES)
+objs = $(patsubst %.c,$(1)/obj/%.o,$(2))
+
+# ---------------------------------------------------------------- release build
+REL_CFLAGS := $(WARN) $(OPT) -g -MMD -MP
+SIM_OBJ := $(call objs,$(BUILD),$(SIM_SRC))
+GEN_OBJ := $(call objs,$(BUILD),$(GEN_SRC) generator/main.c)
+
+.PHONY: all
+all: deps
+	@$(MAKE) --no-print-directory $(BUILD)/boardpress
+
+$(BUILD)/libsimcore.a: $(SIM_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/boardpress: $(GEN_OBJ) $(BUILD)/libsimcore.a
+	$(CC) $(REL_CFLAGS) -o $@ $(GEN_OBJ) $(BUILD)/libsimcore.a $(PKG_LIBS)
+
+$(BUILD)/obj/sim-core/%.o: sim-core/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(REL_CFLAGS) -Isim-core -c -o $@ $<
+
+$(BUILD)/obj/generator/%.o: generator/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(REL_CFLAGS) -D_POSIX_C_SOURCE=200809L -Isim-core -Igenerator $(PKG_CFLAGS) -c -o $@ $<
+
+# ---------------------------------------------------------------- sanitizer build (tests)
+ASAN_CFLAGS := $(WARN) -O1 -g $(SANITIZE) -MMD -MP
+ASAN_SIM_OBJ := $(call objs,$(ASAN_BUILD),$(SIM_SRC))
+ASAN_GEN_OBJ := $(call objs,$(ASAN_BUILD),$(GEN_SRC))
+ASAN_SUPPORT_OBJ := $(call objs,$(ASAN_BUILD),$(TEST_SUPPORT))
+ASAN_TESTS := $(patsubst tests/unit/%.c,$(ASAN_BUILD)/tests/%,$(TEST_SRC))
+
+$(ASAN_BUILD)/obj/sim-core/%.o: sim-core/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ASAN_CFLAGS) -Isim-core -c -o $@ $<
+
+$(ASAN_BUILD)/obj/generator/%.o: generator/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ASAN_CFLAGS) -D_POSIX_C_SOURCE=200809L -Isim-core -Igenerator $(PKG_CFLAGS) -c -o $@ $<
+
+$(ASAN_BUILD)/obj/tests/unit/%.o: tests/unit/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ASAN_CFLAGS) -D_POSIX_C_SOURCE=200809L -Isim-core -Igenerator -Itests/unit \
+	  $(PKG_CFLAGS) $(CMOCKA_CFLAGS) -c -o $@ $<
+
+$(ASAN_BUILD)/boardpress: $(ASAN_GEN_OBJ) $(call objs,$(ASAN_BUILD),generator/main.c) $(ASAN_SIM_OBJ)
+	$(CC) $(ASAN_CFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(ASAN_BUILD)/tests/%: $(ASAN_BUILD)/obj/tests/unit/%.o $(ASAN_SUPPORT_OBJ) $(ASAN_GEN_OBJ) $(ASAN_SIM_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(ASAN_CFLAGS) -o $@ $^ $(PKG_LIBS) $(CMOCKA_LIBS)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# ---------------------------------------------------------------- site
+.PHONY: site serve
+site: all
+	$(BUILD)/boardpress build
+
+PORT ?= 8000
+serve: site
+	@echo "serving public/ on http://127.0.0.1:$(PORT)/ (Ctrl-C stops)"
+	cd public && python3 -m http.server --bind 127.0.0.1 $(PORT)
+
+# ---------------------------------------------------------------- tests
+# Every test kind is a script under tests/ named run-*.sh; they run in name
+# order after the cmocka suites, each given the sanitizer build of boardpress.
+TEST_SCRIPTS := $(sort $(wildcard tests/run-*.sh))
+export ASAN_OPTIONS := detect_leaks=1:abort_on_error=1:strict_string_checks=1
+export UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
+
+.PHONY: test unit-tests test-build
+test: test-deps
+	@$(MAKE) --no-print-directory test-build
+	@$(MAKE) --no-print-directory unit-tests
+	@for s in $(TEST_SCRIPTS); do \
+	  echo "== $$s"; BP=$(ASAN_BUILD)/boardpress BUILD=$(BUILD) bash "$$s" || { echo "FAILED: $$s"; exit 1; }; \
+	done
+	@echo "make test: all suites passed"
+
+test-build: $(ASAN_BUILD)/boardpress $(ASAN_TESTS) $(BUILD)/boardpress
+
+unit-tests: test-build
+	@fail=0; for t in $(ASAN_TESTS); do \
+	  echo "== $$t"; "$$t" || fail=1; \
+	done; \
+	if [ $$fail != 0 ]; then echo "unit tests FAILED"; exit 1; fi
+
+# ---------------------------------------------------------------- bench, fuzz
+.PHONY: bench fuzz regen
+bench: bench-deps
+	@$(MAKE) --no-print-directory $(BUILD)/boardpress
+	@if [ -x tests/bench/run.sh ]; then BUILD=$(BUILD) tests/bench/run.sh; else echo "no benchmarks yet"; fi
+
+fuzz: test-deps
+	@if [ -x tests/fuzz/run.sh ]; then FUZZ_SECONDS=$${FUZZ_SECONDS:-120} tests/fuzz/run.sh; else echo "no fuzz harnesses yet"; fi
+
+regen: test-build
+	@if [ -x tests/regen.sh ]; then BP=$(ASAN_BUILD)/boardpress tests/regen.sh; else echo "nothing to regenerate"; fi
+
+# ---------------------------------------------------------------- housekeeping
+.PHONY: format clean
+FORMAT_SRC = $(wildcard sim-core/*.[ch] generator/*.[ch] tests/unit/*.[ch] tests/fuzz/*.c tests/bench/*.c)
+format:
+	clang-format -i $(FORMAT_SRC)
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,132 @@
+/* diag.c — error reporting with file positions and spelling hints. */
+#include "diag.h"
+#include "util.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void diag_init(diag *d, FILE *out)
+{
+    memset(d, 0, sizeof *d);
+    d->out = out;
+}
+
+void diag_free(diag *d)
+{
+    if (!d)
+        return;
+    free(d->text);
+    d->text = NULL;
+    d->len = d->cap = 0;
+}
+
+void diag_error(diag *d, const char *path, int line, int col, const char *fmt, ...)
+{
+    buf b;
+    buf_init(&b);
+    if (!path)
+        buf_puts(&b, "boardpress");
+    else if (line > 0 && col > 0)
+        buf_printf(&b, "%s:%d:%d", path, line, col);
+    else if (line > 0)
+        buf_printf(&b, "%s:%d", path, line);
+    else
+        buf_puts(&b, path);
+    buf_puts(&b, ": error: ");
+    va_list ap;
+    va_start(ap, fmt);
+    buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    buf_putc(&b, '\n');
+    if (d->out) {
+        fputs(b.data, d->out);
+        fflush(d->out);
+    }
+    d->text = xgrow(d->text, 1, &d->cap, d->len + b.len + 1);
+    memcpy(d->text + d->len, b.data, b.len + 1);
+    d->len += b.len;
+    d->errors++;
+    buf_free(&b);
+}
+
+static char lower(char c)
+{
+    return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+/* Optimal string alignment distance (Damerau-Levenshtein with adjacent
+ * transpositions), ignoring ASCII case). O(|a|·|b|); words here are short identifiers. */
+static size_t distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64)
+        return (size_t)-1;
+    size_t d[65][65];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        for (size_t j = 1; j <= lb; j++) {
+            size_t cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
+            size_t best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (d[i - 1][j - 1] + cost < best)
+                best = d[i - 1][j - 1] + cost;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    }
+    return d[la][lb];
+}
+
+const char *diag_suggest(const char *word, const char *const *candidates, size_t n)
+{
+    size_t len = strlen(word);
+    size_t limit = len / 3 > 2 ? len / 3 : 2;
+    if (len <= 2)
+        limit = 1;
+    const char *best = NULL;
+    size_t best_d = (size_t)-1;
+    for (size_t i = 0; i < n; i++) {
+        size_t dist = distance(word, candidates[i]);
+        if (dist <= limit && dist < best_d) {
+            best = candidates[i];
+            best_d = dist;
+        }
+    }
+    return best;
+}
+
+void diag_unknown_text(char *dst, size_t n, const char *what, const char *word,
+                       const char *const *candidates, size_t count)
+{
+    const char *near = diag_suggest(word, candidates, count);
+    if (near) {
+        snprintf(dst, n, "unknown %s '%s'; did you mean '%s'?", what, word, near);
+        return;
+    }
+    buf b;
+    buf_init(&b);
+    buf_printf(&b, "unknown %s '%s'", what, word);
+    if (count > 0 && count <= 12) {
+        buf_puts(&b, " (expected ");
+        for (size_t i = 0; i < count; i++)
+            buf_printf(&b, "%s'%s'", i == 0 ? "" : (i + 1 == count ? " or " : ", "), candidates[i]);
+        buf_putc(&b, ')');
+    }
+    snprintf(dst, n, "%s", b.data);
+    buf_free(&b);
+}
+
+void diag_unknown(diag *d, const char *path, int line, int col, const char *what, const char *word,
+                  const char *const *candidates, size_t n)
+{
+    char msg[1024];
+    diag_unknown_text(msg, sizeof msg, what, word, candidates, n);
+    diag_error(d, path, line, col, "%s", msg);
+}

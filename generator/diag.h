@@ -1,0 +1,38 @@
+/* diag.h — every error a user sees goes through here, as
+ *   PATH:LINE:COL: error: MESSAGE
+ * with 1-based positions in the real file, and "did you mean" hints. */
+#ifndef BP_DIAG_H
+#define BP_DIAG_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct {
+    FILE *out;  /* where messages go; NULL collects them only */
+    int errors; /* how many errors were reported */
+    char *text; /* every message so far, one per line (owned) */
+    size_t len, cap;
+} diag;
+
+void diag_init(diag *d, FILE *out);
+void diag_free(diag *d);
+
+/* Report one error. line/col 0 leave the position out ("PATH: error: ...");
+ * a NULL path gives "boardpress: error: ...". */
+void diag_error(diag *d, const char *path, int line, int col, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* The candidate closest to word (edit distance at most 2, or a third of the
+ * word's length for long words), or NULL. */
+const char *diag_suggest(const char *word, const char *const *candidates, size_t n);
+
+/* "unknown WHAT 'WORD'; did you mean 'X'?" when a candidate is near; else
+ * "unknown WHAT 'WORD' (expected 'a', 'b' or 'c')" when there are at most 12. */
+void diag_unknown(diag *d, const char *path, int line, int col, const char *what, const char *word,
+                  const char *const *candidates, size_t n);
+
+/* Append diag_unknown's text (without position) to dst (size n). */
+void diag_unknown_text(char *dst, size_t n, const char *what, const char *word,
+                       const char *const *candidates, size_t count);
+
+#endif

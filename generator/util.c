@@ -1,0 +1,289 @@
+/* util.c — memory, buffers, escaping and file reading (see util.h). */
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void oom(size_t n)
+{
+    fprintf(stderr, "boardpress: error: out of memory (asked for %zu bytes)\n", n);
+    abort();
+}
+
+void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        oom(n);
+    return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (!p)
+        oom(count * size);
+    return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q)
+        oom(n);
+    return q;
+}
+
+void *xgrow(void *p, size_t size, size_t *cap, size_t need)
+{
+    if (need <= *cap)
+        return p;
+    size_t c = *cap ? *cap : 8;
+    while (c < need) {
+        if (c > SIZE_MAX / 2 / size)
+            oom(SIZE_MAX);
+        c *= 2;
+    }
+    *cap = c;
+    return xrealloc(p, c * size);
+}
+
+char *xstrdup(const char *s)
+{
+    return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+    char *p = xmalloc(n + 1);
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+    buf b;
+    buf_init(&b);
+    va_list ap;
+    va_start(ap, fmt);
+    buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    return buf_detach(&b);
+}
+
+void buf_init(buf *b)
+{
+    b->data = NULL;
+    b->len = 0;
+    b->cap = 0;
+}
+
+void buf_free(buf *b)
+{
+    free(b->data);
+    buf_init(b);
+}
+
+void buf_clear(buf *b)
+{
+    b->len = 0;
+    if (b->data)
+        b->data[0] = '\0';
+}
+
+static void reserve(buf *b, size_t extra)
+{
+    if (b->len + extra + 1 > b->cap)
+        b->data = xgrow(b->data, 1, &b->cap, b->len + extra + 1);
+}
+
+void buf_put(buf *b, const char *s, size_t n)
+{
+    reserve(b, n);
+    if (n)
+        memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+void buf_puts(buf *b, const char *s)
+{
+    buf_put(b, s, strlen(s));
+}
+
+void buf_putc(buf *b, char c)
+{
+    buf_put(b, &c, 1);
+}
+
+void buf_vprintf(buf *b, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0)
+        return;
+    reserve(b, (size_t)n);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    b->len += (size_t)n;
+}
+
+void buf_printf(buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    buf_vprintf(b, fmt, ap);
+    va_end(ap);
+}
+
+char *buf_detach(buf *b)
+{
+    char *p = b->data ? b->data : xstrdup("");
+    buf_init(b);
+    return p;
+}
+
+void buf_html(buf *b, const char *s, size_t n)
+{
+    size_t start = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *rep = NULL;
+        switch (s[i]) {
+        case '&': rep = "&amp;"; break;
+        case '<': rep = "&lt;"; break;
+        case '>': rep = "&gt;"; break;
+        case '"': rep = "&quot;"; break;
+        case '\'': rep = "&#39;"; break;
+        default: continue;
+        }
+        buf_put(b, s + start, i - start);
+        buf_puts(b, rep);
+        start = i + 1;
+    }
+    buf_put(b, s + start, n - start);
+}
+
+void buf_html_s(buf *b, const char *s)
+{
+    buf_html(b, s, strlen(s));
+}
+
+void buf_json_str(buf *b, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        switch (c) {
+        case '"': buf_puts(b, "\\\""); break;
+        case '\\': buf_puts(b, "\\\\"); break;
+        case '\n': buf_puts(b, "\\n"); break;
+        case '\r': buf_puts(b, "\\r"); break;
+        case '\t': buf_puts(b, "\\t"); break;
+        case '<': buf_puts(b, "\\u003c"); break;
+        case '>': buf_puts(b, "\\u003e"); break;
+        case '&': buf_puts(b, "\\u0026"); break;
+        default:
+            if (c < 0x20) {
+                buf_printf(b, "\\u%04x", c);
+            } else if (c == 0xE2 && i + 2 < n && (unsigned char)s[i + 1] == 0x80 &&
+                       ((unsigned char)s[i + 2] == 0xA8 || (unsigned char)s[i + 2] == 0xA9)) {
+                buf_puts(b, (unsigned char)s[i + 2] == 0xA8 ? "\\u2028" : "\\u2029");
+                i += 2;
+            } else {
+                buf_putc(b, (char)c);
+            }
+        }
+    }
+}
+
+int file_read(const char *path, size_t max_bytes, char **out, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    buf b;
+    buf_init(&b);
+    char chunk[65536];
+    size_t n;
+    int rc = 0;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (b.len + n > max_bytes) {
+            errno = EFBIG;
+            rc = -1;
+            break;
+        }
+        buf_put(&b, chunk, n);
+    }
+    if (rc == 0 && ferror(f)) {
+        errno = EIO;
+        rc = -1;
+    }
+    fclose(f);
+    if (rc != 0) {
+        int e = errno;
+        buf_free(&b);
+        errno = e;
+        return -1;
+    }
+    *len = b.len;
+    *out = buf_detach(&b);
+    return 0;
+}
+
+bool utf8_valid(const char *s, size_t n, size_t *bad_at)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = p[i];
+        size_t need;
+        uint32_t cp;
+        if (c == 0)
+            goto bad;
+        if (c < 0x80) {
+            i++;
+            continue;
+        } else if (c >= 0xC2 && c <= 0xDF) {
+            need = 1;
+            cp = c & 0x1Fu;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            need = 2;
+            cp = c & 0x0Fu;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            need = 3;
+            cp = c & 0x07u;
+        } else {
+            goto bad;
+        }
+        if (i + need >= n)
+            goto bad;
+        for (size_t k = 1; k <= need; k++) {
+            if ((p[i + k] & 0xC0) != 0x80)
+                goto bad;
+            cp = (cp << 6) | (p[i + k] & 0x3Fu);
+        }
+        if ((need == 2 && cp < 0x800) || (need == 3 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+            (cp >= 0xD800 && cp <= 0xDFFF))
+            goto bad;
+        i += need + 1;
+    }
+    return true;
+bad:
+    if (bad_at)
+        *bad_at = i;
+    return false;
+}
+
+uint64_t hash64(const void *data, size_t n, uint64_t seed)
+{
+    const unsigned char *p = data;
+    uint64_t h = 1469598103934665603ULL ^ seed;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}

@@ -1,0 +1,58 @@
+/* util.h — memory, growable buffers and whole-file reading for the generator.
+ * Out of memory aborts with a tagged message (xmalloc family); every other
+ * failure is returned to the caller. */
+#ifndef BP_UTIL_H
+#define BP_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *p, size_t n);
+/* Grow an array of count elements of size each so it holds at least need
+ * elements; *cap is updated. Returns the (possibly moved) array. */
+void *xgrow(void *p, size_t size, size_t *cap, size_t need);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A growable byte buffer, always NUL-terminated. */
+typedef struct {
+    char *data;
+    size_t len;
+    size_t cap;
+} buf;
+
+void buf_init(buf *b);
+void buf_free(buf *b);
+void buf_clear(buf *b);
+void buf_put(buf *b, const char *s, size_t n);
+void buf_puts(buf *b, const char *s);
+void buf_putc(buf *b, char c);
+void buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_vprintf(buf *b, const char *fmt, va_list ap);
+/* Hand over the bytes (caller frees); the buffer is left empty. */
+char *buf_detach(buf *b);
+
+/* Escape for HTML text and double-quoted attributes (& < > " '). */
+void buf_html(buf *b, const char *s, size_t n);
+void buf_html_s(buf *b, const char *s);
+/* Escape as the inside of a JSON string (also safe inside <script>: "<" and
+ * the line separators are written as \u escapes). */
+void buf_json_str(buf *b, const char *s, size_t n);
+
+/* Read a whole file. Returns 0 and a NUL-terminated heap copy in *out (the
+ * caller frees), or -1 with errno set; files above max_bytes fail with EFBIG. */
+int file_read(const char *path, size_t max_bytes, char **out, size_t *len);
+
+/* True when s[0..n) is valid UTF-8 without NUL bytes; otherwise *bad_at is the
+ * offset of the first bad byte. */
+bool utf8_valid(const char *s, size_t n, size_t *bad_at);
+
+/* 64-bit FNV-1a, for cache keys and stable ids. */
+uint64_t hash64(const void *data, size_t n, uint64_t seed);
+
+#endif

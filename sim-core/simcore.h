@@ -1,0 +1,260 @@
+/* simcore.h — the public interface of the boardpress simulator library.
+ * A discrete-event model of message delivery (SPEC §3): plain C structs in,
+ * a result struct out. No I/O, no globals, deterministic for a given seed. */
+#ifndef SIMCORE_H
+#define SIMCORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SIMCORE_VERSION "1.0.0" /* bump when results for the same input change */
+
+/* ------------------------------------------------------------------ enums */
+
+typedef enum {
+    SIM_KIND_USERS,
+    SIM_KIND_BROKER, /* "message-broker" */
+    SIM_KIND_CONSUMER,
+    SIM_KIND_SERVICE,
+    SIM_KIND_PROVIDER, /* "payment-provider" */
+    SIM_KIND_DATABASE,
+    SIM_KIND_COUNT
+} sim_kind;
+
+typedef enum { SIM_PROTO_AMQP, SIM_PROTO_HTTP1, SIM_PROTO_HTTP2, SIM_PROTO_SQL, SIM_PROTO_COUNT } sim_protocol;
+
+typedef enum {
+    SIM_IDEM_NONE,
+    SIM_IDEM_KEY_AFTER_EFFECT,
+    SIM_IDEM_KEY_IN_TRANSACTION,
+    SIM_IDEM_PROVIDER_KEY,
+    SIM_IDEM_BUSINESS_KEY,
+    SIM_IDEM_COUNT
+} sim_idempotency;
+
+typedef enum { SIM_DELIVERY_AT_LEAST_ONCE, SIM_DELIVERY_AT_MOST_ONCE, SIM_DELIVERY_COUNT } sim_delivery;
+typedef enum { SIM_ARRIVALS_POISSON, SIM_ARRIVALS_EVEN, SIM_ARRIVALS_COUNT } sim_arrivals;
+typedef enum { SIM_OP_CHARGE, SIM_OP_SET, SIM_OP_COUNT } sim_op;
+
+/* Measures, in the fixed order of SPEC §3 (names: sim_measure_name). */
+typedef enum {
+    SIM_M_JOBS,
+    SIM_M_DELIVERIES,
+    SIM_M_EFFECTS,
+    SIM_M_DUPLICATES,
+    SIM_M_CHARGED_TWICE,
+    SIM_M_LOST_WRITES,
+    SIM_M_ERRORS,
+    SIM_M_ERROR_RATE,      /* fraction 0..1 */
+    SIM_M_COMPLETION_TIME, /* seconds */
+    SIM_M_LATENCY_P50,     /* seconds */
+    SIM_M_LATENCY_P99,     /* seconds */
+    SIM_M_MONTHLY_COST,    /* USD per month */
+    SIM_M_EVENTS,
+    SIM_M_COUNT
+} sim_measure;
+
+/* What a measure's number is, for formatting and JSON key suffixes. */
+typedef enum { SIM_UNIT_COUNT, SIM_UNIT_RATIO, SIM_UNIT_SECONDS, SIM_UNIT_USD_MONTH } sim_unit;
+
+/* Names used in YAML, placeholders and JSON ("message-broker", "amqp",
+ * "key-in-transaction", "duplicates" ...). Static strings; never NULL for a
+ * valid value. */
+const char *sim_kind_name(sim_kind k);
+const char *sim_protocol_name(sim_protocol p);
+const char *sim_idempotency_name(sim_idempotency i);
+const char *sim_delivery_name(sim_delivery d);
+const char *sim_arrivals_name(sim_arrivals a);
+const char *sim_op_name(sim_op o);
+const char *sim_measure_name(sim_measure m); /* "completion_time" */
+sim_unit sim_measure_unit(sim_measure m);
+/* Name lookups: return the value, or -1 when the name is unknown. */
+int sim_kind_from_name(const char *s);
+int sim_protocol_from_name(const char *s);
+int sim_idempotency_from_name(const char *s);
+int sim_delivery_from_name(const char *s);
+int sim_arrivals_from_name(const char *s);
+int sim_op_from_name(const char *s);
+int sim_measure_from_name(const char *s);
+
+/* ------------------------------------------------------------------ board */
+
+#define SIM_FOREVER INT64_MAX /* key_ttl_us meaning "kept forever" */
+
+/* A log-normal duration given by its median and 99th percentile. p99 equal to
+ * the median means a constant duration. */
+typedef struct {
+    int64_t median_us;
+    int64_t p99_us;
+} sim_latency;
+
+/* One part of a board. Every field is filled (from the board or, where the
+ * board leaves it out, from the catalog) before sim_run sees it; fields that
+ * do not apply to the part's kind are ignored. */
+typedef struct {
+    sim_kind kind;
+    double vcpu; /* cost basis; 0 for users and external parts */
+    double gb;
+    bool external;           /* not ours: excluded from monthly cost */
+    double fixed_usd_month;  /* the kind's fixed price per month, if any */
+    /* as a sender (broker to consumer, users to service) */
+    int tries;                    /* sends in all, >= 1 */
+    int64_t redelivery_after_us;  /* broker: no ack by then -> send again */
+    int64_t timeout_us;           /* users/consumer/service: no response by then -> give up on that send */
+    sim_delivery delivery;        /* broker only */
+    /* as a handler (consumer, service) */
+    int concurrency;              /* deliveries worked on at once, >= 1 */
+    sim_latency work;             /* handler time per delivery before the effect */
+    sim_idempotency idempotency;
+    int64_t key_ttl_us;           /* how long a recorded key is kept; SIM_FOREVER */
+    double crash_after_effect;    /* probability per effect */
+    int64_t restart_us;           /* down time after a crash */
+    /* as a payment provider */
+    sim_latency call;             /* provider's time per call */
+    double fail;                  /* probability a call fails (no charge) */
+    /* provider key_ttl_us above is the provider's idempotency-key retention */
+    /* as a database: the local write of a handler that links to it */
+    sim_latency write;
+} sim_part;
+
+typedef struct {
+    int from, to; /* part indices */
+    sim_protocol protocol;
+    int64_t rtt_us;           /* network round trip of this link */
+    double reply_round_trips; /* reply (ack/response) cost in round trips */
+    double lose_request;      /* probability a send never arrives */
+    double lose_reply;        /* probability the reply is lost after the work */
+    const int64_t *lose_reply_of; /* 1-based job numbers whose first reply is lost */
+    size_t n_lose_reply_of;
+    bool transactional; /* broker link: receive + local effect + ack commit together */
+} sim_link;
+
+typedef struct {
+    int from; /* part index of the users part */
+    int64_t jobs;
+    int64_t over_us;
+    sim_op op;
+    sim_arrivals arrivals;
+    double repeat_share; /* share of jobs that legitimately repeat an earlier job */
+} sim_traffic;
+
+typedef struct {
+    bool has_max, has_min;
+    double max, min; /* in the measure's unit (seconds, ratio, USD/month, count) */
+} sim_goal;
+
+typedef enum { SIM_EXPECT_NONE, SIM_EXPECT_PASS, SIM_EXPECT_FAIL } sim_expect;
+
+typedef struct {
+    double vcpu_usd_month;
+    double gb_usd_month;
+} sim_prices;
+
+/* A whole board, ready to run. Arrays are owned by whoever built the board. */
+typedef struct {
+    const char *id;
+    uint64_t seed;
+    int replications;
+    sim_part *parts;
+    size_t n_parts;
+    sim_link *links;
+    size_t n_links;
+    sim_traffic traffic;
+    sim_goal goals[SIM_M_COUNT];
+    sim_expect expect;
+    sim_prices prices;
+} sim_board;
+
+/* ------------------------------------------------------------------ limits */
+
+typedef struct {
+    int64_t max_jobs;          /* per board */
+    int64_t max_events;        /* per replication */
+    int max_replications;
+    size_t max_trace;          /* trace entries kept */
+} sim_limits;
+
+/* The defaults documented in the README. */
+sim_limits sim_limits_default(void);
+
+/* Check a board for everything the model cannot run (bad part indices, no
+ * handler reachable from the users, cycles, values out of range, limits).
+ * Writes one sentence into msg (size n) and returns the index of the part
+ * (>= 0), -2 for the board as a whole, or -1 when the board can be run. */
+int sim_board_check(const sim_board *b, const sim_limits *lim, char *msg, size_t n, int *link_index);
+
+/* ------------------------------------------------------------------ results */
+
+typedef struct {
+    double mean, min, max;
+    double ci95; /* 95% confidence half-width of the mean; 0 when R == 1 */
+} sim_stat;
+
+typedef struct {
+    bool present; /* the board set a goal on this measure */
+    double worst; /* the worst replication's value for this goal */
+    bool pass;
+} sim_goal_result;
+
+/* Trace entry kinds, in the order a delivery meets them. */
+typedef enum {
+    SIM_TR_ARRIVE,        /* a job arrives at the users part */
+    SIM_TR_SEND,          /* sender -> handler (delivery or HTTP request), detail: try number */
+    SIM_TR_LOST_REQUEST,  /* the send never arrived */
+    SIM_TR_RECEIVE,       /* the handler starts on a delivery */
+    SIM_TR_SKIP,          /* the ID/key check found it: effect skipped */
+    SIM_TR_CALL,          /* handler -> provider call */
+    SIM_TR_CALL_LOST,     /* the call's request or response was lost */
+    SIM_TR_CALL_FAILED,   /* the provider failed the call */
+    SIM_TR_EFFECT,        /* an effect applied (charge or write); detail: 1 if it is a duplicate */
+    SIM_TR_PROVIDER_SKIP, /* provider saw the idempotency key: no new charge */
+    SIM_TR_ROLLBACK,      /* a local effect rolled back (transaction) */
+    SIM_TR_CRASH,         /* handler crashed after the effect */
+    SIM_TR_RESTART,       /* handler back */
+    SIM_TR_RECORD_KEY,    /* handled ID recorded */
+    SIM_TR_REPLY,         /* handler -> sender ack/response */
+    SIM_TR_LOST_REPLY,    /* the ack/response was lost */
+    SIM_TR_ACKED,         /* sender received the reply: job succeeded */
+    SIM_TR_TIMEOUT,       /* sender gave up waiting for this send */
+    SIM_TR_GIVE_UP,       /* tries used up: job is an error */
+    SIM_TR_DROPPED,       /* at-most-once: delivery lost for good */
+    SIM_TR_COUNT
+} sim_trace_kind;
+
+const char *sim_trace_kind_name(sim_trace_kind k); /* "lost-reply" */
+
+typedef struct {
+    int64_t t_us;
+    sim_trace_kind kind;
+    int64_t job;  /* 1-based job number */
+    int part;     /* part index where it happens */
+    int peer;     /* the other part of a message (-1 if none) */
+    int64_t detail;
+} sim_trace_entry;
+
+typedef struct {
+    int replications;
+    sim_stat m[SIM_M_COUNT];
+    sim_goal_result goals[SIM_M_COUNT];
+    bool all_goals_pass;
+    bool expect_ok; /* false when board.expect disagrees with all_goals_pass */
+    /* trace of the first replication, when asked for */
+    sim_trace_entry *trace;
+    size_t n_trace;
+    bool trace_truncated;
+} sim_result;
+
+/* Run all replications of a board (seeds seed, seed+1, ...). With want_trace,
+ * the first replication's events are kept (at most lim->max_trace).
+ * Returns 0, or -1 with a sentence in msg when a limit was hit (max_events).
+ * The result's trace is freed by sim_result_free. */
+int sim_run(const sim_board *b, const sim_limits *lim, bool want_trace, sim_result *out, char *msg,
+            size_t n);
+
+void sim_result_free(sim_result *r);
+
+/* Format-independent helpers for callers. */
+double sim_monthly_cost(const sim_board *b); /* USD per month, excludes external parts */
+
+#endif
