@@ -6,6 +6,7 @@
 
 #include "diag.h"
 #include "simcore.h"
+#include "ydoc.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -21,7 +22,7 @@ typedef struct {
     char *label; /* shown in diagrams; defaults to the kind's catalog label */
     bool has_at; /* `at: [col, row]` pins the part in the diagram grid */
     int at_col, at_row;
-    bp_pos pos;  /* of the part's mapping in the board file */
+    bp_pos pos; /* of the part's mapping in the board file */
 } bp_part_info;
 
 typedef struct {
@@ -35,7 +36,7 @@ typedef struct {
 } bp_fieldset;
 
 typedef struct bp_board {
-    char *path;  /* the file it came from (as given) */
+    char *path; /* the file it came from (as given) */
     char *id;
     char *title;
     sim_board sim;          /* ready to run; sim.parts/links owned here */
@@ -56,6 +57,7 @@ typedef struct {
     char *field;   /* "call_median" */
     char *text;    /* formatted for a page: "150 ms", "5 tries", "1 RTT" */
     char *label;   /* for the key-numbers table: "Payment provider call, median" */
+    double value;  /* the number (seconds for durations, INFINITY for "forever") */
     bp_pos pos;
 } bp_catalog_value;
 
@@ -66,8 +68,36 @@ typedef struct bp_catalog {
     sim_link protocols[SIM_PROTO_COUNT]; /* defaults per protocol (from/to unused) */
     char *protocol_label[SIM_PROTO_COUNT];
     sim_prices prices;
+    sim_traffic traffic;      /* defaults for op, arrivals, repeat_share */
     bp_catalog_value *values; /* every value, in file order */
     size_t n_values;
 } bp_catalog;
+
+/* ------------------------------------------------------------ loading */
+
+/* Read and check a catalog file. Returns NULL after reporting every problem
+ * (missing file: one error). Free with catalog_free. */
+bp_catalog *catalog_load(const char *path, diag *d);
+bp_catalog *catalog_parse(const char *path, const char *text, size_t len, diag *d);
+void catalog_free(bp_catalog *c);
+/* A catalog value by section and field, or NULL. */
+const bp_catalog_value *catalog_find(const bp_catalog *c, const char *section, const char *field);
+
+/* Build a board from a parsed YAML tree (see ydoc.h) against a catalog;
+ * every problem of the file is reported. Returns NULL on error. */
+bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog *cat,
+                          const sim_limits *lim, diag *d);
+/* Read, parse and build a board file. */
+bp_board *board_load(const char *path, const bp_catalog *cat, const sim_limits *lim, diag *d);
+void board_free(bp_board *b);
+/* Index of the part with this id, or -1. */
+int board_part_index(const bp_board *b, const char *id);
+
+/* Override one setting in a board's YAML tree before it is built:
+ * expr is "parts.ID.FIELD", "links.FROM.TO.FIELD", "traffic.FIELD", "seed"
+ * or "replications"; value is YAML text. src/line/col say where the
+ * override was written (a level file, or "--set"), for messages. */
+int board_override(const char *board_path, ynode *root, const char *expr, const char *value,
+                   const char *src, int line, int col, diag *d);
 
 #endif

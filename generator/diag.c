@@ -21,6 +21,11 @@ void diag_free(diag *d)
     d->len = d->cap = 0;
 }
 
+int diag_exit_status(const diag *d)
+{
+    return d->io ? 3 : d->errors ? 1 : 0;
+}
+
 void diag_error(diag *d, const char *path, int line, int col, const char *fmt, ...)
 {
     buf b;

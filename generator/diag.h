@@ -4,12 +4,14 @@
 #ifndef BP_DIAG_H
 #define BP_DIAG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 typedef struct {
     FILE *out;  /* where messages go; NULL collects them only */
     int errors; /* how many errors were reported */
+    bool io;    /* one of them was an I/O or resource failure (exit status 3) */
     char *text; /* every message so far, one per line (owned) */
     size_t len, cap;
 } diag;
@@ -21,6 +23,9 @@ void diag_free(diag *d);
  * a NULL path gives "boardpress: error: ...". */
 void diag_error(diag *d, const char *path, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+
+/* The exit status for what was reported: 0, 1 (bad input) or 3 (I/O). */
+int diag_exit_status(const diag *d);
 
 /* The candidate closest to word (edit distance at most 2, or a third of the
  * word's length for long words), or NULL. */

@@ -1,29 +1,182 @@
-/* main.c — the boardpress command line (SPEC §2). */
+/* main.c — the boardpress command line (SPEC §2): option parsing and the
+ * `sim` command; `build`, `check` and `watch` live in site.c and watch.c. */
+#include "board.h"
+#include "results.h"
 #include "simcore.h"
+#include "util.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define BOARDPRESS_VERSION "0.1.0"
 
 static const char usage_text[] =
-    "usage: boardpress build [--content DIR] [--templates DIR] [--static DIR] [--out DIR] [--jobs N]\n"
+    "usage: boardpress build [--content DIR] [--templates DIR] [--static DIR] [--out DIR]\n"
+    "                        [--jobs N] [-q]\n"
     "       boardpress check [--content DIR]\n"
     "       boardpress sim BOARD.yaml [--catalog FILE] [--seed N] [--replications R]\n"
     "                      [--set PATH=VALUE ...] [--trace]\n"
     "       boardpress watch [build options]\n"
     "       boardpress --version | --help\n";
 
+static const char help_text[] =
+    "\n"
+    "Builds explainer pages whose numbers are measured by a simulator at build time.\n"
+    "\n"
+    "commands:\n"
+    "  build   simulate every board the pages use, draw them and write the site\n"
+    "          (default folders: content, templates, static; output: public)\n"
+    "  check   load, simulate and expand everything; write nothing\n"
+    "  sim     run one board and print its results as JSON on stdout\n"
+    "          --set parts.ID.FIELD=VALUE, links.FROM.TO.FIELD=VALUE, traffic.FIELD=VALUE\n"
+    "  watch   build, then rebuild whenever content, templates or static change\n"
+    "\n"
+    "exit status: 0 ok, 1 bad input, 2 bad usage, 3 I/O or resource failure\n";
+
+static int usage(const char *msg, const char *arg)
+{
+    fprintf(stderr, "boardpress: error: %s%s%s\n%s", msg, arg ? " " : "", arg ? arg : "",
+            usage_text);
+    return 2;
+}
+
+typedef struct {
+    const char *expr;
+    const char *value;
+} override;
+
+static int cmd_sim(int argc, char **argv)
+{
+    const char *board_path = NULL, *catalog_path = "content/catalog.yaml";
+    const char *seed = NULL, *reps = NULL;
+    bool trace = false;
+    override *ovs = xcalloc((size_t)argc, sizeof *ovs);
+    size_t n_ovs = 0;
+    int rc = 2;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--trace") == 0) {
+            trace = true;
+        } else if (strcmp(a, "--catalog") == 0 || strcmp(a, "--seed") == 0 ||
+                   strcmp(a, "--replications") == 0 || strcmp(a, "--set") == 0) {
+            if (i + 1 >= argc) {
+                rc = usage("missing value after", a);
+                goto out;
+            }
+            const char *v = argv[++i];
+            if (a[2] == 'c')
+                catalog_path = v;
+            else if (a[2] == 'r')
+                reps = v;
+            else if (a[3] == 'e')
+                seed = v;
+            else {
+                const char *eq = strchr(v, '=');
+                if (!eq || eq == v) {
+                    rc = usage("--set takes PATH=VALUE, found", v);
+                    goto out;
+                }
+                ovs[n_ovs].expr = v;
+                ovs[n_ovs++].value = eq + 1;
+            }
+        } else if (a[0] == '-') {
+            rc = usage("unknown option", a);
+            goto out;
+        } else if (!board_path) {
+            board_path = a;
+        } else {
+            rc = usage("sim takes one board file, found another:", a);
+            goto out;
+        }
+    }
+    if (!board_path) {
+        rc = usage("sim needs a board file", NULL);
+        goto out;
+    }
+
+    diag d;
+    diag_init(&d, stderr);
+    sim_limits lim = sim_limits_default();
+    bp_catalog *cat = catalog_load(catalog_path, &d);
+    bp_board *b = NULL;
+    ynode *root = NULL;
+    char *text = NULL;
+    size_t len;
+    if (!cat)
+        goto done;
+    if (file_read(board_path, BP_MAX_FILE_BYTES, &text, &len) != 0) {
+        d.io = errno != ENOENT;
+        diag_error(&d, board_path, 0, 0, "cannot read the board: %s",
+                   errno == EFBIG ? "file larger than 1 MiB" : strerror(errno));
+        goto done;
+    }
+    bool empty = false;
+    root = yaml_parse(board_path, text, len, 0, &d, &empty);
+    if (!root) {
+        if (empty)
+            diag_error(&d, board_path, 1, 1, "the board file is empty");
+        goto done;
+    }
+    for (size_t i = 0; i < n_ovs; i++) {
+        char *expr = xstrndup(ovs[i].expr, (size_t)(ovs[i].value - 1 - ovs[i].expr));
+        board_override(board_path, root, expr, ovs[i].value, "--set", 0, 0, &d);
+        free(expr);
+    }
+    if (seed)
+        board_override(board_path, root, "seed", seed, "--seed", 0, 0, &d);
+    if (reps)
+        board_override(board_path, root, "replications", reps, "--replications", 0, 0, &d);
+    if (d.errors)
+        goto done;
+    b = board_from_tree(board_path, root, cat, &lim, &d);
+    if (!b)
+        goto done;
+    sim_result r;
+    char msg[512];
+    if (sim_run(&b->sim, &lim, trace, &r, msg, sizeof msg) != 0) {
+        diag_error(&d, board_path, 0, 0, "%s", msg);
+        goto done;
+    }
+    buf out;
+    buf_init(&out);
+    results_json(&out, b, &r, trace);
+    buf_putc(&out, '\n');
+    fwrite(out.data, 1, out.len, stdout);
+    buf_free(&out);
+    sim_result_free(&r);
+done:
+    rc = diag_exit_status(&d);
+    if (fflush(stdout) != 0 && rc == 0) {
+        fprintf(stderr, "boardpress: error: cannot write the results: %s\n", strerror(errno));
+        rc = 3;
+    }
+    board_free(b);
+    ynode_free(root);
+    free(text);
+    catalog_free(cat);
+    diag_free(&d);
+out:
+    free(ovs);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
+    if (argc < 2)
+        return usage("no command given", NULL);
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--version") == 0) {
         printf("boardpress %s (simulator %s)\n", BOARDPRESS_VERSION, SIMCORE_VERSION);
         return 0;
     }
-    if (argc >= 2 && strcmp(argv[1], "--help") == 0) {
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         fputs(usage_text, stdout);
+        fputs(help_text, stdout);
         return 0;
     }
-    fputs(usage_text, stderr);
-    return 2;
+    if (strcmp(cmd, "sim") == 0)
+        return cmd_sim(argc, argv);
+    return usage("unknown command", cmd);
 }

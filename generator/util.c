@@ -153,12 +153,23 @@ void buf_html(buf *b, const char *s, size_t n)
     for (size_t i = 0; i < n; i++) {
         const char *rep = NULL;
         switch (s[i]) {
-        case '&': rep = "&amp;"; break;
-        case '<': rep = "&lt;"; break;
-        case '>': rep = "&gt;"; break;
-        case '"': rep = "&quot;"; break;
-        case '\'': rep = "&#39;"; break;
-        default: continue;
+        case '&':
+            rep = "&amp;";
+            break;
+        case '<':
+            rep = "&lt;";
+            break;
+        case '>':
+            rep = "&gt;";
+            break;
+        case '"':
+            rep = "&quot;";
+            break;
+        case '\'':
+            rep = "&#39;";
+            break;
+        default:
+            continue;
         }
         buf_put(b, s + start, i - start);
         buf_puts(b, rep);
@@ -177,14 +188,30 @@ void buf_json_str(buf *b, const char *s, size_t n)
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         switch (c) {
-        case '"': buf_puts(b, "\\\""); break;
-        case '\\': buf_puts(b, "\\\\"); break;
-        case '\n': buf_puts(b, "\\n"); break;
-        case '\r': buf_puts(b, "\\r"); break;
-        case '\t': buf_puts(b, "\\t"); break;
-        case '<': buf_puts(b, "\\u003c"); break;
-        case '>': buf_puts(b, "\\u003e"); break;
-        case '&': buf_puts(b, "\\u0026"); break;
+        case '"':
+            buf_puts(b, "\\\"");
+            break;
+        case '\\':
+            buf_puts(b, "\\\\");
+            break;
+        case '\n':
+            buf_puts(b, "\\n");
+            break;
+        case '\r':
+            buf_puts(b, "\\r");
+            break;
+        case '\t':
+            buf_puts(b, "\\t");
+            break;
+        case '<':
+            buf_puts(b, "\\u003c");
+            break;
+        case '>':
+            buf_puts(b, "\\u003e");
+            break;
+        case '&':
+            buf_puts(b, "\\u0026");
+            break;
         default:
             if (c < 0x20) {
                 buf_printf(b, "\\u%04x", c);

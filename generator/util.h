@@ -9,6 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The largest content file boardpress reads (Markdown, YAML, templates). */
+#define BP_MAX_FILE_BYTES ((size_t)1 << 20)
+
 void *xmalloc(size_t n);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);

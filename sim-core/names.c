@@ -15,19 +15,19 @@ static const char *const delivery_names[SIM_DELIVERY_COUNT] = {"at-least-once", 
 static const char *const arrivals_names[SIM_ARRIVALS_COUNT] = {"poisson", "even"};
 static const char *const op_names[SIM_OP_COUNT] = {"charge", "set"};
 static const char *const measure_names[SIM_M_COUNT] = {
-    "jobs",          "deliveries",      "effects",     "duplicates",  "charged_twice",
-    "lost_writes",   "errors",          "error_rate",  "completion_time", "latency_p50",
-    "latency_p99",   "monthly_cost",    "events",
+    "jobs",        "deliveries",   "effects",    "duplicates",      "charged_twice",
+    "lost_writes", "errors",       "error_rate", "completion_time", "latency_p50",
+    "latency_p99", "monthly_cost", "events",
 };
 static const sim_unit measure_units[SIM_M_COUNT] = {
-    SIM_UNIT_COUNT,   SIM_UNIT_COUNT,   SIM_UNIT_COUNT,      SIM_UNIT_COUNT, SIM_UNIT_COUNT,
-    SIM_UNIT_COUNT,   SIM_UNIT_COUNT,   SIM_UNIT_RATIO,      SIM_UNIT_SECONDS, SIM_UNIT_SECONDS,
+    SIM_UNIT_COUNT,   SIM_UNIT_COUNT,     SIM_UNIT_COUNT, SIM_UNIT_COUNT,   SIM_UNIT_COUNT,
+    SIM_UNIT_COUNT,   SIM_UNIT_COUNT,     SIM_UNIT_RATIO, SIM_UNIT_SECONDS, SIM_UNIT_SECONDS,
     SIM_UNIT_SECONDS, SIM_UNIT_USD_MONTH, SIM_UNIT_COUNT,
 };
 static const char *const trace_names[SIM_TR_COUNT] = {
-    "arrive", "send",     "lost-request", "receive", "skip",       "call",  "call-lost",
-    "call-failed", "effect", "provider-skip", "rollback", "crash", "restart", "record-key",
-    "reply",  "lost-reply", "acked",      "timeout", "give-up",    "dropped",
+    "arrive",      "send",       "lost-request",  "receive",  "skip",    "call",    "call-lost",
+    "call-failed", "effect",     "provider-skip", "rollback", "crash",   "restart", "record-key",
+    "reply",       "lost-reply", "acked",         "timeout",  "give-up", "dropped",
 };
 
 static const char *name_at(const char *const *names, int n, int i)

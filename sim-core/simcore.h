@@ -22,7 +22,13 @@ typedef enum {
     SIM_KIND_COUNT
 } sim_kind;
 
-typedef enum { SIM_PROTO_AMQP, SIM_PROTO_HTTP1, SIM_PROTO_HTTP2, SIM_PROTO_SQL, SIM_PROTO_COUNT } sim_protocol;
+typedef enum {
+    SIM_PROTO_AMQP,
+    SIM_PROTO_HTTP1,
+    SIM_PROTO_HTTP2,
+    SIM_PROTO_SQL,
+    SIM_PROTO_COUNT
+} sim_protocol;
 
 typedef enum {
     SIM_IDEM_NONE,
@@ -33,7 +39,11 @@ typedef enum {
     SIM_IDEM_COUNT
 } sim_idempotency;
 
-typedef enum { SIM_DELIVERY_AT_LEAST_ONCE, SIM_DELIVERY_AT_MOST_ONCE, SIM_DELIVERY_COUNT } sim_delivery;
+typedef enum {
+    SIM_DELIVERY_AT_LEAST_ONCE,
+    SIM_DELIVERY_AT_MOST_ONCE,
+    SIM_DELIVERY_COUNT
+} sim_delivery;
 typedef enum { SIM_ARRIVALS_POISSON, SIM_ARRIVALS_EVEN, SIM_ARRIVALS_COUNT } sim_arrivals;
 typedef enum { SIM_OP_CHARGE, SIM_OP_SET, SIM_OP_COUNT } sim_op;
 
@@ -96,23 +106,23 @@ typedef struct {
     sim_kind kind;
     double vcpu; /* cost basis; 0 for users and external parts */
     double gb;
-    bool external;           /* not ours: excluded from monthly cost */
-    double fixed_usd_month;  /* the kind's fixed price per month, if any */
+    bool external;          /* not ours: excluded from monthly cost */
+    double fixed_usd_month; /* the kind's fixed price per month, if any */
     /* as a sender (broker to consumer, users to service) */
-    int tries;                    /* sends in all, >= 1 */
-    int64_t redelivery_after_us;  /* broker: no ack by then -> send again */
-    int64_t timeout_us;           /* users/consumer/service: no response by then -> give up on that send */
-    sim_delivery delivery;        /* broker only */
+    int tries;                   /* sends in all, >= 1 */
+    int64_t redelivery_after_us; /* broker: no ack by then -> send again */
+    int64_t timeout_us;    /* users/consumer/service: no response by then -> give up on that send */
+    sim_delivery delivery; /* broker only */
     /* as a handler (consumer, service) */
-    int concurrency;              /* deliveries worked on at once, >= 1 */
-    sim_latency work;             /* handler time per delivery before the effect */
+    int concurrency;  /* deliveries worked on at once, >= 1 */
+    sim_latency work; /* handler time per delivery before the effect */
     sim_idempotency idempotency;
-    int64_t key_ttl_us;           /* how long a recorded key is kept; SIM_FOREVER */
-    double crash_after_effect;    /* probability per effect */
-    int64_t restart_us;           /* down time after a crash */
+    int64_t key_ttl_us;        /* how long a recorded key is kept; SIM_FOREVER */
+    double crash_after_effect; /* probability per effect */
+    int64_t restart_us;        /* down time after a crash */
     /* as a payment provider */
-    sim_latency call;             /* provider's time per call */
-    double fail;                  /* probability a call fails (no charge) */
+    sim_latency call; /* provider's time per call */
+    double fail;      /* probability a call fails (no charge) */
     /* provider key_ttl_us above is the provider's idempotency-key retention */
     /* as a database: the local write of a handler that links to it */
     sim_latency write;
@@ -121,10 +131,10 @@ typedef struct {
 typedef struct {
     int from, to; /* part indices */
     sim_protocol protocol;
-    int64_t rtt_us;           /* network round trip of this link */
-    double reply_round_trips; /* reply (ack/response) cost in round trips */
-    double lose_request;      /* probability a send never arrives */
-    double lose_reply;        /* probability the reply is lost after the work */
+    int64_t rtt_us;               /* network round trip of this link */
+    double reply_round_trips;     /* reply (ack/response) cost in round trips */
+    double lose_request;          /* probability a send never arrives */
+    double lose_reply;            /* probability the reply is lost after the work */
     const int64_t *lose_reply_of; /* 1-based job numbers whose first reply is lost */
     size_t n_lose_reply_of;
     bool transactional; /* broker link: receive + local effect + ack commit together */
@@ -169,10 +179,10 @@ typedef struct {
 /* ------------------------------------------------------------------ limits */
 
 typedef struct {
-    int64_t max_jobs;          /* per board */
-    int64_t max_events;        /* per replication */
+    int64_t max_jobs;   /* per board */
+    int64_t max_events; /* per replication */
     int max_replications;
-    size_t max_trace;          /* trace entries kept */
+    size_t max_trace; /* trace entries kept */
 } sim_limits;
 
 /* The defaults documented in the README. */
@@ -182,7 +192,8 @@ sim_limits sim_limits_default(void);
  * handler reachable from the users, cycles, values out of range, limits).
  * Writes one sentence into msg (size n) and returns the index of the part
  * (>= 0), -2 for the board as a whole, or -1 when the board can be run. */
-int sim_board_check(const sim_board *b, const sim_limits *lim, char *msg, size_t n, int *link_index);
+int sim_board_check(const sim_board *b, const sim_limits *lim, char *msg, size_t n,
+                    int *link_index);
 
 /* ------------------------------------------------------------------ results */
 
@@ -227,9 +238,9 @@ const char *sim_trace_kind_name(sim_trace_kind k); /* "lost-reply" */
 typedef struct {
     int64_t t_us;
     sim_trace_kind kind;
-    int64_t job;  /* 1-based job number */
-    int part;     /* part index where it happens */
-    int peer;     /* the other part of a message (-1 if none) */
+    int64_t job; /* 1-based job number */
+    int part;    /* part index where it happens */
+    int peer;    /* the other part of a message (-1 if none) */
     int64_t detail;
 } sim_trace_entry;
 

@@ -38,8 +38,7 @@ static void duration_errors(void **state)
     (void)state;
     int64_t us;
     assert_int_equal(units_duration("150", &us, err, sizeof err, &col), -1);
-    assert_string_equal(err,
-                        "duration '150' needs a unit (us, ms, s, min, h or d), e.g. '150 s'");
+    assert_string_equal(err, "duration '150' needs a unit (us, ms, s, min, h or d), e.g. '150 s'");
     assert_int_equal(col, 3);
     assert_int_equal(units_duration("10 sec", &us, err, sizeof err, &col), -1);
     assert_string_equal(err, "unknown duration unit 'sec'; did you mean 's'?");

@@ -1,0 +1,555 @@
+/* board.c — board files (content/boards/NAME.yaml) into bp_board (SPEC §3): parts, links,
+ * traffic, goals, expect; catalog defaults filled in; every problem in the
+ * file reported with its position; overrides for levels and --set. */
+#include "board.h"
+#include "fields.h"
+#include "units.h"
+#include "util.h"
+#include "yread.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const board_keys[] = {"id",    "title",   "seed",  "replications", "parts",
+                                         "links", "traffic", "goals", "expect"};
+
+void board_free(bp_board *b)
+{
+    if (!b)
+        return;
+    for (size_t i = 0; i < b->sim.n_parts; i++) {
+        free(b->parts[i].id);
+        free(b->parts[i].label);
+    }
+    for (size_t i = 0; i < b->sim.n_links; i++)
+        free(b->links[i].label);
+    free(b->sim.parts);
+    free(b->sim.links);
+    free(b->parts);
+    free(b->part_set);
+    free(b->links);
+    free(b->link_set);
+    free(b->lose_reply_of);
+    free(b->path);
+    free(b->id);
+    free(b->title);
+    free(b);
+}
+
+int board_part_index(const bp_board *b, const char *id)
+{
+    for (size_t i = 0; i < b->sim.n_parts; i++)
+        if (b->parts[i].id && strcmp(b->parts[i].id, id) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* A part id reference (links, traffic): returns the index or -1 (reported). */
+static int part_ref(const bp_board *b, const char *path, const ynode *v, const char *what, diag *d)
+{
+    if (yexpect(path, v, YN_SCALAR, what, d) != 0)
+        return -1;
+    int i = board_part_index(b, v->s);
+    if (i >= 0)
+        return i;
+    const char *ids[64];
+    size_t n = 0;
+    for (size_t k = 0; k < b->sim.n_parts && n < 64; k++)
+        if (b->parts[k].id)
+            ids[n++] = b->parts[k].id;
+    diag_unknown(d, YPATH(path, v), v->line, v->col, "part", v->s, ids, n);
+    return -1;
+}
+
+static void load_part(bp_board *b, size_t i, const char *path, const ynode *pn,
+                      const bp_catalog *cat, diag *d)
+{
+    bp_part_info *info = &b->parts[i];
+    info->pos.line = pn->line;
+    info->pos.col = pn->col;
+    if (yexpect(path, pn, YN_MAP, "a part", d) != 0)
+        return;
+    const ynode *idn = ymap_get(pn, "id"), *kn = ymap_get(pn, "kind");
+    if (!idn)
+        ymissing(path, pn, "id", "a part", d);
+    else if (yread_id(path, idn, "part id", &info->id, d) == 0) {
+        for (size_t k = 0; k < i; k++) {
+            if (b->parts[k].id && strcmp(b->parts[k].id, info->id) == 0) {
+                diag_error(d, YPATH(path, idn), idn->line, idn->col,
+                           "part id '%s' is used twice (first at line %d)", info->id,
+                           b->parts[k].pos.line);
+                break;
+            }
+        }
+    }
+    const char *kinds[SIM_KIND_COUNT];
+    for (int k = 0; k < SIM_KIND_COUNT; k++)
+        kinds[k] = sim_kind_name((sim_kind)k);
+    int kind = -1;
+    if (!kn)
+        ymissing(path, pn, "kind", "a part", d);
+    else
+        yread_enum(path, kn, "part kind", kinds, SIM_KIND_COUNT, &kind, d);
+
+    size_t n_fields;
+    const field_def *fields = fields_part(&n_fields);
+    if (kind < 0) {
+        /* Without a kind only the general keys can be checked. */
+        b->sim.parts[i].kind = SIM_KIND_USERS;
+        return;
+    }
+    b->sim.parts[i] = cat->kinds[kind];
+    b->sim.parts[i].kind = (sim_kind)kind;
+
+    const char *allowed[40];
+    size_t n_allowed = 0;
+    allowed[n_allowed++] = "id";
+    allowed[n_allowed++] = "kind";
+    allowed[n_allowed++] = "label";
+    allowed[n_allowed++] = "at";
+    for (size_t f = 0; f < n_fields; f++)
+        if (fields[f].kinds & KIND_BIT(kind))
+            allowed[n_allowed++] = fields[f].name;
+    for (size_t k = 0; k + 1 < pn->n; k += 2) {
+        const ynode *key = pn->kids[k];
+        bool ok = false;
+        for (size_t a = 0; a < n_allowed && !ok; a++)
+            ok = strcmp(key->s, allowed[a]) == 0;
+        if (ok)
+            continue;
+        const field_def *f = fields_find(fields, n_fields, key->s);
+        if (f)
+            diag_error(d, YPATH(path, key), key->line, key->col, "'%s' does not apply to a %s part",
+                       key->s, kinds[kind]);
+        else
+            diag_unknown(d, YPATH(path, key), key->line, key->col, "part key", key->s, allowed,
+                         n_allowed);
+    }
+    for (size_t f = 0; f < n_fields; f++) {
+        if (!(fields[f].kinds & KIND_BIT(kind)))
+            continue;
+        const ynode *v = ymap_get(pn, fields[f].name);
+        if (v && field_read(path, v, &fields[f], &b->sim.parts[i], cat, d) == 0)
+            b->part_set[i].bits |= 1ull << f;
+    }
+    const ynode *lab = ymap_get(pn, "label");
+    if (lab)
+        yread_text(path, lab, "label", &info->label, d);
+    else
+        info->label = xstrdup(cat->kind_label[kind] ? cat->kind_label[kind] : kinds[kind]);
+    const ynode *at = ymap_get(pn, "at");
+    if (at) {
+        if (yexpect(path, at, YN_SEQ, "at", d) == 0) {
+            int64_t xy[2] = {0, 0};
+            if (at->n != 2) {
+                diag_error(d, YPATH(path, at), at->line, at->col,
+                           "at must be [column, row], found %zu values", at->n);
+            } else if (yread_int(path, at->kids[0], "at column", 0, 63, &xy[0], d) == 0 &&
+                       yread_int(path, at->kids[1], "at row", 0, 63, &xy[1], d) == 0) {
+                info->has_at = true;
+                info->at_col = (int)xy[0];
+                info->at_row = (int)xy[1];
+            }
+        }
+    }
+}
+
+static void load_link(bp_board *b, size_t i, const char *path, const ynode *ln,
+                      const bp_catalog *cat, diag *d, size_t *lro_cap, size_t *lro_n)
+{
+    bp_link_info *info = &b->links[i];
+    sim_link *l = &b->sim.links[i];
+    info->pos.line = ln->line;
+    info->pos.col = ln->col;
+    l->from = l->to = -1;
+    if (yexpect(path, ln, YN_MAP, "a link", d) != 0)
+        return;
+    size_t n_fields;
+    const field_def *fields = fields_link(&n_fields);
+    const char *allowed[16];
+    size_t n_allowed = 0;
+    allowed[n_allowed++] = "from";
+    allowed[n_allowed++] = "to";
+    allowed[n_allowed++] = "protocol";
+    allowed[n_allowed++] = "lose_reply_of";
+    for (size_t f = 0; f < n_fields; f++)
+        allowed[n_allowed++] = fields[f].name;
+    ycheck_keys(path, ln, "link key", allowed, n_allowed, d);
+
+    const ynode *fn = ymap_get(ln, "from"), *tn = ymap_get(ln, "to"),
+                *pn = ymap_get(ln, "protocol");
+    int from = -1, to = -1, proto = -1;
+    if (!fn)
+        ymissing(path, ln, "from", "a link", d);
+    else
+        from = part_ref(b, path, fn, "from", d);
+    if (!tn)
+        ymissing(path, ln, "to", "a link", d);
+    else
+        to = part_ref(b, path, tn, "to", d);
+    const char *protos[SIM_PROTO_COUNT];
+    for (int p = 0; p < SIM_PROTO_COUNT; p++)
+        protos[p] = sim_protocol_name((sim_protocol)p);
+    if (!pn)
+        ymissing(path, ln, "protocol", "a link", d);
+    else
+        yread_enum(path, pn, "protocol", protos, SIM_PROTO_COUNT, &proto, d);
+    if (proto >= 0) {
+        *l = cat->protocols[proto];
+        l->protocol = (sim_protocol)proto;
+        info->label =
+            xstrdup(cat->protocol_label[proto] ? cat->protocol_label[proto] : protos[proto]);
+    }
+    l->from = from;
+    l->to = to;
+    if (from >= 0 && from == to)
+        diag_error(d, YPATH(path, tn), tn->line, tn->col, "a link cannot go from '%s' to itself",
+                   tn->s);
+    for (size_t k = 0; k < i && from >= 0 && to >= 0; k++) {
+        if (b->sim.links[k].from == from && b->sim.links[k].to == to) {
+            diag_error(d, YPATH(path, ln), ln->line, ln->col,
+                       "link from '%s' to '%s' is given twice (first at line %d)", fn->s, tn->s,
+                       b->links[k].pos.line);
+            break;
+        }
+    }
+    for (size_t f = 0; f < n_fields; f++) {
+        const ynode *v = ymap_get(ln, fields[f].name);
+        if (v && field_read(path, v, &fields[f], l, cat, d) == 0)
+            b->link_set[i].bits |= 1ull << f;
+    }
+    l->lose_reply_of = NULL;
+    l->n_lose_reply_of = 0;
+    const ynode *lro = ymap_get(ln, "lose_reply_of");
+    if (lro && yexpect(path, lro, YN_SEQ, "lose_reply_of", d) == 0) {
+        size_t start = *lro_n;
+        for (size_t k = 0; k < lro->n; k++) {
+            int64_t job;
+            if (yread_int(path, lro->kids[k], "job number", 1, INT64_MAX, &job, d) != 0)
+                continue;
+            b->lose_reply_of =
+                xgrow(b->lose_reply_of, sizeof *b->lose_reply_of, lro_cap, *lro_n + 1);
+            b->lose_reply_of[(*lro_n)++] = job;
+        }
+        /* Offsets for now; turned into pointers once the array stops moving. */
+        l->lose_reply_of = (const int64_t *)(uintptr_t)(start + 1);
+        l->n_lose_reply_of = *lro_n - start;
+    }
+}
+
+static void load_traffic(bp_board *b, const char *path, const ynode *tn, const bp_catalog *cat,
+                         const sim_limits *lim, diag *d)
+{
+    b->traffic_pos.line = tn->line;
+    b->traffic_pos.col = tn->col;
+    sim_traffic *t = &b->sim.traffic;
+    *t = cat->traffic;
+    t->from = -1;
+    if (yexpect(path, tn, YN_MAP, "traffic", d) != 0)
+        return;
+    static const char *const keys[] = {"from", "jobs", "over", "op", "arrivals", "repeat_share"};
+    ycheck_keys(path, tn, "traffic key", keys, 6, d);
+    const ynode *v;
+    if (!(v = ymap_get(tn, "from")))
+        ymissing(path, tn, "from", "traffic", d);
+    else
+        t->from = part_ref(b, path, v, "traffic from", d);
+    if (!(v = ymap_get(tn, "jobs")))
+        ymissing(path, tn, "jobs", "traffic", d);
+    else
+        yread_int(path, v, "jobs", 1, lim->max_jobs, &t->jobs, d);
+    if (!(v = ymap_get(tn, "over")))
+        ymissing(path, tn, "over", "traffic", d);
+    else
+        yread_duration(path, v, "over", true, &t->over_us, d);
+    int x;
+    if ((v = ymap_get(tn, "op"))) {
+        const char *names[] = {sim_op_name(SIM_OP_CHARGE), sim_op_name(SIM_OP_SET)};
+        if (yread_enum(path, v, "operation", names, SIM_OP_COUNT, &x, d) == 0)
+            t->op = (sim_op)x;
+    }
+    if ((v = ymap_get(tn, "arrivals"))) {
+        const char *names[] = {sim_arrivals_name(SIM_ARRIVALS_POISSON),
+                               sim_arrivals_name(SIM_ARRIVALS_EVEN)};
+        if (yread_enum(path, v, "arrivals", names, SIM_ARRIVALS_COUNT, &x, d) == 0)
+            t->arrivals = (sim_arrivals)x;
+    }
+    if ((v = ymap_get(tn, "repeat_share")))
+        yread_prob(path, v, "repeat_share", &t->repeat_share, d);
+}
+
+/* A goal bound in the measure's own unit. */
+static int goal_value(const char *path, const ynode *v, sim_measure m, double *out, diag *d)
+{
+    const char *what = sim_measure_name(m);
+    switch (sim_measure_unit(m)) {
+    case SIM_UNIT_SECONDS: {
+        int64_t us;
+        if (yread_duration(path, v, what, false, &us, d) != 0)
+            return -1;
+        *out = (double)us / 1e6;
+        return 0;
+    }
+    case SIM_UNIT_RATIO:
+        return yread_prob(path, v, what, out, d);
+    case SIM_UNIT_USD_MONTH:
+        return yread_money(path, v, what, out, d);
+    case SIM_UNIT_COUNT:
+        return yread_number(path, v, what, 0, 1e15, out, d);
+    }
+    return -1;
+}
+
+static void load_goals(bp_board *b, const char *path, const ynode *gn, diag *d)
+{
+    if (yexpect(path, gn, YN_MAP, "goals", d) != 0)
+        return;
+    const char *names[SIM_M_COUNT];
+    for (int m = 0; m < SIM_M_COUNT; m++)
+        names[m] = sim_measure_name((sim_measure)m);
+    for (size_t i = 0; i + 1 < gn->n; i += 2) {
+        const ynode *k = gn->kids[i], *v = gn->kids[i + 1];
+        int m = sim_measure_from_name(k->s);
+        if (m < 0) {
+            diag_unknown(d, YPATH(path, k), k->line, k->col, "measure", k->s, names, SIM_M_COUNT);
+            continue;
+        }
+        b->goal_pos[m].line = k->line;
+        b->goal_pos[m].col = k->col;
+        if (yexpect(path, v, YN_MAP, "a goal", d) != 0)
+            continue;
+        static const char *const keys[] = {"max", "min"};
+        ycheck_keys(path, v, "goal key", keys, 2, d);
+        sim_goal *g = &b->sim.goals[m];
+        const ynode *mx = ymap_get(v, "max"), *mn = ymap_get(v, "min");
+        if (!mx && !mn)
+            diag_error(d, YPATH(path, v), v->line, v->col, "goal '%s' needs 'max' or 'min'", k->s);
+        if (mx && goal_value(path, mx, (sim_measure)m, &g->max, d) == 0)
+            g->has_max = true;
+        if (mn && goal_value(path, mn, (sim_measure)m, &g->min, d) == 0)
+            g->has_min = true;
+        if (g->has_max && g->has_min && g->min > g->max)
+            diag_error(d, YPATH(path, v), v->line, v->col,
+                       "goal '%s' has min above max: nothing can meet it", k->s);
+    }
+}
+
+bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog *cat,
+                          const sim_limits *lim, diag *d)
+{
+    int before = d->errors;
+    bp_board *b = xcalloc(1, sizeof *b);
+    b->path = xstrdup(path);
+    b->pos.line = root->line;
+    b->pos.col = root->col;
+    b->sim.seed = 1;
+    b->sim.replications = 1;
+    b->sim.prices = cat->prices;
+    if (yexpect(path, root, YN_MAP, "a board", d) != 0)
+        goto out;
+    ycheck_keys(path, root, "board key", board_keys, sizeof board_keys / sizeof board_keys[0], d);
+
+    const ynode *v;
+    if (!(v = ymap_get(root, "id")))
+        ymissing(path, root, "id", "a board", d);
+    else
+        yread_id(path, v, "board id", &b->id, d);
+    if (!(v = ymap_get(root, "title")))
+        ymissing(path, root, "title", "a board", d);
+    else
+        yread_text(path, v, "title", &b->title, d);
+    int64_t x;
+    if ((v = ymap_get(root, "seed")) && yread_int(path, v, "seed", 0, INT64_MAX, &x, d) == 0)
+        b->sim.seed = (uint64_t)x;
+    if ((v = ymap_get(root, "replications")) &&
+        yread_int(path, v, "replications", 1, lim->max_replications, &x, d) == 0)
+        b->sim.replications = (int)x;
+
+    const ynode *parts = ymap_get(root, "parts");
+    if (!parts) {
+        ymissing(path, root, "parts", "a board", d);
+    } else if (yexpect(path, parts, YN_SEQ, "parts", d) == 0) {
+        if (parts->n == 0 || parts->n > 64) {
+            diag_error(d, YPATH(path, parts), parts->line, parts->col,
+                       "a board needs 1 to 64 parts, found %zu", parts->n);
+        } else {
+            b->sim.n_parts = parts->n;
+            b->sim.parts = xcalloc(parts->n, sizeof *b->sim.parts);
+            b->parts = xcalloc(parts->n, sizeof *b->parts);
+            b->part_set = xcalloc(parts->n, sizeof *b->part_set);
+            for (size_t i = 0; i < parts->n; i++)
+                load_part(b, i, path, parts->kids[i], cat, d);
+        }
+    }
+    const ynode *links = ymap_get(root, "links");
+    size_t lro_cap = 0, lro_n = 0;
+    if (links && yexpect(path, links, YN_SEQ, "links", d) == 0 && b->sim.n_parts > 0) {
+        if (links->n > 256) {
+            diag_error(d, YPATH(path, links), links->line, links->col,
+                       "a board takes at most 256 links, found %zu", links->n);
+        } else {
+            b->sim.n_links = links->n;
+            b->sim.links = xcalloc(links->n, sizeof *b->sim.links);
+            b->links = xcalloc(links->n, sizeof *b->links);
+            b->link_set = xcalloc(links->n, sizeof *b->link_set);
+            for (size_t i = 0; i < links->n; i++)
+                load_link(b, i, path, links->kids[i], cat, d, &lro_cap, &lro_n);
+            for (size_t i = 0; i < links->n; i++)
+                if (b->sim.links[i].lose_reply_of)
+                    b->sim.links[i].lose_reply_of =
+                        b->lose_reply_of + ((uintptr_t)b->sim.links[i].lose_reply_of - 1);
+        }
+    }
+    const ynode *traffic = ymap_get(root, "traffic");
+    if (!traffic)
+        ymissing(path, root, "traffic", "a board", d);
+    else if (b->sim.n_parts > 0)
+        load_traffic(b, path, traffic, cat, lim, d);
+    if ((v = ymap_get(root, "goals")))
+        load_goals(b, path, v, d);
+    if ((v = ymap_get(root, "expect"))) {
+        static const char *const names[] = {"pass", "fail"};
+        int e;
+        b->expect_pos.line = v->line;
+        b->expect_pos.col = v->col;
+        if (yread_enum(path, v, "expect", names, 2, &e, d) == 0)
+            b->sim.expect = e == 0 ? SIM_EXPECT_PASS : SIM_EXPECT_FAIL;
+    }
+    b->sim.id = b->id;
+
+    if (d->errors == before) {
+        char msg[512];
+        int link = -1;
+        int part = sim_board_check(&b->sim, lim, msg, sizeof msg, &link);
+        if (part != -1) {
+            bp_pos at = b->pos;
+            if (link >= 0 && (size_t)link < b->sim.n_links)
+                at = b->links[link].pos;
+            else if (part >= 0 && (size_t)part < b->sim.n_parts)
+                at = b->parts[part].pos;
+            diag_error(d, path, at.line, at.col, "%s", msg);
+        }
+    }
+out:
+    if (d->errors != before) {
+        board_free(b);
+        return NULL;
+    }
+    return b;
+}
+
+bp_board *board_load(const char *path, const bp_catalog *cat, const sim_limits *lim, diag *d)
+{
+    char *text;
+    size_t len;
+    if (file_read(path, BP_MAX_FILE_BYTES, &text, &len) != 0) {
+        diag_error(d, path, 0, 0, "cannot read the board: %s",
+                   errno == EFBIG ? "file larger than 1 MiB" : strerror(errno));
+        return NULL;
+    }
+    bool empty = false;
+    ynode *root = yaml_parse(path, text, len, 0, d, &empty);
+    free(text);
+    if (!root) {
+        if (empty)
+            diag_error(d, path, 1, 1, "the board file is empty");
+        return NULL;
+    }
+    bp_board *b = board_from_tree(path, root, cat, lim, d);
+    ynode_free(root);
+    return b;
+}
+
+/* Find the item of a list of mappings whose key equals value. */
+static ynode *find_item(const ynode *list, const char *key, const char *value)
+{
+    if (!list || list->type != YN_SEQ)
+        return NULL;
+    for (size_t i = 0; i < list->n; i++) {
+        const ynode *k = ymap_get(list->kids[i], key);
+        if (k && k->type == YN_SCALAR && strcmp(k->s, value) == 0)
+            return list->kids[i];
+    }
+    return NULL;
+}
+
+static ynode *find_link(const ynode *list, const char *from, const char *to)
+{
+    if (!list || list->type != YN_SEQ)
+        return NULL;
+    for (size_t i = 0; i < list->n; i++) {
+        const ynode *f = ymap_get(list->kids[i], "from"), *t = ymap_get(list->kids[i], "to");
+        if (f && t && f->type == YN_SCALAR && t->type == YN_SCALAR && strcmp(f->s, from) == 0 &&
+            strcmp(t->s, to) == 0)
+            return list->kids[i];
+    }
+    return NULL;
+}
+
+int board_override(const char *board_path, ynode *root, const char *expr, const char *value,
+                   const char *src, int line, int col, diag *d)
+{
+    (void)board_path;
+    char *copy = xstrdup(expr);
+    char *segs[5];
+    size_t n = 0;
+    for (char *p = copy; n < 5;) {
+        segs[n++] = p;
+        char *dot = strchr(p, '.');
+        if (!dot)
+            break;
+        *dot = '\0';
+        p = dot + 1;
+    }
+    ynode *target = NULL;
+    const char *field = NULL;
+    int rc = -1;
+    if (!root || root->type != YN_MAP)
+        goto out;
+    if (n == 1 && (strcmp(segs[0], "seed") == 0 || strcmp(segs[0], "replications") == 0)) {
+        target = root;
+        field = segs[0];
+    } else if (n == 2 && strcmp(segs[0], "traffic") == 0) {
+        target = ymap_get(root, "traffic");
+        field = segs[1];
+    } else if (n == 3 && strcmp(segs[0], "parts") == 0) {
+        target = find_item(ymap_get(root, "parts"), "id", segs[1]);
+        field = segs[2];
+        if (!target) {
+            diag_error(d, src, line, col, "no part '%s' on the board", segs[1]);
+            goto out;
+        }
+    } else if (n == 4 && strcmp(segs[0], "links") == 0) {
+        target = find_link(ymap_get(root, "links"), segs[1], segs[2]);
+        field = segs[3];
+        if (!target) {
+            diag_error(d, src, line, col, "no link from '%s' to '%s' on the board", segs[1],
+                       segs[2]);
+            goto out;
+        }
+    } else {
+        diag_error(d, src, line, col,
+                   "cannot set '%s': write parts.ID.FIELD, links.FROM.TO.FIELD, "
+                   "traffic.FIELD, seed or replications",
+                   expr);
+        goto out;
+    }
+    if (!target || target->type != YN_MAP) {
+        diag_error(d, src, line, col, "cannot set '%s': the board has no such mapping", expr);
+        goto out;
+    }
+    ynode *v = ynode_new_scalar(value, line, col);
+    v->file = src;
+    ymap_set(target, field, v, line, col);
+    /* The new key (if any) also points at the override, so errors about it
+     * name the override rather than the board. */
+    for (size_t i = 0; i + 1 < target->n; i += 2)
+        if (target->kids[i + 1] == v)
+            target->kids[i]->file = src;
+    rc = 0;
+out:
+    free(copy);
+    return rc;
+}
