@@ -56,7 +56,7 @@ bench-deps: deps
 WARN := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wstrict-prototypes \
         -Wmissing-prototypes -Wvla -Wformat=2 -Werror
 PKG_CFLAGS = $(shell pkg-config --cflags libcmark-gfm yaml-0.1 cairo 2>/dev/null)
-PKG_LIBS = -lcmark-gfm-extensions $(shell pkg-config --libs libcmark-gfm yaml-0.1 cairo 2>/dev/null) -lm
+PKG_LIBS = -pthread -lcmark-gfm-extensions $(shell pkg-config --libs libcmark-gfm yaml-0.1 cairo 2>/dev/null) -lm
 CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -91,7 +91,7 @@ $(BUILD)/obj/sim-core/%.o: sim-core/%.c
 
 $(BUILD)/obj/generator/%.o: generator/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(REL_CFLAGS) -D_POSIX_C_SOURCE=200809L -Isim-core -Igenerator $(PKG_CFLAGS) -c -o $@ $<
+	$(CC) $(REL_CFLAGS) -D_DEFAULT_SOURCE -Isim-core -Igenerator $(PKG_CFLAGS) -c -o $@ $<
 
 # ---------------------------------------------------------------- sanitizer build (tests)
 ASAN_CFLAGS := $(WARN) -O1 -g $(SANITIZE) -MMD -MP
@@ -106,11 +106,11 @@ $(ASAN_BUILD)/obj/sim-core/%.o: sim-core/%.c
 
 $(ASAN_BUILD)/obj/generator/%.o: generator/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ASAN_CFLAGS) -D_POSIX_C_SOURCE=200809L -Isim-core -Igenerator $(PKG_CFLAGS) -c -o $@ $<
+	$(CC) $(ASAN_CFLAGS) -D_DEFAULT_SOURCE -Isim-core -Igenerator $(PKG_CFLAGS) -c -o $@ $<
 
 $(ASAN_BUILD)/obj/tests/unit/%.o: tests/unit/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ASAN_CFLAGS) -D_POSIX_C_SOURCE=200809L -Isim-core -Igenerator -Itests/unit \
+	$(CC) $(ASAN_CFLAGS) -D_DEFAULT_SOURCE -Isim-core -Igenerator -Itests/unit \
 	  $(PKG_CFLAGS) $(CMOCKA_CFLAGS) -c -o $@ $<
 
 $(ASAN_BUILD)/boardpress: $(ASAN_GEN_OBJ) $(call objs,$(ASAN_BUILD),generator/main.c) $(ASAN_SIM_OBJ)

@@ -302,7 +302,7 @@ static int goal_value(const char *path, const ynode *v, sim_measure m, double *o
     return -1;
 }
 
-static void load_goals(bp_board *b, const char *path, const ynode *gn, diag *d)
+void board_read_goals(const char *path, const ynode *gn, sim_goal *goals, bp_pos *pos, diag *d)
 {
     if (yexpect(path, gn, YN_MAP, "goals", d) != 0)
         return;
@@ -316,13 +316,13 @@ static void load_goals(bp_board *b, const char *path, const ynode *gn, diag *d)
             diag_unknown(d, YPATH(path, k), k->line, k->col, "measure", k->s, names, SIM_M_COUNT);
             continue;
         }
-        b->goal_pos[m].line = k->line;
-        b->goal_pos[m].col = k->col;
+        pos[m].line = k->line;
+        pos[m].col = k->col;
         if (yexpect(path, v, YN_MAP, "a goal", d) != 0)
             continue;
         static const char *const keys[] = {"max", "min"};
         ycheck_keys(path, v, "goal key", keys, 2, d);
-        sim_goal *g = &b->sim.goals[m];
+        sim_goal *g = &goals[m];
         const ynode *mx = ymap_get(v, "max"), *mn = ymap_get(v, "min");
         if (!mx && !mn)
             diag_error(d, YPATH(path, v), v->line, v->col, "goal '%s' needs 'max' or 'min'", k->s);
@@ -408,7 +408,7 @@ bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog 
     else if (b->sim.n_parts > 0)
         load_traffic(b, path, traffic, cat, lim, d);
     if ((v = ymap_get(root, "goals")))
-        load_goals(b, path, v, d);
+        board_read_goals(path, v, b->sim.goals, b->goal_pos, d);
     if ((v = ymap_get(root, "expect"))) {
         static const char *const names[] = {"pass", "fail"};
         int e;

@@ -93,6 +93,10 @@ void board_free(bp_board *b);
 /* Index of the part with this id, or -1. */
 int board_part_index(const bp_board *b, const char *id);
 
+/* Read a goals mapping ({measure: {max: V, min: V}}) into goals and pos
+ * (arrays of SIM_M_COUNT). */
+void board_read_goals(const char *path, const ynode *gn, sim_goal *goals, bp_pos *pos, diag *d);
+
 /* Override one setting in a board's YAML tree before it is built:
  * expr is "parts.ID.FIELD", "links.FROM.TO.FIELD", "traffic.FIELD", "seed"
  * or "replications"; value is YAML text. src/line/col say where the

@@ -1,7 +1,9 @@
 /* main.c — the boardpress command line (SPEC §2): option parsing and the
  * `sim` command; `build`, `check` and `watch` live in site.c and watch.c. */
 #include "board.h"
+#include "draw.h"
 #include "results.h"
+#include "site.h"
 #include "simcore.h"
 #include "util.h"
 
@@ -162,6 +164,46 @@ out:
     return rc;
 }
 
+/* Options shared by build, check and watch. Returns 0, or 2 after usage. */
+static int parse_build(int argc, char **argv, site_options *o)
+{
+    o->content = "content";
+    o->templates = "templates";
+    o->statics = "static";
+    o->out = "public";
+    o->cache = NULL;
+    o->jobs = 0;
+    o->quiet = false;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+            o->quiet = true;
+            continue;
+        }
+        const char **dst = strcmp(a, "--content") == 0     ? &o->content
+                           : strcmp(a, "--templates") == 0 ? &o->templates
+                           : strcmp(a, "--static") == 0    ? &o->statics
+                           : strcmp(a, "--out") == 0       ? &o->out
+                           : strcmp(a, "--cache") == 0     ? &o->cache
+                                                           : NULL;
+        if (!dst && strcmp(a, "--jobs") != 0)
+            return usage("unknown option", a);
+        if (i + 1 >= argc || argv[i + 1][0] == '\0')
+            return usage("missing value after", a);
+        const char *v = argv[++i];
+        if (dst) {
+            *dst = v;
+        } else {
+            char *end;
+            long n = strtol(v, &end, 10);
+            if (*end != '\0' || n < 1 || n > 64)
+                return usage("--jobs takes a number from 1 to 64, found", v);
+            o->jobs = (int)n;
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -176,7 +218,19 @@ int main(int argc, char **argv)
         fputs(help_text, stdout);
         return 0;
     }
-    if (strcmp(cmd, "sim") == 0)
-        return cmd_sim(argc, argv);
-    return usage("unknown command", cmd);
+    int rc;
+    if (strcmp(cmd, "sim") == 0) {
+        rc = cmd_sim(argc, argv);
+    } else if (strcmp(cmd, "build") == 0 || strcmp(cmd, "check") == 0) {
+        site_options o;
+        rc = parse_build(argc, argv, &o);
+        if (rc == 0) {
+            o.write = cmd[0] == 'b';
+            rc = site_build(&o);
+        }
+    } else {
+        return usage("unknown command", cmd);
+    }
+    draw_shutdown();
+    return rc;
 }

@@ -314,3 +314,45 @@ uint64_t hash64(const void *data, size_t n, uint64_t seed)
     }
     return h;
 }
+
+static size_t strset_slot(char *const *slots, size_t cap, const char *s)
+{
+    size_t i = (size_t)hash64(s, strlen(s), 0) & (cap - 1);
+    while (slots[i] && strcmp(slots[i], s) != 0)
+        i = (i + 1) & (cap - 1);
+    return i;
+}
+
+bool strset_add(strset *set, const char *s)
+{
+    if ((set->n + 1) * 2 > set->cap) {
+        size_t cap = set->cap ? set->cap * 2 : 64;
+        char **slots = xcalloc(cap, sizeof *slots);
+        for (size_t i = 0; i < set->cap; i++)
+            if (set->slots[i])
+                slots[strset_slot(slots, cap, set->slots[i])] = set->slots[i];
+        free(set->slots);
+        set->slots = slots;
+        set->cap = cap;
+    }
+    size_t i = strset_slot(set->slots, set->cap, s);
+    if (set->slots[i])
+        return false;
+    set->slots[i] = xstrdup(s);
+    set->n++;
+    return true;
+}
+
+bool strset_has(const strset *set, const char *s)
+{
+    return set->cap && set->slots[strset_slot(set->slots, set->cap, s)] != NULL;
+}
+
+void strset_free(strset *set)
+{
+    for (size_t i = 0; i < set->cap; i++)
+        free(set->slots[i]);
+    free(set->slots);
+    set->slots = NULL;
+    set->cap = set->n = 0;
+}

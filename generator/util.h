@@ -55,6 +55,17 @@ int file_read(const char *path, size_t max_bytes, char **out, size_t *len);
  * offset of the first bad byte. */
 bool utf8_valid(const char *s, size_t n, size_t *bad_at);
 
+/* A set of strings (open addressing; copies what it stores). */
+typedef struct {
+    char **slots;
+    size_t cap, n;
+} strset;
+
+/* Add s; returns false when it was already there. */
+bool strset_add(strset *set, const char *s);
+bool strset_has(const strset *set, const char *s);
+void strset_free(strset *set);
+
 /* 64-bit FNV-1a, for cache keys and stable ids. */
 uint64_t hash64(const void *data, size_t n, uint64_t seed);
 

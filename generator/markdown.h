@@ -1,0 +1,41 @@
+/* markdown.h — Markdown to HTML with cmark-gfm (tables, autolinks,
+ * strikethrough), placeholders `{{ ... }}` found in text (never in code),
+ * stable heading ids. markdown.c is the only file that uses cmark-gfm. */
+#ifndef BP_MARKDOWN_H
+#define BP_MARKDOWN_H
+
+#include "diag.h"
+#include "util.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define MD_MAX_BYTES ((size_t)256 << 10) /* a page body; cmark-gfm has quadratic corners */
+#define MD_MAX_TABLE_COLUMNS 64
+#define MD_MAX_HTML_BYTES ((size_t)16 << 20)
+
+/* Expands one placeholder. inner is the text between "{{" and "}}" (not
+ * trimmed); line/col its position in the file; alone is true when it is the
+ * whole paragraph. Append HTML to out and set *block when that HTML is a
+ * block (a figure, a table): only allowed when alone. Return 0, or -1 after
+ * reporting an error (rendering goes on to find more). */
+typedef int (*md_expand_fn)(void *ctx, const char *inner, size_t len, int line, int col, bool alone,
+                            buf *out, bool *block);
+
+typedef struct {
+    const char *path; /* for messages */
+    int line_offset;  /* file lines before the body (front matter) */
+    bool unsafe_html; /* pass raw HTML through (site.yaml unsafe_html) */
+    md_expand_fn expand;
+    void *ctx;
+} md_options;
+
+/* Render text (len bytes, UTF-8 checked by the caller) to HTML appended to
+ * out. Returns 0, or -1 when errors were reported to d. */
+int md_render(const char *text, size_t len, const md_options *o, buf *out, diag *d);
+
+/* The id a heading with this text gets: lowercase ASCII letters and digits,
+ * other runs become '-' ("How it works" -> "how-it-works"). */
+void md_slugify(buf *out, const char *text, size_t len);
+
+#endif
