@@ -126,6 +126,9 @@ typedef struct {
     /* provider key_ttl_us above is the provider's idempotency-key retention */
     /* as a database: the local write of a handler that links to it */
     sim_latency write;
+    /* the part's id, used only to name it in sim_board_check messages
+     * ("part 'broker' ..."); NULL names it by index ("part 2") */
+    const char *id;
 } sim_part;
 
 typedef struct {
@@ -185,7 +188,9 @@ typedef struct {
     size_t max_trace; /* trace entries kept */
 } sim_limits;
 
-/* The defaults documented in the README. */
+/* The defaults documented in the README and MODEL.md: 10,000,000 jobs,
+ * 200,000,000 events per replication, 1000 replications, 20,000 trace
+ * entries. */
 sim_limits sim_limits_default(void);
 
 /* Check a board for everything the model cannot run (bad part indices, no

@@ -1,0 +1,445 @@
+/* check.c — sim_board_check: everything the model cannot run, each reported
+ * as one sentence naming the part or link, and the delivery chain of a good
+ * board (MODEL.md "Topology"). Also the default limits. */
+#include "rng.h"
+#include "sim_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+sim_limits sim_limits_default(void)
+{
+    sim_limits l = {
+        .max_jobs = 10000000,
+        .max_events = 200000000,
+        .max_replications = 1000,
+        .max_trace = 20000,
+    };
+    return l;
+}
+
+typedef struct {
+    const sim_board *b;
+    char *msg;
+    size_t n;
+    int *link_index;
+} checker;
+
+/* Write the sentence; return what sim_board_check returns (part or -2). */
+static int fail(checker *c, int part, int link, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int fail(checker *c, int part, int link, const char *fmt, ...)
+{
+    if (c->msg && c->n) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(c->msg, c->n, fmt, ap);
+        va_end(ap);
+    }
+    if (c->link_index)
+        *c->link_index = link;
+    return part;
+}
+
+/* "part 'broker'" or, without an id, "part 2". */
+typedef struct {
+    char s[96];
+} part_name;
+
+static part_name pname(const sim_board *b, int i)
+{
+    part_name p;
+    const char *id = b->parts[i].id;
+    if (id)
+        snprintf(p.s, sizeof p.s, "part '%s'", id);
+    else
+        snprintf(p.s, sizeof p.s, "part %d", i);
+    return p;
+}
+
+static const char *kind_name(const sim_board *b, int i)
+{
+    return sim_kind_name(b->parts[i].kind);
+}
+
+static bool is_prob(double p)
+{
+    return p >= 0 && p <= 1; /* false for NaN */
+}
+
+static bool is_nonneg(double x)
+{
+    return x >= 0 && x < 1e300; /* false for NaN and infinities */
+}
+
+static bool is_handler(sim_kind k)
+{
+    return k == SIM_KIND_CONSUMER || k == SIM_KIND_SERVICE;
+}
+
+/* A problem with a latency, or NULL. */
+static const char *latency_problem(sim_latency l)
+{
+    if (l.median_us < 0)
+        return "median must not be negative";
+    if (l.p99_us < l.median_us)
+        return "p99 must not be below its median";
+    if (l.median_us == 0 && l.p99_us > 0)
+        return "median must be positive when its p99 is larger";
+    if (l.p99_us > SIM_DURATION_CAP_US)
+        return "p99 is too long (at most 31 years)";
+    return NULL;
+}
+
+static int check_latency(checker *c, int part, const char *what, sim_latency l)
+{
+    const char *p = latency_problem(l);
+    return p ? fail(c, part, -1, "%s %s", what, p) : -1;
+}
+
+/* A duration that must be positive (and fit simulated time). */
+static int check_positive(checker *c, int part, const char *what, int64_t us)
+{
+    if (us <= 0)
+        return fail(c, part, -1, "%s must be positive", what);
+    if (us > SIM_DURATION_CAP_US)
+        return fail(c, part, -1, "%s is too long (at most 31 years)", what);
+    return -1;
+}
+
+static int check_nonneg_duration(checker *c, int part, int link, const char *what, int64_t us)
+{
+    if (us < 0)
+        return fail(c, part, link, "%s must not be negative", what);
+    if (us > SIM_DURATION_CAP_US)
+        return fail(c, part, link, "%s is too long (at most 31 years)", what);
+    return -1;
+}
+
+#define TRY(call)                                                                                  \
+    do {                                                                                           \
+        int r_ = (call);                                                                           \
+        if (r_ != -1)                                                                              \
+            return r_;                                                                             \
+    } while (0)
+
+static int check_board_values(checker *c, const sim_limits *lim)
+{
+    const sim_board *b = c->b;
+    const sim_traffic *t = &b->traffic;
+    if (b->n_parts == 0 || !b->parts)
+        return fail(c, -2, -1, "the board has no parts");
+    if (b->n_parts > 100000 || b->n_links > 100000)
+        return fail(c, -2, -1, "the board has too many parts or links (at most 100000)");
+    if (b->n_links > 0 && !b->links)
+        return fail(c, -2, -1, "the board's links are missing");
+    if (b->replications < 1)
+        return fail(c, -2, -1, "replications must be at least 1");
+    if (b->replications > lim->max_replications)
+        return fail(c, -2, -1, "replications must be at most %d", lim->max_replications);
+    if (t->from < 0 || (size_t)t->from >= b->n_parts)
+        return fail(c, -2, -1, "traffic.from does not name a part of the board");
+    if (b->parts[t->from].kind != SIM_KIND_USERS)
+        return fail(c, -2, -1, "traffic.from must be a users part, not a %s",
+                    kind_name(b, t->from) ? kind_name(b, t->from) : "part of unknown kind");
+    if (t->jobs < 1)
+        return fail(c, -2, -1, "traffic.jobs must be at least 1");
+    if (t->jobs > lim->max_jobs || t->jobs > (int64_t)UINT32_MAX - 1)
+        return fail(c, -2, -1, "traffic.jobs must be at most %lld", (long long)lim->max_jobs);
+    TRY(check_nonneg_duration(c, -2, -1, "traffic.over", t->over_us));
+    if ((unsigned)t->op >= SIM_OP_COUNT)
+        return fail(c, -2, -1, "traffic.op is not a known operation");
+    if ((unsigned)t->arrivals >= SIM_ARRIVALS_COUNT)
+        return fail(c, -2, -1, "traffic.arrivals is not a known arrival pattern");
+    if (!is_prob(t->repeat_share))
+        return fail(c, -2, -1, "traffic.repeat_share must be a probability between 0 and 1");
+    if (!is_nonneg(b->prices.vcpu_usd_month) || !is_nonneg(b->prices.gb_usd_month))
+        return fail(c, -2, -1, "prices must be numbers that are not negative");
+    for (int m = 0; m < SIM_M_COUNT; m++) {
+        const sim_goal *g = &b->goals[m];
+        const char *name = sim_measure_name((sim_measure)m);
+        if ((g->has_max && !(g->max > -1e300 && g->max < 1e300)) ||
+            (g->has_min && !(g->min > -1e300 && g->min < 1e300)))
+            return fail(c, -2, -1, "the goal on %s must be a finite number", name);
+        if (g->has_max && g->has_min && g->max < g->min)
+            return fail(c, -2, -1, "the goal on %s has a max below its min", name);
+    }
+    if ((unsigned)b->expect > SIM_EXPECT_FAIL)
+        return fail(c, -2, -1, "expect must be pass or fail");
+    for (size_t i = 0; i < b->n_parts; i++) {
+        const sim_part *p = &b->parts[i];
+        int pi = (int)i;
+        if ((unsigned)p->kind >= SIM_KIND_COUNT)
+            return fail(c, pi, -1, "%s has an unknown kind", pname(b, pi).s);
+        if (!is_nonneg(p->vcpu) || !is_nonneg(p->gb) || !is_nonneg(p->fixed_usd_month))
+            return fail(c, pi, -1, "vcpu, gb and the fixed price must not be negative");
+    }
+    for (size_t i = 0; i < b->n_links; i++) {
+        const sim_link *l = &b->links[i];
+        if (l->from < 0 || (size_t)l->from >= b->n_parts || l->to < 0 ||
+            (size_t)l->to >= b->n_parts)
+            return fail(c, -2, (int)i, "link %zu names a part that does not exist", i + 1);
+    }
+    return -1;
+}
+
+/* Kahn's algorithm: a link on a cycle, or -1. */
+static int find_cycle(const sim_board *b, bool *oom)
+{
+    size_t np = b->n_parts, nl = b->n_links;
+    int *indeg = calloc(np, sizeof *indeg);
+    int *stack = malloc(np * sizeof *stack);
+    if (!indeg || !stack) {
+        free(indeg);
+        free(stack);
+        *oom = true;
+        return -1;
+    }
+    for (size_t i = 0; i < nl; i++)
+        indeg[b->links[i].to]++;
+    size_t top = 0;
+    for (size_t p = 0; p < np; p++)
+        if (indeg[p] == 0)
+            stack[top++] = (int)p;
+    while (top > 0) { /* O(parts * links); boards are small */
+        int p = stack[--top];
+        for (size_t i = 0; i < nl; i++)
+            if (b->links[i].from == p && --indeg[b->links[i].to] == 0)
+                stack[top++] = b->links[i].to;
+    }
+    int found = -1;
+    for (size_t i = 0; i < nl && found < 0; i++)
+        if (indeg[b->links[i].from] > 0 && indeg[b->links[i].to] > 0)
+            found = (int)i;
+    free(indeg);
+    free(stack);
+    return found;
+}
+
+/* Outgoing links of part p: how many, and the first. */
+static int out_links(const sim_board *b, int p, int *first)
+{
+    int count = 0;
+    *first = -1;
+    for (size_t i = 0; i < b->n_links; i++)
+        if (b->links[i].from == p) {
+            if (count++ == 0)
+                *first = (int)i;
+        }
+    return count;
+}
+
+static int check_topology(checker *c, sim_topology *t)
+{
+    const sim_board *b = c->b;
+    for (size_t i = 0; i < b->n_links; i++)
+        for (size_t j = 0; j < i; j++)
+            if (b->links[i].from == b->links[j].from && b->links[i].to == b->links[j].to)
+                return fail(c, b->links[i].from, (int)i, "the link from %s to %s is given twice",
+                            pname(b, b->links[i].from).s, pname(b, b->links[i].to).s);
+    bool oom = false;
+    int cyc = find_cycle(b, &oom);
+    if (oom)
+        return fail(c, -2, -1, "not enough memory to check the board");
+    if (cyc >= 0)
+        return fail(c, -2, cyc, "links form a cycle");
+
+    int first;
+    t->users = b->traffic.from;
+    t->broker = t->provider = t->database = -1;
+    t->publish_link = t->call_link = t->write_link = -1;
+    part_name users = pname(b, t->users);
+    int n = out_links(b, t->users, &first);
+    if (n == 0)
+        return fail(c, t->users, -1,
+                    "%s has no outgoing link to a message broker, consumer or service", users.s);
+    if (n > 1)
+        return fail(c, t->users, -1,
+                    "%s has more than one outgoing link; the users send to one message broker, "
+                    "consumer or service",
+                    users.s);
+    int next = b->links[first].to;
+    sim_kind nk = b->parts[next].kind;
+    if (nk == SIM_KIND_BROKER) {
+        t->broker = next;
+        t->publish_link = first;
+        part_name broker = pname(b, next);
+        n = out_links(b, next, &first);
+        if (n == 0)
+            return fail(c, next, -1, "%s has no outgoing link to a consumer or service", broker.s);
+        if (n > 1)
+            return fail(c, next, -1,
+                        "%s has more than one outgoing link; a broker delivers to one consumer or "
+                        "service",
+                        broker.s);
+        int h = b->links[first].to;
+        if (!is_handler(b->parts[h].kind))
+            return fail(c, next, first,
+                        "%s links to %s, a %s; a broker delivers to a consumer or service",
+                        broker.s, pname(b, h).s, kind_name(b, h));
+        t->sender = next;
+        t->handler = h;
+        t->delivery_link = first;
+    } else if (is_handler(nk)) {
+        t->sender = t->users;
+        t->handler = next;
+        t->delivery_link = first;
+    } else {
+        return fail(c, t->users, first,
+                    "%s links to %s, a %s; the users send to a message broker, consumer or "
+                    "service",
+                    users.s, pname(b, next).s, kind_name(b, next));
+    }
+
+    part_name hn = pname(b, t->handler);
+    for (size_t i = 0; i < b->n_links; i++) {
+        const sim_link *l = &b->links[i];
+        if (l->from != t->handler)
+            continue;
+        sim_kind k = b->parts[l->to].kind;
+        int *slot = k == SIM_KIND_PROVIDER   ? &t->provider
+                    : k == SIM_KIND_DATABASE ? &t->database
+                                             : NULL;
+        if (!slot)
+            return fail(c, t->handler, (int)i,
+                        "%s links to %s, a %s; a %s may link only to one payment-provider and "
+                        "one database",
+                        hn.s, pname(b, l->to).s, kind_name(b, l->to), kind_name(b, t->handler));
+        if (*slot >= 0)
+            return fail(c, t->handler, (int)i, "%s links to more than one %s", hn.s,
+                        kind_name(b, l->to));
+        *slot = l->to;
+        if (k == SIM_KIND_PROVIDER)
+            t->call_link = (int)i;
+        else
+            t->write_link = (int)i;
+    }
+    int ends[2] = {t->provider, t->database};
+    for (int e = 0; e < 2; e++) {
+        if (ends[e] < 0)
+            continue;
+        if (out_links(b, ends[e], &first) > 0)
+            return fail(c, ends[e], first, "%s is a %s and cannot send to %s", pname(b, ends[e]).s,
+                        kind_name(b, ends[e]), pname(b, b->links[first].to).s);
+    }
+    for (size_t i = 0; i < b->n_links; i++) {
+        int li = (int)i;
+        if (li == t->publish_link || li == t->delivery_link || li == t->call_link ||
+            li == t->write_link)
+            continue;
+        int from = b->links[i].from;
+        return fail(c, from, li, "%s has links but the traffic from %s never reaches it",
+                    pname(b, from).s, users.s);
+    }
+    return -1;
+}
+
+static int check_link(checker *c, const sim_topology *t, int li)
+{
+    const sim_board *b = c->b;
+    const sim_link *l = &b->links[li];
+    int from = l->from;
+    if ((unsigned)l->protocol >= SIM_PROTO_COUNT)
+        return fail(c, from, li, "the link's protocol is not known");
+    TRY(check_nonneg_duration(c, from, li, "rtt", l->rtt_us));
+    if (!is_nonneg(l->reply_round_trips) || l->reply_round_trips > 1000)
+        return fail(c, from, li, "reply_round_trips must be a number from 0 to 1000");
+    if (!is_prob(l->lose_request))
+        return fail(c, from, li, "lose_request must be a probability between 0 and 1");
+    if (!is_prob(l->lose_reply))
+        return fail(c, from, li, "lose_reply must be a probability between 0 and 1");
+    if (l->n_lose_reply_of > 0 && !l->lose_reply_of)
+        return fail(c, from, li, "lose_reply_of is missing its job numbers");
+    for (size_t k = 0; k < l->n_lose_reply_of; k++) {
+        int64_t j = l->lose_reply_of[k];
+        if (j < 1 || j > b->traffic.jobs)
+            return fail(c, from, li, "lose_reply_of names job %lld; job numbers run from 1 to %lld",
+                        (long long)j, (long long)b->traffic.jobs);
+    }
+    bool faulty = l->lose_request > 0 || l->lose_reply > 0 || l->n_lose_reply_of > 0;
+    if (faulty && li != t->delivery_link && li != t->call_link)
+        return fail(c, from, li,
+                    "faults are modelled only on links into a consumer, service or "
+                    "payment-provider");
+    if (l->transactional && !(li == t->delivery_link && t->broker >= 0))
+        return fail(c, from, li, "transactional applies only to a link from a message broker");
+    return -1;
+}
+
+static int check_roles(checker *c, const sim_topology *t)
+{
+    const sim_board *b = c->b;
+    const sim_part *s = &b->parts[t->sender];
+    int si = t->sender;
+    if (s->tries < 1)
+        return fail(c, si, -1, "tries must be at least 1");
+    if (s->tries > SIM_MAX_TRIES)
+        return fail(c, si, -1, "tries must be at most %d", SIM_MAX_TRIES);
+    if (t->broker >= 0) {
+        if ((unsigned)s->delivery >= SIM_DELIVERY_COUNT)
+            return fail(c, si, -1, "delivery must be at-least-once or at-most-once");
+        if (s->delivery == SIM_DELIVERY_AT_LEAST_ONCE)
+            TRY(check_positive(c, si, "redelivery_after", s->redelivery_after_us));
+    } else {
+        TRY(check_positive(c, si, "timeout", s->timeout_us));
+    }
+
+    const sim_part *h = &b->parts[t->handler];
+    int hi = t->handler;
+    if (h->concurrency < 1)
+        return fail(c, hi, -1, "concurrency must be at least 1");
+    if (h->concurrency > SIM_MAX_CONCURRENCY)
+        return fail(c, hi, -1, "concurrency must be at most %d", SIM_MAX_CONCURRENCY);
+    TRY(check_latency(c, hi, "work", h->work));
+    if ((unsigned)h->idempotency >= SIM_IDEM_COUNT)
+        return fail(c, hi, -1, "idempotency is not a known policy");
+    if (h->idempotency == SIM_IDEM_PROVIDER_KEY && t->provider < 0)
+        return fail(c, hi, -1, "idempotency provider-key needs a link to a payment-provider");
+    if (h->key_ttl_us < 0)
+        return fail(c, hi, -1, "key_ttl must not be negative");
+    if (!is_prob(h->crash_after_effect))
+        return fail(c, hi, -1, "crash_after_effect must be a probability between 0 and 1");
+    TRY(check_nonneg_duration(c, hi, -1, "restart", h->restart_us));
+    if (t->provider >= 0) {
+        TRY(check_positive(c, hi, "timeout", h->timeout_us));
+        const sim_part *p = &b->parts[t->provider];
+        TRY(check_latency(c, t->provider, "call", p->call));
+        if (!is_prob(p->fail))
+            return fail(c, t->provider, -1, "fail must be a probability between 0 and 1");
+        if (h->idempotency == SIM_IDEM_PROVIDER_KEY && p->key_ttl_us < 0)
+            return fail(c, t->provider, -1, "key_ttl must not be negative");
+    }
+    if (t->database >= 0)
+        TRY(check_latency(c, t->database, "write", b->parts[t->database].write));
+    return -1;
+}
+
+int sim_board_check_topology(const sim_board *b, const sim_limits *lim, char *msg, size_t n,
+                             int *link_index, sim_topology *topo)
+{
+    checker c = {b, msg, n, link_index};
+    if (link_index)
+        *link_index = -1;
+    if (msg && n)
+        msg[0] = '\0';
+    sim_limits def = sim_limits_default();
+    if (!lim)
+        lim = &def;
+    if (!b)
+        return fail(&c, -2, -1, "there is no board");
+    sim_topology t;
+    TRY(check_board_values(&c, lim));
+    TRY(check_topology(&c, &t));
+    TRY(check_roles(&c, &t));
+    for (size_t i = 0; i < b->n_links; i++)
+        TRY(check_link(&c, &t, (int)i));
+    if (topo)
+        *topo = t;
+    return -1;
+}
+
+int sim_board_check(const sim_board *b, const sim_limits *lim, char *msg, size_t n, int *link_index)
+{
+    return sim_board_check_topology(b, lim, msg, n, link_index, NULL);
+}

@@ -1,0 +1,77 @@
+/* run.c — sim_run: check the board, run its replications on one reused
+ * model (seeds seed, seed+1, ...), and fold them into the result. */
+#include "sim_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+double sim_monthly_cost(const sim_board *b)
+{
+    double usd = 0;
+    for (size_t i = 0; i < b->n_parts; i++) {
+        const sim_part *p = &b->parts[i];
+        if (!p->external)
+            usd += p->vcpu * b->prices.vcpu_usd_month + p->gb * b->prices.gb_usd_month +
+                   p->fixed_usd_month;
+    }
+    return usd;
+}
+
+int sim_run(const sim_board *b, const sim_limits *lim, bool want_trace, sim_result *out, char *msg,
+            size_t n)
+{
+    memset(out, 0, sizeof *out);
+    if (msg && n)
+        msg[0] = '\0';
+    sim_limits def = sim_limits_default();
+    if (!lim)
+        lim = &def;
+    sim_topology t;
+    int link;
+    if (sim_board_check_topology(b, lim, msg, n, &link, &t) != -1)
+        return -1;
+
+    int reps = b->replications;
+    sim_model *m = sim_model_new(b, &t);
+    double *vals = malloc((size_t)reps * SIM_M_COUNT * sizeof *vals);
+    sim_trace_buf trace = {NULL, 0, 0, lim->max_trace, false};
+    int rc = -1;
+    if (!m || !vals) {
+        snprintf(msg, n, "not enough memory to simulate %lld jobs", (long long)b->traffic.jobs);
+        goto done;
+    }
+    double cost = sim_monthly_cost(b);
+    for (int r = 0; r < reps; r++) {
+        sim_counts c;
+        sim_trace_buf *tb = r == 0 && want_trace ? &trace : NULL;
+        if (sim_model_run(m, lim, b->seed + (uint64_t)r, tb, &c, msg, n) != 0)
+            goto done;
+        for (int k = 0; k < SIM_M_COUNT; k++)
+            vals[k * reps + r] = sim_measure_value(&c, (sim_measure)k, cost);
+    }
+    out->replications = reps;
+    for (int k = 0; k < SIM_M_COUNT; k++)
+        out->m[k] = sim_stat_of(&vals[k * reps], reps);
+    sim_judge(b, out);
+    out->trace = trace.v;
+    out->n_trace = trace.n;
+    out->trace_truncated = trace.truncated;
+    trace.v = NULL;
+    rc = 0;
+done:
+    free(trace.v);
+    free(vals);
+    sim_model_free(m);
+    return rc;
+}
+
+void sim_result_free(sim_result *r)
+{
+    if (!r)
+        return;
+    free(r->trace);
+    r->trace = NULL;
+    r->n_trace = 0;
+    r->trace_truncated = false;
+}

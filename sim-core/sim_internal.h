@@ -1,0 +1,88 @@
+/* sim_internal.h — what the sim-core files share behind simcore.h: the
+ * resolved delivery chain of a board, one replication's raw counters, and
+ * the statistics helpers. Tests may include it (it is not installed). */
+#ifndef SIM_INTERNAL_H
+#define SIM_INTERNAL_H
+
+#include "simcore.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Model limits beyond sim_limits (documented in MODEL.md). */
+#define SIM_MAX_TRIES 1000
+#define SIM_MAX_CONCURRENCY 100000
+
+/* The delivery chain of a board (MODEL.md "Topology"): part and link
+ * indices, -1 where the board has none. */
+typedef struct {
+    int users;         /* traffic.from */
+    int broker;        /* message-broker, or -1 when the users call the handler */
+    int sender;        /* broker, or users */
+    int handler;       /* consumer or service */
+    int provider;      /* payment-provider the handler calls, or -1 */
+    int database;      /* database the handler writes to, or -1 */
+    int publish_link;  /* users -> broker, or -1 */
+    int delivery_link; /* sender -> handler */
+    int call_link;     /* handler -> provider, or -1 */
+    int write_link;    /* handler -> database, or -1 */
+} sim_topology;
+
+/* sim_board_check, also giving the chain when the board is good. */
+int sim_board_check_topology(const sim_board *b, const sim_limits *lim, char *msg, size_t n,
+                             int *link_index, sim_topology *topo);
+
+/* One replication's outcome, in integer units. */
+typedef struct {
+    int64_t jobs, deliveries, effects, duplicates, charged_twice, lost_writes, errors;
+    int64_t successes;          /* jobs acknowledged (or finished, at-most-once) */
+    int64_t dropped;            /* at-most-once jobs lost on the way */
+    int64_t jobs_with_effect;   /* jobs whose effect count is >= 1 at the end */
+    int64_t jobs_should_effect; /* charge: every job; set: each business key once */
+    int64_t first_arrival_us, last_outcome_us;
+    int64_t latency_p50_us, latency_p99_us; /* 0 when no job succeeded */
+    int64_t events;
+} sim_counts;
+
+/* A growable trace with a cap. */
+typedef struct {
+    sim_trace_entry *v;
+    size_t n, cap, max;
+    bool truncated;
+} sim_trace_buf;
+
+/* The state of one run, reused across replications (model.c). */
+typedef struct sim_model sim_model;
+
+/* Prepare a model for a board that passed sim_board_check_topology.
+ * Returns NULL when memory runs out. Free with sim_model_free. */
+sim_model *sim_model_new(const sim_board *b, const sim_topology *topo);
+void sim_model_free(sim_model *m);
+/* Run one replication with the given seed. trace may be NULL. Returns 0,
+ * or -1 with a sentence in msg (event limit, out of memory). */
+int sim_model_run(sim_model *m, const sim_limits *lim, uint64_t seed, sim_trace_buf *trace,
+                  sim_counts *out, char *msg, size_t n);
+
+/* Check the board and run one replication with the given seed: the test
+ * hook for the raw counters. */
+int sim_run_counts(const sim_board *b, const sim_limits *lim, uint64_t seed, sim_trace_buf *trace,
+                   sim_counts *out, char *msg, size_t n);
+
+/* ---- stats.c */
+
+/* Student t quantile t(0.975, df), df >= 1. */
+double sim_t975(int df);
+/* mean, min, max and ci95 of n values (n >= 1). */
+sim_stat sim_stat_of(const double *v, int n);
+/* Nearest-rank percentile (pct in 1..100) of v[0..n), n >= 1: the value of
+ * rank ceil(pct * n / 100). Reorders v. */
+int64_t sim_percentile(int64_t *v, size_t n, int pct);
+/* Judge a goal on the replications' values. */
+sim_goal_result sim_goal_judge(const sim_goal *g, const sim_stat *s);
+/* Fill goals, all_goals_pass and expect_ok of r from its m[]. */
+void sim_judge(const sim_board *b, sim_result *r);
+/* The measure's value for one replication. */
+double sim_measure_value(const sim_counts *c, sim_measure m, double monthly_cost);
+
+#endif
