@@ -1,0 +1,554 @@
+/* test_draw_board.c — board diagrams: layout without overlaps, labels in
+ * full, golden SVGs, well-formed XML, determinism, input checks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "draw_internal.h"
+#include "test_draw_fixtures.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+/* ------------------------------------------------------------------ helpers */
+
+/* Parse a document with xmllint; true when it is well-formed. */
+static bool wellformed(const buf *svg)
+{
+    char path[] = "/tmp/bp-draw-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    assert_int_equal(fwrite(svg->data, 1, svg->len, f), svg->len);
+    fclose(f);
+    char *cmd = xasprintf("xmllint --noout %s", path);
+    int rc = system(cmd);
+    free(cmd);
+    remove(path);
+    assert_true(WIFEXITED(rc));
+    assert_int_not_equal(WEXITSTATUS(rc), 127); /* xmllint must be installed (make test does) */
+    return WEXITSTATUS(rc) == 0;
+}
+
+static drect seg_rect(const double *xy, size_t i)
+{
+    double x0 = fmin(xy[2 * i], xy[2 * i + 2]), x1 = fmax(xy[2 * i], xy[2 * i + 2]);
+    double y0 = fmin(xy[2 * i + 1], xy[2 * i + 3]), y1 = fmax(xy[2 * i + 1], xy[2 * i + 3]);
+    drect r = {x0, y0, x1 - x0 + 1, y1 - y0 + 1};
+    return r;
+}
+
+static bool on_edge(drect box, double x, double y)
+{
+    bool vert = (x == box.x || x == box.x + box.w) && y > box.y && y < box.y + box.h;
+    bool horiz = (y == box.y || y == box.y + box.h) && x > box.x && x < box.x + box.w;
+    return vert || horiz;
+}
+
+static void squeeze_spaces(char *s)
+{
+    char *o = s;
+    for (char *p = s; *p; p++)
+        if (!(*p == ' ' && (o == s || o[-1] == ' ')))
+            *o++ = *p;
+    if (o > s && o[-1] == ' ')
+        o--;
+    *o = '\0';
+}
+
+/* Every layout rule the issue names, checked on the layout the SVG is
+ * painted from. */
+static void check_layout(const bp_board *b, const draw_note *notes, size_t n_notes)
+{
+    dcanvas *m = dcanvas_new_measure();
+    dboard_layout l;
+    char err[256] = "";
+    int rc = dboard_layout_make(m, b, notes, n_notes, &l, err, sizeof err);
+    if (rc != 0)
+        fail_msg("board %s: %s", b->id, err);
+    drect canvas = {0, 0, l.width, l.height};
+    /* boxes: apart, inside the card, wide enough for their texts */
+    for (size_t i = 0; i < l.n_parts; i++) {
+        drect bi = l.parts[i].box;
+        assert_true(bi.x >= 8 && bi.y >= 8 && bi.x + bi.w <= l.width - 8 &&
+                    bi.y + bi.h <= l.height - 8);
+        for (size_t j = i + 1; j < l.n_parts; j++)
+            if (drect_overlap(drect_grow(bi, 8), l.parts[j].box))
+                fail_msg("board %s: parts %zu and %zu overlap", b->id, i, j);
+    }
+    /* texts inside a box: measured, within the box, the label in full */
+    for (size_t i = 0; i < l.n_parts; i++) {
+        buf joined;
+        buf_init(&joined);
+        drect box = l.parts[i].box;
+        for (size_t k = 0; k < l.n_labels; k++) {
+            const dlabel *t = &l.labels[k];
+            if (t->kind != DL_PART_TEXT || t->part != (int)i)
+                continue;
+            double w = draw_text_width(t->text, t->size, t->bold);
+            assert_true(fabs(w - t->r.w) < 0.01);
+            if (!(t->r.x >= box.x + 8 && t->r.x + t->r.w <= box.x + box.w - 8))
+                fail_msg("board %s: '%s' (%.1f px) does not fit its box (%.0f px)", b->id, t->text,
+                         w, box.w);
+            assert_true(t->r.y >= box.y + 2 && t->r.y + t->r.h <= box.y + box.h - 2);
+            assert_null(strstr(t->text, "…"));
+            buf_puts(&joined, t->text);
+            buf_putc(&joined, ' ');
+        }
+        char *label = xstrdup(dpart_label(b, i));
+        squeeze_spaces(label);
+        if (!strstr(joined.data, label))
+            fail_msg("board %s: label '%s' not drawn in full ('%s')", b->id, label, joined.data);
+        free(label);
+        buf_free(&joined);
+    }
+    /* links: orthogonal, from the sender's edge to the receiver's, through no box */
+    for (size_t i = 0; i < l.n_links; i++) {
+        const dlink_geom *g = &l.links[i];
+        const sim_link *sl = &b->sim.links[i];
+        assert_true(g->n_pts >= 2);
+        assert_true(on_edge(l.parts[sl->from].box, g->xy[0], g->xy[1]));
+        assert_true(on_edge(l.parts[sl->to].box, g->xy[2 * g->n_pts - 2], g->xy[2 * g->n_pts - 1]));
+        for (size_t s = 0; s + 1 < g->n_pts; s++) {
+            assert_true(g->xy[2 * s] == g->xy[2 * s + 2] || g->xy[2 * s + 1] == g->xy[2 * s + 3]);
+            drect sr = seg_rect(g->xy, s);
+            for (size_t p = 0; p < l.n_parts; p++) {
+                drect inner = drect_grow(l.parts[p].box, -1);
+                if (drect_overlap(sr, inner))
+                    fail_msg("board %s: link %zu runs through part %zu", b->id, i, p);
+            }
+            /* no two links share a stretch of line */
+            for (size_t j = 0; j < i; j++) {
+                const dlink_geom *h = &l.links[j];
+                for (size_t t = 0; t + 1 < h->n_pts; t++) {
+                    drect tr = seg_rect(h->xy, t);
+                    bool both_h = sr.h == 1 && tr.h == 1, both_v = sr.w == 1 && tr.w == 1;
+                    if ((both_h || both_v) && drect_overlap(sr, tr))
+                        fail_msg("board %s: links %zu and %zu overlap", b->id, j, i);
+                }
+            }
+        }
+    }
+    /* free texts (link labels, faults, notes): apart from each other, boxes and lines */
+    for (size_t k = 0; k < l.n_labels; k++) {
+        const dlabel *t = &l.labels[k];
+        if (t->kind == DL_PART_TEXT)
+            continue;
+        assert_true(t->r.x >= 0 && t->r.y >= 0 && t->r.x + t->r.w <= canvas.w &&
+                    t->r.y + t->r.h <= canvas.h);
+        assert_true(fabs(draw_text_width(t->text, t->size, t->bold) - t->r.w) < 0.01);
+        for (size_t p = 0; p < l.n_parts; p++)
+            if (drect_overlap(t->r, l.parts[p].box))
+                fail_msg("board %s: '%s' overlaps part %zu", b->id, t->text, p);
+        for (size_t j = 0; j < l.n_labels; j++)
+            if (j != k && l.labels[j].kind != DL_PART_TEXT && drect_overlap(t->r, l.labels[j].r))
+                fail_msg("board %s: '%s' overlaps '%s'", b->id, t->text, l.labels[j].text);
+        for (size_t i = 0; i < l.n_links; i++)
+            for (size_t s = 0; s + 1 < l.links[i].n_pts; s++)
+                if (drect_overlap(drect_grow(seg_rect(l.links[i].xy, s), 1), t->r))
+                    fail_msg("board %s: '%s' overlaps link %zu", b->id, t->text, i);
+    }
+    dboard_layout_free(&l);
+    dcanvas_free(m);
+}
+
+static char *render(const bp_board *b, const draw_note *notes, size_t n, dtext_mode mode)
+{
+    buf svg, alt;
+    buf_init(&svg);
+    buf_init(&alt);
+    char err[256] = "";
+    draw_opts o = {mode, NULL};
+    if (draw_board_opts(b, notes, n, &svg, &alt, &o, err, sizeof err) != 0)
+        fail_msg("board %s: %s", b->id, err);
+    assert_true(alt.len > 0);
+    buf_free(&alt);
+    return buf_detach(&svg);
+}
+
+/* Compare with tests/golden-svg/NAME.svg; BOARDPRESS_REGEN=1 rewrites it. */
+static void golden(const char *name, const char *got)
+{
+    char *path = xasprintf("tests/golden-svg/%s.svg", name);
+    const char *regen = getenv("BOARDPRESS_REGEN");
+    if (regen && strcmp(regen, "1") == 0) {
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        fputs(got, f);
+        fclose(f);
+        printf("rewrote %s\n", path);
+        free(path);
+        return;
+    }
+    char *want = NULL;
+    size_t len = 0;
+    if (file_read(path, 1 << 22, &want, &len) != 0)
+        fail_msg("cannot read %s (BOARDPRESS_REGEN=1 writes it)", path);
+    if (strcmp(want, got) != 0) {
+        size_t line = 1, i = 0;
+        while (want[i] && want[i] == got[i]) {
+            if (want[i] == '\n')
+                line++;
+            i++;
+        }
+        char *actual = xasprintf("/tmp/boardpress-golden-%s.svg", name);
+        FILE *f = fopen(actual, "wb");
+        if (f) {
+            fputs(got, f);
+            fclose(f);
+        }
+        print_error("%s differs from the drawing at line %zu\n  see: diff -u %s %s\n"
+                    "  if the change is intended: BOARDPRESS_REGEN=1 make test\n",
+                    path, line, path, actual);
+        free(actual);
+        free(want);
+        free(path);
+        fail();
+    }
+    free(want);
+    free(path);
+}
+
+/* ------------------------------------------------------------------ tests */
+
+static void layout_known_boards(void **state)
+{
+    (void)state;
+    draw_note notes[] = {{2, "183 charged twice", DRAW_FAIL},
+                         {2, "0 lost writes", DRAW_PASS},
+                         {1, "1200 deliveries", DRAW_NEUTRAL}};
+    bp_board *b = fx_every_delivery();
+    check_layout(b, NULL, 0);
+    check_layout(b, notes, 3);
+    fx_board_free(b);
+    b = fx_mini();
+    check_layout(b, NULL, 0);
+    fx_board_free(b);
+    b = fx_service();
+    check_layout(b, notes, 2);
+    fx_board_free(b);
+}
+
+static void layout_long_labels(void **state)
+{
+    (void)state;
+    fx_part parts[] = {
+        {"users", "Users of the shop at peak hours", SIM_KIND_USERS, 0, 0, false, SIM_IDEM_NONE},
+        {"broker", "Message broker", SIM_KIND_BROKER, 1, 1, false, SIM_IDEM_NONE},
+        {"processor", "Payment processor with a very long name", SIM_KIND_CONSUMER, 2, 2, false,
+         SIM_IDEM_KEY_AFTER_EFFECT},
+        {"provider", "Supercalifragilisticexpialidocious-payments-gateway", SIM_KIND_PROVIDER, 0, 0,
+         true, SIM_IDEM_NONE},
+        {"db", "Ledger", SIM_KIND_DATABASE, 1, 8, false, SIM_IDEM_NONE},
+        {"audit", "Audit log kept for seven years", SIM_KIND_DATABASE, 1, 1, false, SIM_IDEM_NONE},
+    };
+    fx_link links[] = {
+        {0, 1, SIM_PROTO_HTTP2, 0.01, 0, NULL, 0, false},
+        {1, 2, SIM_PROTO_AMQP, 0.05, 0.2, NULL, 0, true},
+        {2, 3, SIM_PROTO_HTTP1, 0, 0.3, NULL, 0, false},
+        {2, 4, SIM_PROTO_SQL, 0, 0, NULL, 0, false},
+        {2, 5, SIM_PROTO_SQL, 0, 0, NULL, 0, false},
+    };
+    draw_note notes[] = {{2, "12 charged twice, far above the goal of none", DRAW_FAIL},
+                         {3, "0 lost writes", DRAW_PASS}};
+    for (size_t n = 2; n <= 6; n++) {
+        bp_board *b = fx_board("long", "Long labels", parts, n, links, n - 1);
+        if (n > 2) {
+            b->sim.parts[2].crash_after_effect = 0.015;
+            b->sim.parts[2].key_ttl_us = 300000000;
+        }
+        check_layout(b, notes, n > 3 ? 2 : 0);
+        char *svg = render(b, notes, n > 3 ? 2 : 0, DTEXT_ELEMENTS);
+        if (n >= 3) /* wrapped onto lines, every word kept */
+            assert_non_null(strstr(svg, "very long name</text>"));
+        fx_board_free(b);
+        free(svg);
+    }
+}
+
+static void layout_pinned(void **state)
+{
+    (void)state;
+    fx_part parts[] = {
+        {"users", "Users", SIM_KIND_USERS, 0, 0, false, SIM_IDEM_NONE},
+        {"svc", "Service", SIM_KIND_SERVICE, 1, 1, false, SIM_IDEM_BUSINESS_KEY},
+        {"prov", "Provider", SIM_KIND_PROVIDER, 0, 0, true, SIM_IDEM_NONE},
+    };
+    fx_link links[] = {{0, 1, SIM_PROTO_HTTP2, 0, 0.1, NULL, 0, false},
+                       {1, 2, SIM_PROTO_HTTP2, 0.1, 0, NULL, 0, false}};
+    bp_board *b = fx_board("pinned", NULL, parts, 3, links, 2);
+    b->parts[2].has_at = true; /* the provider under the users */
+    b->parts[2].at_col = 0;
+    b->parts[2].at_row = 1;
+    check_layout(b, NULL, 0);
+    dcanvas *m = dcanvas_new_measure();
+    dboard_layout l;
+    char err[256];
+    assert_int_equal(dboard_layout_make(m, b, NULL, 0, &l, err, sizeof err), 0);
+    assert_int_equal(l.parts[2].col, 0);
+    assert_int_equal(l.parts[2].row, 1);
+    assert_true(l.parts[2].box.y > l.parts[0].box.y + l.parts[0].box.h);
+    dboard_layout_free(&l);
+    dcanvas_free(m);
+    fx_board_free(b);
+}
+
+/* Random boards from a fixed seed: 2-6 parts of any kind, a chain plus a few
+ * extra links (some backwards), random labels, faults and notes. */
+static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
+static uint32_t rnd(uint32_t n)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)(rng_state % n);
+}
+
+static void layout_random_boards(void **state)
+{
+    (void)state;
+    static const char *const words[] = {
+        "Users",     "Message",
+        "broker",    "Payment",
+        "processor", "provider",
+        "with",      "a",
+        "very",      "long",
+        "name",      "DB",
+        "ledger",    "EU-west",
+        "service",   "queue",
+        "Ω-store",   "façade",
+        "checkout",  "orders",
+        "x",         "Antidisestablishmentarianism-handler",
+    };
+    static const sim_kind kinds[] = {SIM_KIND_USERS,   SIM_KIND_BROKER,   SIM_KIND_CONSUMER,
+                                     SIM_KIND_SERVICE, SIM_KIND_PROVIDER, SIM_KIND_DATABASE};
+    for (int round = 0; round < 120; round++) {
+        size_t n = 2 + rnd(5);
+        fx_part parts[6];
+        char labels[6][200];
+        char ids[6][24];
+        for (size_t i = 0; i < n; i++) {
+            labels[i][0] = '\0';
+            size_t nw = 1 + rnd(5);
+            for (size_t w = 0; w < nw; w++) {
+                if (w)
+                    strcat(labels[i], " ");
+                strcat(labels[i], words[rnd(sizeof words / sizeof words[0])]);
+            }
+            snprintf(ids[i], sizeof ids[i], "p%zu", i);
+            parts[i].id = ids[i];
+            parts[i].label = labels[i];
+            parts[i].kind = i == 0 ? SIM_KIND_USERS : kinds[rnd(6)];
+            parts[i].vcpu = rnd(3) ? rnd(4) : 0.5;
+            parts[i].gb = rnd(4);
+            parts[i].external = rnd(4) == 0;
+            parts[i].idem = (sim_idempotency)rnd(SIM_IDEM_COUNT);
+        }
+        fx_link links[10];
+        size_t nl = 0;
+        for (size_t i = 0; i + 1 < n; i++)
+            if (rnd(5))
+                links[nl++] = (fx_link){(int)i,
+                                        (int)i + 1,
+                                        (sim_protocol)rnd(SIM_PROTO_COUNT),
+                                        rnd(3) ? 0 : 0.05 * rnd(5),
+                                        rnd(2) ? 0 : 0.2,
+                                        NULL,
+                                        0,
+                                        rnd(4) == 0};
+        for (uint32_t k = rnd(3); k > 0; k--) {
+            int a = (int)rnd((uint32_t)n), c = (int)rnd((uint32_t)n);
+            if (a != c)
+                links[nl++] = (fx_link){
+                    a, c, (sim_protocol)rnd(SIM_PROTO_COUNT), 0, rnd(2) ? 0 : 0.1, NULL, 0, false};
+        }
+        bp_board *b = fx_board("random", NULL, parts, n, links, nl);
+        for (size_t i = 0; i < n; i++) {
+            if (rnd(4) == 0)
+                b->sim.parts[i].crash_after_effect = 0.01 * rnd(10);
+            if (rnd(4) == 0)
+                b->sim.parts[i].key_ttl_us = 1000000LL * (1 + rnd(100000));
+            if (rnd(6) == 0) {
+                b->parts[i].has_at = true;
+                b->parts[i].at_col = (int)rnd(4);
+                b->parts[i].at_row = (int)rnd(3);
+            }
+        }
+        draw_note notes[3];
+        size_t nn = rnd(4);
+        static const char *const note_text[] = {"0 lost writes", "183 charged twice",
+                                                "12.5% errors, far above the goal"};
+        for (size_t k = 0; k < nn; k++)
+            notes[k] = (draw_note){(int)rnd((uint32_t)n), note_text[rnd(3)], (draw_tone)rnd(3)};
+        check_layout(b, notes, nn);
+        fx_board_free(b);
+    }
+}
+
+static void goldens(void **state)
+{
+    (void)state;
+    draw_note notes[] = {{2, "183 charged twice", DRAW_FAIL}, {2, "0 lost writes", DRAW_PASS}};
+    bp_board *b = fx_every_delivery();
+    char *svg = render(b, notes, 2, DTEXT_ELEMENTS);
+    golden("every-delivery", svg);
+    free(svg);
+    fx_board_free(b);
+    b = fx_mini();
+    svg = render(b, NULL, 0, DTEXT_ELEMENTS);
+    golden("mini", svg);
+    free(svg);
+    fx_board_free(b);
+    b = fx_service();
+    svg = render(b, NULL, 0, DTEXT_ELEMENTS);
+    golden("service", svg);
+    free(svg);
+    fx_board_free(b);
+}
+
+static void xml_wellformed_and_accessible(void **state)
+{
+    (void)state;
+    fx_part parts[] = {
+        {"users", "Users <&> \"friends\" 'n' co", SIM_KIND_USERS, 0, 0, false, SIM_IDEM_NONE},
+        {"svc", "Service ]]> <!-- -->", SIM_KIND_SERVICE, 1, 1, false, SIM_IDEM_NONE},
+    };
+    fx_link links[] = {{0, 1, SIM_PROTO_HTTP2, 0, 0.1, NULL, 0, false}};
+    bp_board *b = fx_board("xml", "Tricky <title> & more", parts, 2, links, 1);
+    for (int mode = 0; mode < 2; mode++) {
+        buf svg, alt;
+        buf_init(&svg);
+        buf_init(&alt);
+        char err[256];
+        draw_opts o = {(dtext_mode)mode, NULL};
+        assert_int_equal(draw_board_opts(b, NULL, 0, &svg, &alt, &o, err, sizeof err), 0);
+        assert_true(wellformed(&svg));
+        assert_non_null(strstr(svg.data, "<title>Tricky &lt;title&gt; &amp; more</title>"));
+        assert_non_null(strstr(svg.data, "<desc>Board diagram"));
+        assert_non_null(strstr(alt.data, "Users <&> \"friends\" 'n' co"));
+        if (mode == DTEXT_ELEMENTS)
+            assert_non_null(strstr(svg.data, ">Service ]]&gt; &lt;!-- --&gt;</text>"));
+        buf_free(&svg);
+        buf_free(&alt);
+    }
+    fx_board_free(b);
+    b = fx_service();
+    char *s = render(b, NULL, 0, DTEXT_ELEMENTS);
+    buf w = {s, strlen(s), strlen(s) + 1};
+    assert_true(wellformed(&w));
+    assert_non_null(strstr(s, "width=\""));
+    assert_null(strstr(s, "pt\""));
+    free(s);
+    fx_board_free(b);
+}
+
+static void deterministic(void **state)
+{
+    (void)state;
+    bp_board *a = fx_every_delivery(), *b = fx_service();
+    for (int mode = 0; mode < 2; mode++) {
+        char *a1 = render(a, NULL, 0, (dtext_mode)mode);
+        char *b1 = render(b, NULL, 0, (dtext_mode)mode);
+        char *a2 = render(a, NULL, 0, (dtext_mode)mode);
+        char *b2 = render(b, NULL, 0, (dtext_mode)mode);
+        assert_string_equal(a1, a2);
+        assert_string_equal(b1, b2);
+        /* cairo's process-wide ids are renumbered per document */
+        assert_null(strstr(a2, "surface2"));
+        if (mode == DTEXT_GLYPHS)
+            assert_non_null(strstr(b2, "id=\"glyph1\""));
+        assert_null(strstr(b2, "glyph0"));
+        free(a1);
+        free(a2);
+        free(b1);
+        free(b2);
+    }
+    fx_board_free(a);
+    fx_board_free(b);
+}
+
+static void bad_input(void **state)
+{
+    (void)state;
+    buf svg, alt;
+    buf_init(&svg);
+    buf_init(&alt);
+    char err[256];
+    bp_board *b = fx_every_delivery();
+    free(b->parts[1].label);
+    b->parts[1].label = xstrdup("Message \xC3\x28 broker");
+    assert_int_equal(draw_board(b, NULL, 0, &svg, &alt, err, sizeof err), -1);
+    assert_string_equal(err, "the label of part 2 is not valid UTF-8 (bad byte at offset 8)");
+    assert_int_equal(svg.len, 0);
+    assert_int_equal(alt.len, 0);
+    free(b->parts[1].label);
+    b->parts[1].label = xstrdup("Message\tbroker");
+    assert_int_equal(draw_board(b, NULL, 0, &svg, &alt, err, sizeof err), -1);
+    assert_string_equal(err, "the label of part 2 contains a control character at offset 7");
+    free(b->parts[1].label);
+    b->parts[1].label = xstrdup("Message broker");
+    b->sim.parts[1].vcpu = NAN;
+    assert_int_equal(draw_board(b, NULL, 0, &svg, &alt, err, sizeof err), -1);
+    assert_string_equal(err, "the vcpu of part 2 is not a finite number");
+    b->sim.parts[1].vcpu = 1;
+    b->sim.links[1].lose_reply = 1.5;
+    assert_int_equal(draw_board(b, NULL, 0, &svg, &alt, err, sizeof err), -1);
+    assert_string_equal(err, "lose_reply of link 2 is 1.5, outside 0 to 1");
+    b->sim.links[1].lose_reply = 0.2;
+    draw_note bad_note[] = {{7, "x", DRAW_PASS}};
+    assert_int_equal(draw_board(b, bad_note, 1, &svg, &alt, err, sizeof err), -1);
+    assert_string_equal(err, "note 1 names part 8, which the board does not have");
+    draw_note bad_text[] = {{1, "\xFF", DRAW_PASS}};
+    assert_int_equal(draw_board(b, bad_text, 1, &svg, &alt, err, sizeof err), -1);
+    assert_string_equal(err, "the text of note 1 is not valid UTF-8 (bad byte at offset 0)");
+    assert_int_equal(draw_board(b, NULL, 0, &svg, &alt, err, sizeof err), 0);
+    fx_board_free(b);
+    buf_free(&svg);
+    buf_free(&alt);
+}
+
+static void words_on_the_picture(void **state)
+{
+    (void)state;
+    bp_board *b = fx_service();
+    char *s = render(b, NULL, 0, DTEXT_ELEMENTS);
+    assert_non_null(strstr(s, ">5% of requests lost</text>"));
+    assert_non_null(strstr(s, ">10% of responses lost</text>"));
+    assert_non_null(strstr(s, ">provider idempotency key</text>"));
+    assert_non_null(strstr(s, ">crashes after 1% of effects</text>"));
+    assert_non_null(strstr(s, ">keys kept 1 day</text>"));
+    assert_non_null(strstr(s, ">1 vCPU · 2 GB</text>"));
+    assert_non_null(strstr(s, "stroke-dasharray")); /* the external provider */
+    free(s);
+    fx_board_free(b);
+    b = fx_mini();
+    s = render(b, NULL, 0, DTEXT_ELEMENTS);
+    assert_non_null(strstr(s, ">ack of job 3 lost</text>"));
+    assert_non_null(strstr(s, ">ID check in transaction</text>"));
+    free(s);
+    fx_board_free(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(layout_known_boards),
+        cmocka_unit_test(layout_long_labels),
+        cmocka_unit_test(layout_pinned),
+        cmocka_unit_test(layout_random_boards),
+        cmocka_unit_test(goldens),
+        cmocka_unit_test(xml_wellformed_and_accessible),
+        cmocka_unit_test(deterministic),
+        cmocka_unit_test(bad_input),
+        cmocka_unit_test(words_on_the_picture),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    draw_shutdown();
+    return rc;
+}
