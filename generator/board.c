@@ -102,6 +102,7 @@ static void load_part(bp_board *b, size_t i, const char *path, const ynode *pn,
     }
     b->sim.parts[i] = cat->kinds[kind];
     b->sim.parts[i].kind = (sim_kind)kind;
+    b->sim.parts[i].id = info->id; /* names the part in sim_board_check's messages */
 
     const char *allowed[40];
     size_t n_allowed = 0;
@@ -252,10 +253,14 @@ static void load_traffic(bp_board *b, const char *path, const ynode *tn, const b
     static const char *const keys[] = {"from", "jobs", "over", "op", "arrivals", "repeat_share"};
     ycheck_keys(path, tn, "traffic key", keys, 6, d);
     const ynode *v;
-    if (!(v = ymap_get(tn, "from")))
+    if (!(v = ymap_get(tn, "from"))) {
         ymissing(path, tn, "from", "traffic", d);
-    else
-        t->from = part_ref(b, path, v, "traffic from", d);
+    } else if ((t->from = part_ref(b, path, v, "traffic from", d)) >= 0 &&
+               b->parts[t->from].id && b->sim.parts[t->from].kind != SIM_KIND_USERS) {
+        diag_error(d, YPATH(path, v), v->line, v->col,
+                   "traffic comes from a users part; '%s' is a %s", v->s,
+                   sim_kind_name(b->sim.parts[t->from].kind));
+    }
     if (!(v = ymap_get(tn, "jobs")))
         ymissing(path, tn, "jobs", "traffic", d);
     else
@@ -418,6 +423,15 @@ bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog 
             b->sim.expect = e == 0 ? SIM_EXPECT_PASS : SIM_EXPECT_FAIL;
     }
     b->sim.id = b->id;
+    if (d->errors == before && b->sim.traffic.jobs > BOARD_MAX_JOB_RUNS / b->sim.replications) {
+        const ynode *rn = ymap_get(root, "replications");
+        const ynode *at = rn ? rn : ymap_get(traffic, "jobs");
+        diag_error(d, YPATH(path, at), at->line, at->col,
+                   "%lld jobs times %d replications is %lld simulated jobs; the limit is %d per "
+                   "board: lower jobs or replications",
+                   (long long)b->sim.traffic.jobs, b->sim.replications,
+                   (long long)b->sim.traffic.jobs * b->sim.replications, BOARD_MAX_JOB_RUNS);
+    }
 
     if (d->errors == before) {
         char msg[512];

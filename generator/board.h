@@ -73,6 +73,10 @@ typedef struct bp_catalog {
     size_t n_values;
 } bp_catalog;
 
+/* Jobs times replications: the work one board may ask the simulator for
+ * (about 15 s at 9 million events a second on one core). */
+#define BOARD_MAX_JOB_RUNS 20000000
+
 /* ------------------------------------------------------------ loading */
 
 /* Read and check a catalog file. Returns NULL after reporting every problem

@@ -98,7 +98,7 @@ static int read_ttl(const char *path, const ynode *v, const char *what, int64_t 
         if (cat) {
             const char *names[64];
             size_t n = 0;
-            for (size_t i = 0; i < cat->n_values && n < 64; i++)
+            for (size_t i = 0; i < cat->n_values && n < 63; i++) /* one left for "forever" */
                 if (strcmp(cat->values[i].section, "retention") == 0)
                     names[n++] = cat->values[i].field;
             names[n++] = "forever";

@@ -28,8 +28,9 @@ int page_split(const char *text, size_t len, size_t *fm_start, size_t *fm_len, s
                int *body_line)
 {
     size_t next;
-    size_t l = line_at(text, len, 0, &next);
-    if (!(l == 3 && memcmp(text, "---", 3) == 0))
+    size_t start = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0; /* a UTF-8 BOM */
+    size_t l = line_at(text, len, start, &next);
+    if (!(l == 3 && memcmp(text + start, "---", 3) == 0))
         return 1;
     *fm_start = next;
     int line = 2;
@@ -92,14 +93,10 @@ bp_page *page_parse(const char *path, const char *text, size_t len, const char *
     p->is_home = strcmp(slug_default, "index") == 0;
     p->template_name = xstrdup("page");
 
-    size_t bad_at;
-    if (!utf8_valid(text, len, &bad_at)) {
-        int line = 1;
-        for (size_t i = 0; i < bad_at; i++)
-            line += text[i] == '\n';
-        diag_error(d, path, line, 0, "%s",
-                   text[bad_at] == '\0' ? "NUL byte in the page (is it a text file?)"
-                                        : "invalid UTF-8 (pages must be UTF-8 encoded)");
+    int bad_line, bad_col;
+    const char *why;
+    if (utf8_problem(text, len, &bad_line, &bad_col, &why)) {
+        diag_error(d, path, bad_line, bad_col, "%s", why);
         goto out;
     }
     if (len == 0) {
@@ -161,8 +158,9 @@ bp_page *page_parse(const char *path, const char *text, size_t len, const char *
                        "slug '%s' may only use a-z, 0-9 and '-' (1 to 64 characters), so it "
                        "stays inside the output folder",
                        v->s);
-        } else {
-            yread_text(path, v, "slug", &p->slug, d);
+        } else if (yread_text(path, v, "slug", &p->slug, d) == 0) {
+            p->slug_pos.line = v->line;
+            p->slug_pos.col = v->col;
         }
     }
     ynode_free(fm);

@@ -18,6 +18,7 @@ typedef struct {
 typedef struct {
     char *path; /* file path as opened */
     char *slug; /* output folder name; "" for the home page (index.md) */
+    bp_pos slug_pos; /* of the `slug:` value; 0:0 when the slug is the file name */
     char *title;
     char *summary; /* may be NULL */
     int order;     /* sort key for the index and prev/next; ties by slug */

@@ -87,13 +87,14 @@ static void load_config(site *s)
         }
         if ((v = ymap_get(root, "unsafe_html")))
             yread_bool(path, v, "unsafe_html", &c->unsafe_html, d);
-        if ((v = ymap_get(root, "about")))
-            yread_id(path, v, "about", &c->about, d);
+        if ((v = ymap_get(root, "about")) && yread_id(path, v, "about", &c->about, d) == 0)
+            c->about_pos = (bp_pos){v->line, v->col};
         if ((v = ymap_get(root, "nav")) && yexpect(path, v, YN_SEQ, "nav", d) == 0) {
             c->nav = xcalloc(v->n ? v->n : 1, sizeof *c->nav);
+            c->nav_pos = xcalloc(v->n ? v->n : 1, sizeof *c->nav_pos);
             for (size_t i = 0; i < v->n; i++)
                 if (yread_id(path, v->kids[i], "nav entry", &c->nav[c->n_nav], d) == 0)
-                    c->n_nav++;
+                    c->nav_pos[c->n_nav++] = (bp_pos){v->kids[i]->line, v->kids[i]->col};
         }
     }
     ynode_free(root);
@@ -110,6 +111,7 @@ static void free_config(site_config *c)
     for (size_t i = 0; i < c->n_nav; i++)
         free(c->nav[i]);
     free(c->nav);
+    free(c->nav_pos);
 }
 
 /* ------------------------------------------------------------ files */
@@ -696,7 +698,8 @@ static void discover_pages(site *s)
         } else if (file_read(path, MD_MAX_BYTES + 64 * 1024, &text, &len) != 0) {
             s->d.io = errno != EFBIG;
             diag_error(&s->d, path, 0, 0, "cannot read the page: %s",
-                       errno == EFBIG ? "larger than the 256 KiB limit" : strerror(errno));
+                       errno == EFBIG ? "larger than 320 KiB (a page body may be at most 256 KiB)"
+                                      : strerror(errno));
         } else {
             names[i][strlen(names[i]) - 3] = '\0';
             bp_page *p = page_parse(path, text, len, names[i], &s->d);
@@ -710,10 +713,18 @@ static void discover_pages(site *s)
         free(names[i]);
     free(names);
     qsort(s->pages, s->n_pages, sizeof *s->pages, page_cmp);
-    for (size_t i = 1; i < s->n_pages; i++)
-        if (strcmp(s->pages[i]->slug, s->pages[i - 1]->slug) == 0)
-            diag_error(&s->d, s->pages[i]->path, 0, 0, "slug '%s' is also used by %s",
-                       s->pages[i]->slug, s->pages[i - 1]->path);
+    for (size_t i = 1; i < s->n_pages; i++) {
+        if (strcmp(s->pages[i]->slug, s->pages[i - 1]->slug) != 0)
+            continue;
+        /* Point at a `slug:` line when one of the two set it. */
+        const bp_page *p = s->pages[i], *o = s->pages[i - 1];
+        if (!p->slug_pos.line && o->slug_pos.line) {
+            p = s->pages[i - 1];
+            o = s->pages[i];
+        }
+        diag_error(&s->d, p->path, p->slug_pos.line, p->slug_pos.col,
+                   "slug '%s' is also used by %s", p->slug, o->path);
+    }
 }
 
 /* The pages in navigation order (site.yaml nav first, then the rest). */
@@ -735,24 +746,40 @@ static size_t nav_order(site *s, bp_page **out)
     return n;
 }
 
+/* A slug site.yaml names (nav, about) must be a page's; else an error with
+ * the nearest slug as a hint. */
+static void check_slug_ref(site *s, const char *path, const char *what, const char *slug,
+                           bp_pos pos)
+{
+    const char **slugs = xcalloc(s->n_pages + 1, sizeof *slugs);
+    size_t n = 0;
+    bool found = false;
+    for (size_t i = 0; i < s->n_pages && !found; i++) {
+        found = strcmp(s->pages[i]->slug, slug) == 0;
+        if (s->pages[i]->slug[0])
+            slugs[n++] = s->pages[i]->slug;
+    }
+    if (!found) {
+        const char *near = diag_suggest(slug, slugs, n);
+        if (near)
+            diag_error(&s->d, path, pos.line, pos.col,
+                       "%s names '%s', but no page has that slug; did you mean '%s'?", what, slug,
+                       near);
+        else
+            diag_error(&s->d, path, pos.line, pos.col, "%s names '%s', but no page has that slug",
+                       what, slug);
+    }
+    free(slugs);
+}
+
 static void check_nav(site *s)
 {
-    for (size_t k = 0; k < s->cfg.n_nav; k++) {
-        bool found = false;
-        for (size_t i = 0; i < s->n_pages && !found; i++)
-            found = strcmp(s->pages[i]->slug, s->cfg.nav[k]) == 0;
-        if (!found)
-            diag_error(&s->d, "site.yaml", 0, 0, "nav lists '%s', but no page has that slug",
-                       s->cfg.nav[k]);
-    }
-    if (s->cfg.about) {
-        bool found = false;
-        for (size_t i = 0; i < s->n_pages && !found; i++)
-            found = strcmp(s->pages[i]->slug, s->cfg.about) == 0;
-        if (!found)
-            diag_error(&s->d, "site.yaml", 0, 0, "about names '%s', but no page has that slug",
-                       s->cfg.about);
-    }
+    char *path = xasprintf("%s/site.yaml", s->opt.content);
+    for (size_t k = 0; k < s->cfg.n_nav; k++)
+        check_slug_ref(s, path, "nav", s->cfg.nav[k], s->cfg.nav_pos[k]);
+    if (s->cfg.about)
+        check_slug_ref(s, path, "about", s->cfg.about, s->cfg.about_pos);
+    free(path);
 }
 
 static void common_vars(site *s, tmpl_scope *sc, const char *root)

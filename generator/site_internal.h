@@ -23,6 +23,8 @@ typedef struct {
     bool unsafe_html;
     char **nav; /* slugs in navigation order (NULL: by order, slug) */
     size_t n_nav;
+    bp_pos *nav_pos; /* where site.yaml lists each nav slug */
+    bp_pos about_pos;
 } site_config;
 
 /* One board variant to simulate and draw: a board file as it is, one

@@ -318,9 +318,10 @@ static tmpl *load_file(const char *dir, const char *file, diag *d, int depth, co
             diag_error(d, path, 0, 0, "cannot read the template: %s", strerror(errno));
         (*errors)++;
     } else {
-        size_t bad;
-        if (!utf8_valid(text, len, &bad)) {
-            diag_error(d, path, 0, 0, "template is not valid UTF-8 text (byte %zu)", bad);
+        int bad_line, bad_col;
+        const char *why;
+        if (utf8_problem(text, len, &bad_line, &bad_col, &why)) {
+            diag_error(d, path, bad_line, bad_col, "%s", why);
             (*errors)++;
         } else {
             t = parse_text(dir, path, text, len, d, depth, chain, errors);

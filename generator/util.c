@@ -304,6 +304,33 @@ bad:
     return false;
 }
 
+bool utf8_problem(const char *s, size_t n, int *line, int *col, const char **why)
+{
+    size_t bad;
+    if (utf8_valid(s, n, &bad))
+        return false;
+    const unsigned char *p = (const unsigned char *)s;
+    int l = 1, c = 1;
+    for (size_t i = 0; i < bad; i++) {
+        if (s[i] == '\n') {
+            l++;
+            c = 1;
+        } else if ((p[i] & 0xC0) != 0x80) {
+            c++;
+        }
+    }
+    *line = l;
+    *col = c;
+    bool bom16 = n >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF));
+    if (bom16)
+        *why = "UTF-16 text (it starts with a UTF-16 byte order mark); save the file as UTF-8";
+    else if (p[bad] == 0)
+        *why = "NUL byte (is this a UTF-16 or binary file?); save the file as UTF-8 text";
+    else
+        *why = "invalid UTF-8; save the file as UTF-8";
+    return true;
+}
+
 uint64_t hash64(const void *data, size_t n, uint64_t seed)
 {
     const unsigned char *p = data;

@@ -85,6 +85,7 @@ typedef struct {
     int line_offset;
     diag *d;
     ynode *stack[YAML_MAX_DEPTH + 1];
+    strset keys[YAML_MAX_DEPTH + 1]; /* keys of each open mapping: duplicates in O(1) */
     int depth;
     size_t nodes;
     ynode *root;
@@ -111,36 +112,142 @@ static int attach(builder *b, ynode *n)
             ynode_free(n);
             return -1;
         }
-        for (size_t i = 0; i < parent->n; i += 2) {
-            if (strcmp(parent->kids[i]->s, n->s) == 0) {
-                diag_error(b->d, b->path, n->line, n->col,
-                           "duplicate key '%s' (first given at line %d)", n->s,
-                           parent->kids[i]->line);
-                ynode_free(n);
-                return -1;
+        /* A mapping may hold up to YAML_MAX_NODES keys: a linear search per
+         * key would be quadratic, so the set answers; the search runs once. */
+        if (!strset_add(&b->keys[b->depth - 1], n->s)) {
+            for (size_t i = 0; i < parent->n; i += 2) {
+                if (strcmp(parent->kids[i]->s, n->s) == 0) {
+                    diag_error(b->d, b->path, n->line, n->col,
+                               "duplicate key '%s' (first given at line %d)", n->s,
+                               parent->kids[i]->line);
+                    break;
+                }
             }
+            ynode_free(n);
+            return -1;
         }
     }
     add_kid(parent, n);
     return 0;
 }
 
-static const char *parser_problem(const yaml_parser_t *p, char *tmp, size_t n)
+/* The byte a mark points at. libyaml counts marks in characters, so the
+ * byte offset is found from the line and column. */
+static size_t mark_byte(const char *text, size_t len, yaml_mark_t m)
+{
+    size_t i = 0;
+    for (size_t line = 0; line < m.line && i < len; i++)
+        if (text[i] == '\n')
+            line++;
+    for (size_t col = 0; col < m.column && i < len; col++) {
+        i++;
+        while (i < len && ((unsigned char)text[i] & 0xC0) == 0x80)
+            i++;
+    }
+    return i;
+}
+
+/* The character at a mark, for messages ("found ']'"); '\0' past the end. */
+static char char_at(const char *text, size_t len, yaml_mark_t m)
+{
+    size_t i = mark_byte(text, len, m);
+    return i < len ? text[i] : '\0';
+}
+
+/* A mark for a byte offset (reader errors give only the offset). */
+static yaml_mark_t mark_of_byte(const char *text, size_t len, size_t off)
+{
+    yaml_mark_t m = {0, 0, 0};
+    for (size_t i = 0; i < off && i < len; i++) {
+        if (text[i] == '\n') {
+            m.line++;
+            m.column = 0;
+        } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
+            m.column++;
+        }
+    }
+    m.index = off;
+    return m;
+}
+
+/* libyaml's problem as a sentence that says what to do, and where it is:
+ * an unclosed '[', '{' or quote is reported where it opens, not where the
+ * parser gave up. */
+static void describe_problem(const yaml_parser_t *p, const char *text, size_t len,
+                             int line_offset, yaml_mark_t *at, char *msg, size_t n)
 {
     const char *problem = p->problem ? p->problem : "syntax error";
-    if (p->problem_value >= 0 && p->error == YAML_READER_ERROR) {
-        snprintf(tmp, n, "%s (byte 0x%02x)", problem, p->problem_value);
-        return tmp;
+    const char *context = p->context ? p->context : "";
+    *at = p->problem_mark;
+    char c = char_at(text, len, p->problem_mark);
+    char found[32];
+    if (c == '\0')
+        snprintf(found, sizeof found, "the end of the file");
+    else if (c == '\n' || c == '\r')
+        snprintf(found, sizeof found, "the end of the line");
+    else if ((unsigned char)c < 0x80)
+        snprintf(found, sizeof found, "'%c'", c);
+    else
+        snprintf(found, sizeof found, "a non-ASCII character");
+    int line = (int)p->problem_mark.line + 1 + line_offset, col = (int)p->problem_mark.column + 1;
+
+    if (p->error == YAML_READER_ERROR) {
+        *at = mark_of_byte(text, len, p->problem_offset);
+        if (p->problem_value >= 0)
+            snprintf(msg, n, "%s (character 0x%02x); remove it", problem, p->problem_value);
+        else
+            snprintf(msg, n, "%s", problem);
+    } else if (strstr(problem, "tab character") || c == '\t') {
+        snprintf(msg, n, "tab character: YAML is indented with spaces, not tabs");
+    } else if (strcmp(problem, "found character that cannot start any token") == 0) {
+        if (c == '`' || c == '@')
+            snprintf(msg, n, "a value cannot start with '%c'; put it in quotes", c);
+        else
+            snprintf(msg, n, "a value cannot start with %s; put it in quotes", found);
+    } else if (strstr(context, "flow sequence") || strstr(context, "flow mapping")) {
+        bool seq = strstr(context, "flow sequence") != NULL;
+        *at = p->context_mark;
+        snprintf(msg, n, "'%c' is not closed with '%c' (the parser expected ',' or '%c' at line %d, "
+                         "column %d, and found %s)",
+                 seq ? '[' : '{', seq ? ']' : '}', seq ? ']' : '}', line,
+                 col, found);
+    } else if (strstr(context, "quoted scalar")) {
+        *at = p->context_mark;
+        char q = char_at(text, len, p->context_mark);
+        if (strstr(problem, "end of stream"))
+            snprintf(msg, n, "quoted value is not closed: no closing %c before the end of the file",
+                     q == '\'' ? '\'' : '"');
+        else if (strstr(problem, "unknown escape")) {
+            *at = p->problem_mark;
+            size_t bi = mark_byte(text, len, p->problem_mark) + 1;
+            char e = bi < len && (unsigned char)text[bi] >= 0x20 && (unsigned char)text[bi] < 0x7f
+                         ? text[bi]
+                         : '?';
+            snprintf(msg, n, "unknown escape '\\%c' in a double-quoted value; write '\\\\' for a "
+                             "backslash, or use single quotes",
+                     e);
+        } else {
+            *at = p->problem_mark;
+            snprintf(msg, n, "%s in a quoted value", problem);
+        }
+    } else if (strstr(problem, "could not find expected ':'")) {
+        *at = p->context_mark;
+        snprintf(msg, n, "expected 'key: value' here, but the line has no ':' after its key");
+    } else if (strstr(problem, "mapping values are not allowed")) {
+        snprintf(msg, n, "unexpected ':' here: put a value that contains ': ' in quotes, or check "
+                         "this line's indentation");
+    } else if (strstr(problem, "did not find expected key")) {
+        snprintf(msg, n, "expected the next 'key: value' here, found %s; check the indentation",
+                 found);
+    } else if (strstr(problem, "did not find expected '-' indicator")) {
+        snprintf(msg, n, "expected the next list item ('- ...') here, found %s; check the "
+                         "indentation",
+                 found);
+    } else if (p->context) {
+        snprintf(msg, n, "%s %s", problem, p->context);
+    } else {
+        snprintf(msg, n, "%s", problem);
     }
-    if (strcmp(problem, "found character that cannot start any token") == 0 ||
-        strcmp(problem, "found a tab character that violates indentation") == 0 ||
-        strcmp(problem, "found a tab character where an indentation space is expected") == 0)
-        return NULL; /* the caller looks at the character */
-    if (p->context) {
-        snprintf(tmp, n, "%s %s", problem, p->context);
-        return tmp;
-    }
-    return problem;
 }
 
 ynode *yaml_parse(const char *path, const char *text, size_t len, int line_offset, diag *d,
@@ -155,20 +262,10 @@ ynode *yaml_parse(const char *path, const char *text, size_t len, int line_offse
         *empty = false;
     int errors_before = d->errors;
 
-    size_t bad_at;
-    if (!utf8_valid(text, len, &bad_at)) {
-        int line = 1, col = 1;
-        for (size_t i = 0; i < bad_at; i++) {
-            if (text[i] == '\n') {
-                line++;
-                col = 1;
-            } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
-                col++;
-            }
-        }
-        diag_error(d, path, line + line_offset, col, "%s",
-                   text[bad_at] == '\0' ? "NUL byte in text (is this a UTF-16 or binary file?)"
-                                        : "invalid UTF-8 (files must be UTF-8 encoded)");
+    int bad_line, bad_col;
+    const char *why;
+    if (utf8_problem(text, len, &bad_line, &bad_col, &why)) {
+        diag_error(d, path, bad_line + line_offset, bad_col, "%s", why);
         return NULL;
     }
 
@@ -184,18 +281,9 @@ ynode *yaml_parse(const char *path, const char *text, size_t len, int line_offse
     while (!done) {
         yaml_event_t ev;
         if (!yaml_parser_parse(&p, &ev)) {
-            char tmp[256];
-            const char *msg = parser_problem(&p, tmp, sizeof tmp);
-            yaml_mark_t m = p.problem_mark;
-            if (!msg) {
-                char c = m.index < len ? text[m.index] : '\0';
-                if (c == '\t')
-                    msg = "tab character: YAML is indented with spaces, not tabs";
-                else if (c == '`' || c == '@')
-                    msg = "a value cannot start with '`' or '@'; put it in quotes";
-                else
-                    msg = "unexpected character; put the value in quotes";
-            }
+            char msg[320];
+            yaml_mark_t m;
+            describe_problem(&p, text, len, line_offset, &m, msg, sizeof msg);
             err_at(&b, m, msg);
             break;
         }
@@ -273,6 +361,7 @@ ynode *yaml_parse(const char *path, const char *text, size_t len, int line_offse
         case YAML_MAPPING_END_EVENT:
             n = b.stack[--b.depth];
             b.stack[b.depth] = NULL;
+            strset_free(&b.keys[b.depth]);
             if (attach(&b, n) != 0)
                 done = true;
             break;
@@ -284,8 +373,10 @@ ynode *yaml_parse(const char *path, const char *text, size_t len, int line_offse
     yaml_parser_delete(&p);
 
     /* Containers on the stack are not attached to anything until they end. */
-    for (int i = 0; i < b.depth; i++)
+    for (int i = 0; i < b.depth; i++) {
         ynode_free(b.stack[i]);
+        strset_free(&b.keys[i]);
+    }
     if (d->errors != errors_before) {
         ynode_free(b.root);
         return NULL;
