@@ -9,6 +9,11 @@
 #include <string.h>
 
 typedef struct {
+    char *base;
+    int next;
+} idcount;
+
+typedef struct {
     const md_options *o;
     const char *text;
     size_t len;
@@ -16,8 +21,9 @@ typedef struct {
     size_t n_lines;
     diag *d;
     int errors;
-    char **ids; /* heading ids used so far */
-    size_t n_ids, cap_ids;
+    strset ids;      /* heading ids used so far */
+    idcount *counts; /* per base id: the next suffix to try (open addressing) */
+    size_t cap_counts, n_counts;
 } walker;
 
 /* 1-based character column of a byte column (1-based) on a body line. */
@@ -77,21 +83,49 @@ static void plain_text(cmark_node *n, buf *out)
     }
 }
 
-static const char *unique_id(walker *w, const char *base)
+/* The counter of a base id (created at 2). A page may have tens of thousands
+ * of headings with the same text: trying "-2", "-3", ... from the start each
+ * time would be quadratic, so each base remembers where it got to. */
+static int *id_counter(walker *w, const char *base)
 {
-    char *id = xstrdup(base);
-    for (int k = 2;; k++) {
-        bool taken = false;
-        for (size_t i = 0; i < w->n_ids && !taken; i++)
-            taken = strcmp(w->ids[i], id) == 0;
-        if (!taken)
-            break;
-        free(id);
-        id = xasprintf("%s-%d", base, k);
+    if ((w->n_counts + 1) * 2 > w->cap_counts) {
+        size_t cap = w->cap_counts ? w->cap_counts * 2 : 64;
+        idcount *slots = xcalloc(cap, sizeof *slots);
+        for (size_t i = 0; i < w->cap_counts; i++) {
+            if (!w->counts[i].base)
+                continue;
+            size_t k = (size_t)hash64(w->counts[i].base, strlen(w->counts[i].base), 0) & (cap - 1);
+            while (slots[k].base)
+                k = (k + 1) & (cap - 1);
+            slots[k] = w->counts[i];
+        }
+        free(w->counts);
+        w->counts = slots;
+        w->cap_counts = cap;
     }
-    w->ids = xgrow(w->ids, sizeof *w->ids, &w->cap_ids, w->n_ids + 1);
-    w->ids[w->n_ids++] = id;
-    return id;
+    size_t k = (size_t)hash64(base, strlen(base), 0) & (w->cap_counts - 1);
+    while (w->counts[k].base && strcmp(w->counts[k].base, base) != 0)
+        k = (k + 1) & (w->cap_counts - 1);
+    if (!w->counts[k].base) {
+        w->counts[k].base = xstrdup(base);
+        w->counts[k].next = 2;
+        w->n_counts++;
+    }
+    return &w->counts[k].next;
+}
+
+/* A heading id not used before on the page: base, else base-2, base-3, ... */
+static char *unique_id(walker *w, const char *base)
+{
+    if (strset_add(&w->ids, base))
+        return xstrdup(base);
+    int *next = id_counter(w, base);
+    for (;;) {
+        char *id = xasprintf("%s-%d", base, (*next)++);
+        if (strset_add(&w->ids, id))
+            return id;
+        free(id);
+    }
 }
 
 /* Expand the placeholders of one text node, splitting it around them. */
@@ -179,7 +213,7 @@ static cmark_node *heading_with_id(walker *w, cmark_node *h, cmark_llist *exts, 
     buf_init(&id);
     plain_text(h, &text);
     md_slugify(&id, text.data ? text.data : "", text.len);
-    const char *uid = unique_id(w, id.data);
+    char *uid = unique_id(w, id.data);
     char *rendered = cmark_render_html(h, options, exts);
     int level = cmark_node_get_heading_level(h);
     /* rendered is "<hN>...</hN>\n" */
@@ -199,10 +233,246 @@ static cmark_node *heading_with_id(walker *w, cmark_node *h, cmark_llist *exts, 
     cmark_node_unlink(h);
     cmark_node_free(h);
     free(rendered);
+    free(uid);
     buf_free(&out);
     buf_free(&text);
     buf_free(&id);
     return cb;
+}
+
+/* ------------------------------------------------------------ limits
+ * Checked on the text before cmark-gfm parses it, because the costs are in
+ * the parse itself (see markdown.h). The scan only over-estimates: it knows
+ * fenced code blocks at the left margin (the only ones no container can end
+ * early), and counts everything else as text. */
+
+typedef struct {
+    size_t start, end; /* byte range of the line without its newline */
+    size_t next;       /* start of the next line */
+} line_span;
+
+static line_span line_of(const char *text, size_t len, size_t i)
+{
+    line_span l = {i, i, len};
+    const char *nl = memchr(text + i, '\n', len - i);
+    l.end = nl ? (size_t)(nl - text) : len;
+    l.next = nl ? l.end + 1 : len;
+    if (l.end > l.start && text[l.end - 1] == '\r')
+        l.end--;
+    return l;
+}
+
+static bool blank_line(const char *text, line_span l)
+{
+    for (size_t i = l.start; i < l.end; i++)
+        if (text[i] != ' ' && text[i] != '\t')
+            return false;
+    return true;
+}
+
+/* A fence at the left margin: ``` or ~~~ (3 or more; a backtick fence's info
+ * string has no backtick). Returns its length, 0 when the line is none. */
+static size_t fence_open(const char *text, line_span l, char *ch)
+{
+    char c = l.start < l.end ? text[l.start] : '\0';
+    if (c != '`' && c != '~')
+        return 0;
+    size_t n = 0;
+    while (l.start + n < l.end && text[l.start + n] == c)
+        n++;
+    if (n < 3)
+        return 0;
+    if (c == '`' && memchr(text + l.start + n, '`', l.end - l.start - n))
+        return 0;
+    *ch = c;
+    return n;
+}
+
+/* Closes a fence of n ch: up to 3 spaces, at least n ch, then only blanks. */
+static bool fence_close(const char *text, line_span l, char ch, size_t n)
+{
+    size_t i = l.start, k = 0;
+    while (i < l.end && text[i] == ' ' && k < 3)
+        i++, k++;
+    size_t m = 0;
+    while (i < l.end && text[i] == ch)
+        i++, m++;
+    if (m < n)
+        return false;
+    while (i < l.end && (text[i] == ' ' || text[i] == '\t'))
+        i++;
+    return i == l.end;
+}
+
+/* Columns of a GFM delimiter row ("| --- | :-: |"), after any blockquote
+ * markers and indentation; 0 when the line is not one. */
+static size_t delimiter_columns(const char *text, line_span l, size_t *first)
+{
+    size_t i = l.start;
+    while (i < l.end && (text[i] == ' ' || text[i] == '\t' || text[i] == '>'))
+        i++;
+    *first = i;
+    size_t cols = 0, pipes = 0;
+    bool dash = false;
+    for (; i < l.end; i++) {
+        char c = text[i];
+        if (c == '|') {
+            pipes++;
+            cols += dash;
+            dash = false;
+        } else if (c == '-') {
+            dash = true;
+        } else if (c != ':' && c != ' ' && c != '\t') {
+            return 0;
+        }
+    }
+    cols += dash;
+    return pipes > 0 ? cols : 0;
+}
+
+static size_t count_byte(const char *text, line_span l, char c)
+{
+    size_t n = 0;
+    for (size_t i = l.start; i < l.end; i++)
+        n += text[i] == c;
+    return n;
+}
+
+static bool has_pair(const char *text, line_span l, char a, char b)
+{
+    for (size_t i = l.start; i + 1 < l.end; i++)
+        if (text[i] == a && text[i + 1] == b)
+            return true;
+    return false;
+}
+
+static int row_too_long(walker *w, int line, size_t cells)
+{
+    char msg[128];
+    snprintf(msg, sizeof msg, "table row with %zu cells; the limit is %d", cells,
+             MD_MAX_ROW_CELLS);
+    report(w, line, 1, msg);
+    return 1;
+}
+
+/* Report what would make cmark-gfm slow or large; returns the errors. */
+static int precheck(walker *w)
+{
+    const char *t = w->text;
+    size_t len = w->len;
+    int errors = 0;
+    bool in_fence = false;
+    char fence_ch = 0;
+    size_t fence_len = 0;
+    /* the current run of non-blank lines outside code */
+    size_t run_bytes = 0, run_first = 0;
+    int run_line = 0;
+    bool run_refdef = false;
+    size_t table_cols = 0; /* columns of the table the run is in, 0: none */
+    size_t prev_pipes = 0;
+    /* the page */
+    size_t cells = 0, closers = 0, ref_run = 0;
+    int ref_line = 0;
+    bool cells_reported = false;
+    char msg[256];
+
+    int line = 1;
+    for (size_t i = 0; i <= len; line++) {
+        bool at_end = i == len;
+        line_span l = at_end ? (line_span){len, len, len + 1} : line_of(t, len, i);
+        bool blank = at_end || blank_line(t, l);
+        char ch;
+        size_t fl = 0;
+        if (!at_end && in_fence) {
+            if (fence_close(t, l, fence_ch, fence_len))
+                in_fence = false;
+            i = l.next;
+            continue;
+        }
+        if (!at_end)
+            fl = fence_open(t, l, &ch);
+        if ((blank || fl) && run_bytes > 0) {
+            if (run_bytes > MD_MAX_PARAGRAPH_BYTES) {
+                snprintf(msg, sizeof msg,
+                         "paragraph of %zu KiB (to line %d) without a blank line; the limit is "
+                         "%zu KiB, as the Markdown parser slows down on long paragraphs: add "
+                         "blank lines between paragraphs",
+                         (run_bytes + 1023) >> 10, line - 1 + w->o->line_offset,
+                         MD_MAX_PARAGRAPH_BYTES >> 10);
+                report(w, run_line, (int)run_first + 1, msg);
+                errors++;
+            }
+            if (run_refdef && run_bytes > ref_run) {
+                ref_run = run_bytes;
+                ref_line = run_line;
+            }
+            run_bytes = 0;
+            run_refdef = false;
+            table_cols = 0;
+        }
+        if (at_end)
+            break;
+        if (fl) {
+            in_fence = true;
+            fence_ch = ch;
+            fence_len = fl;
+            i = l.next;
+            continue;
+        }
+        if (blank) {
+            i = l.next;
+            continue;
+        }
+        if (run_bytes == 0) {
+            run_line = line;
+            run_first = 0;
+            while (l.start + run_first < l.end &&
+                   (t[l.start + run_first] == ' ' || t[l.start + run_first] == '\t'))
+                run_first++;
+        }
+        size_t pipes = count_byte(t, l, '|');
+        size_t first;
+        size_t cols = run_bytes > 0 ? delimiter_columns(t, l, &first) : 0;
+        if (cols > 0 && prev_pipes + 1 > MD_MAX_ROW_CELLS)
+            errors += row_too_long(w, line - 1, prev_pipes + 1);
+        if ((cols > 0 || table_cols > 0) && pipes + 1 > MD_MAX_ROW_CELLS)
+            errors += row_too_long(w, line, pipes + 1);
+        if (cols > 0) {
+            if (cols > MD_MAX_TABLE_COLUMNS) {
+                snprintf(msg, sizeof msg, "table has %zu columns; the limit is %d", cols,
+                         MD_MAX_TABLE_COLUMNS);
+                report(w, line, (int)(first - l.start) + 1, msg);
+                errors++;
+            }
+            table_cols = cols;
+            cells += prev_pipes + 1 > cols ? prev_pipes + 1 : cols; /* the header row */
+        } else if (table_cols > 0) {
+            cells += pipes + 1 > table_cols ? pipes + 1 : table_cols;
+        }
+        if (cells > MD_MAX_TABLE_CELLS && !cells_reported) {
+            snprintf(msg, sizeof msg, "the tables on this page have more than %d cells; the limit "
+                                      "is %d",
+                     MD_MAX_TABLE_CELLS, MD_MAX_TABLE_CELLS);
+            report(w, line, 1, msg);
+            errors++;
+            cells_reported = true;
+        }
+        run_refdef |= has_pair(t, l, ']', ':');
+        closers += count_byte(t, l, ']');
+        prev_pipes = pipes;
+        run_bytes += l.next - l.start;
+        i = l.next;
+    }
+    if (ref_run > 0 && closers > 0 && ref_run > MD_MAX_REF_EXPANSION / closers) {
+        snprintf(msg, sizeof msg,
+                 "a link reference definition in these %zu KiB could be used by each of the "
+                 "page's %zu ']' and expand to more than %zu MiB of HTML; shorten it or put it "
+                 "in a paragraph of its own",
+                 (ref_run + 1023) >> 10, closers, MD_MAX_REF_EXPANSION >> 20);
+        report(w, ref_line, 1, msg);
+        errors++;
+    }
+    return errors;
 }
 
 static void add_ext(cmark_parser *p, const char *name)
@@ -233,6 +503,11 @@ int md_render(const char *text, size_t len, const md_options *o, buf *out, diag 
             w.line_start = xgrow(w.line_start, sizeof *w.line_start, &cap, w.n_lines + 1);
             w.line_start[w.n_lines++] = i + 1;
         }
+    }
+
+    if (precheck(&w) > 0) {
+        free(w.line_start);
+        return -1;
     }
 
     cmark_gfm_core_extensions_ensure_registered();
@@ -301,9 +576,10 @@ int md_render(const char *text, size_t len, const md_options *o, buf *out, diag 
     }
     cmark_node_free(doc);
     cmark_parser_free(p);
-    for (size_t i = 0; i < w.n_ids; i++)
-        free(w.ids[i]);
-    free(w.ids);
+    strset_free(&w.ids);
+    for (size_t i = 0; i < w.cap_counts; i++)
+        free(w.counts[i].base);
+    free(w.counts);
     free(w.line_start);
     return rc;
 }

@@ -13,6 +13,18 @@
 #define MD_MAX_BYTES ((size_t)256 << 10) /* a page body; cmark-gfm has quadratic corners */
 #define MD_MAX_TABLE_COLUMNS 64
 #define MD_MAX_HTML_BYTES ((size_t)16 << 20)
+/* cmark-gfm 0.29.0.gfm.6 is quadratic inside one paragraph in several ways
+ * (`![[]()` repeated, unclosed `<?`, a table row of many cells): a cap on the
+ * text between blank lines bounds the whole page at (body / cap) * cap^2. */
+#define MD_MAX_PARAGRAPH_BYTES ((size_t)32 << 10)
+/* Table rows are padded to the header's columns: a short row costs a node
+ * per column, so the cells of all tables are counted before parsing. */
+#define MD_MAX_TABLE_CELLS 100000
+/* ... and cmark-gfm is quadratic in the cells of one row. */
+#define MD_MAX_ROW_CELLS 256
+/* Every use of a link reference copies its URL and title: uses times the
+ * longest definition must stay below this before cmark-gfm sees the page. */
+#define MD_MAX_REF_EXPANSION ((size_t)64 << 20)
 
 /* Expands one placeholder. inner is the text between "{{" and "}}" (not
  * trimmed); line/col its position in the file; alone is true when it is the
