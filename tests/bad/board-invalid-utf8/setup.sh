@@ -1,0 +1,1 @@
+sed -i 's/label: Broker/label: Br\xf6ker/' content/boards/mini.yaml

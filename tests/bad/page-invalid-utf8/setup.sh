@@ -1,0 +1,1 @@
+printf -- '---\ntitle: A page\n---\nCaf\351 au lait.\n' > content/page.md

@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# run-bad.sh — the bad-input corpus: every folder tests/bad/CASE/ (except
+# base/) is one case. The case's site is tests/bad/base/ with the case's
+# changes applied; its output folder already holds a good build of the base
+# site. The case passes when boardpress exits with the expected status and
+# prints exactly the expected stderr, and — for a failing build — when every
+# file under the case's folder (the site, its previous output, $HOME) is
+# byte-identical afterwards, with no temporary folder left behind.
+#
+# A case folder holds:
+#   about       one line: what is wrong with the input
+#   files/      files copied over the base site (content/, templates/, static/)
+#   delete      optional: paths of the base site to remove, one per line
+#   setup.sh    optional: run in the site folder after files/ and delete
+#               (for generated inputs: huge files, NUL bytes, symlinks)
+#   args        optional: boardpress's arguments, one per line
+#               (default: build, -q); @W@ is the case's work folder
+#   stderr      the exact expected stderr (@W@ for the work folder)
+#   exit        optional: the expected exit status (default 1)
+#   check.sh    optional: run in the site folder afterwards; must exit 0
+#               (checks on the output of a case that builds)
+#
+# Usage: tests/run-bad.sh [CASE ...]        run all cases or the named ones
+#        tests/run-bad.sh --update CASE ... show the differences and rewrite
+#                                           stderr and exit from this run
+set -euo pipefail
+export LC_ALL=C
+here=$(cd "$(dirname "$0")" && pwd)
+bad=$here/bad
+BP=${BP:-build/asan/boardpress}
+BP=$(realpath "$BP")
+BAD_TIMEOUT=${BAD_TIMEOUT:-60}
+
+update=0
+if [ "${1:-}" = --update ]; then
+  update=1
+  shift
+fi
+if [ $# -gt 0 ]; then
+  cases=("$@")
+else
+  cases=()
+  for d in "$bad"/*/; do
+    name=$(basename "$d")
+    [ "$name" = base ] || cases+=("$name")
+  done
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/bp-bad.XXXXXX")
+trap 'chmod -R u+rwX "$work" 2>/dev/null; rm -rf "$work"' EXIT
+
+# Every entry below a folder: type, mode, path, link target, then contents.
+snapshot() {
+  (cd "$1" && find . -printf '%y %m %p -> %l\n' | sort &&
+    find . -type f -print0 | sort -z | xargs -0r sha256sum)
+}
+
+# The previous good build every case starts from.
+good=$work/good
+cp -a "$bad/base" "$good"
+if ! (cd "$good" && SOURCE_DATE_EPOCH=0 HOME=$work "$BP" build -q) >"$work/good.log" 2>&1; then
+  echo "run-bad: the base site tests/bad/base no longer builds (did the catalog or"
+  echo "template schema change? update tests/bad/base):"
+  cat "$work/good.log"
+  exit 1
+fi
+
+fail=0
+passed=0
+for name in "${cases[@]}"; do
+  c=$bad/$name
+  if [ ! -d "$c" ] || [ ! -f "$c/about" ]; then
+    echo "FAIL $name: no such case (a case needs at least an 'about' file)"
+    fail=1
+    continue
+  fi
+  W=$work/case-$name
+  mkdir -p "$W/home"
+  cp -a "$bad/base" "$W/site"
+  cp -a "$good/public" "$W/site/public"
+  [ -d "$c/files" ] && cp -a "$c/files/." "$W/site/"
+  if [ -f "$c/delete" ]; then
+    while IFS= read -r p; do [ -n "$p" ] && rm -rf "${W:?}/site/$p"; done <"$c/delete"
+  fi
+  if [ -f "$c/setup.sh" ]; then
+    (cd "$W/site" && W=$W bash "$c/setup.sh") || {
+      echo "FAIL $name: setup.sh failed"
+      fail=1
+      continue
+    }
+  fi
+  args=(build -q)
+  if [ -f "$c/args" ]; then
+    args=()
+    while IFS= read -r a; do args+=("${a//@W@/$W}"); done <"$c/args"
+  fi
+  want_exit=1
+  [ -f "$c/exit" ] && want_exit=$(cat "$c/exit")
+
+  before=$(snapshot "$W")
+  start=$(date +%s%N)
+  set +e
+  (cd "$W/site" && SOURCE_DATE_EPOCH=0 HOME=$W/home timeout -k 5 "$BAD_TIMEOUT" "$BP" "${args[@]}") \
+    >"$W/stdout" 2>"$W/stderr.raw"
+  got_exit=$?
+  set -e
+  ms=$((($(date +%s%N) - start) / 1000000))
+  after=$(snapshot "$W" | grep -v -e ' ./stdout -> ' -e ' ./stderr.raw -> ' -e '  ./stdout$' -e '  ./stderr.raw$' || true)
+  sed "s|$W|@W@|g" "$W/stderr.raw" >"$W/stderr"
+
+  problems=()
+  if [ "$got_exit" = 124 ] || [ "$got_exit" = 137 ]; then
+    problems+=("did not finish within $BAD_TIMEOUT s")
+  elif [ "$got_exit" != "$want_exit" ]; then
+    problems+=("exit status $got_exit, expected $want_exit")
+  fi
+  if ! cmp -s "$W/stderr" "$c/stderr" 2>/dev/null; then
+    problems+=("stderr differs:
+$(diff -u --label expected --label actual "$c/stderr" "$W/stderr" 2>&1 | sed 's/^/    /' || true)")
+  fi
+  if [ "$want_exit" != 0 ] && [ "$before" != "$after" ]; then
+    problems+=("files changed (the previous site, the sources or \$HOME must stay as they were):
+$(diff <(echo "$before") <(echo "$after") | sed 's/^/    /' | head -40 || true)")
+  fi
+  stray=$(find "$W" -maxdepth 3 \( -name '*.tmp-*' -o -name '*.old-*' \) 2>/dev/null || true)
+  if [ -n "$stray" ]; then
+    problems+=("temporary folders left behind: $stray")
+  fi
+  if [ -f "$c/check.sh" ] && [ "$got_exit" = "$want_exit" ]; then
+    if ! out=$(cd "$W/site" && bash "$c/check.sh" 2>&1); then
+      problems+=("check.sh failed:
+$(echo "$out" | sed 's/^/    /')")
+    fi
+  fi
+
+  if [ "$update" = 1 ]; then
+    diff -u --label "$name/stderr (old)" --label "$name/stderr (new)" "$c/stderr" "$W/stderr" || true
+    cp "$W/stderr" "$c/stderr"
+    if [ "$got_exit" = 1 ]; then rm -f "$c/exit"; else echo "$got_exit" >"$c/exit"; fi
+    echo "updated $name (exit $got_exit, $ms ms)"
+    continue
+  fi
+  if [ ${#problems[@]} -gt 0 ]; then
+    echo "FAIL $name ($(cat "$c/about")):"
+    for p in "${problems[@]}"; do echo "  $p"; done
+    fail=1
+  else
+    passed=$((passed + 1))
+    if [ -n "${BAD_VERBOSE:-}" ]; then printf 'ok   %-40s %6d ms\n' "$name" "$ms"; fi
+  fi
+  chmod -R u+rwX "$W" 2>/dev/null || true
+  rm -rf "$W"
+done
+
+if [ "$update" = 0 ]; then
+  echo "run-bad: $passed of ${#cases[@]} cases passed"
+fi
+exit $fail
