@@ -66,6 +66,11 @@ GEN_SRC := $(sort $(filter-out generator/main.c,$(wildcard generator/*.c)))
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_SUPPORT := $(sort $(filter-out tests/unit/test_%.c,$(wildcard tests/unit/*.c)))
 
+# The results cache keys on the simulator's source, so a changed model can
+# never be served a stale result (generator/cache.c).
+SIM_HASH := $(shell cat $(sort $(wildcard sim-core/*.c sim-core/*.h)) | sha256sum | cut -c1-16)
+CACHE_DEFS := -DBP_SIM_HASH='"$(SIM_HASH)"'
+
 # objects for one build flavour: $(call objs,DIR,SOURCES)
 objs = $(patsubst %.c,$(1)/obj/%.o,$(2))
 
@@ -91,7 +96,7 @@ $(BUILD)/obj/sim-core/%.o: sim-core/%.c
 
 $(BUILD)/obj/generator/%.o: generator/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(REL_CFLAGS) -D_DEFAULT_SOURCE -Isim-core -Igenerator $(PKG_CFLAGS) -c -o $@ $<
+	$(CC) $(REL_CFLAGS) -D_DEFAULT_SOURCE $(CACHE_DEFS) -Isim-core -Igenerator $(PKG_CFLAGS) -c -o $@ $<
 
 # ---------------------------------------------------------------- sanitizer build (tests)
 ASAN_CFLAGS := $(WARN) -O1 -g $(SANITIZE) -MMD -MP
@@ -106,7 +111,9 @@ $(ASAN_BUILD)/obj/sim-core/%.o: sim-core/%.c
 
 $(ASAN_BUILD)/obj/generator/%.o: generator/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ASAN_CFLAGS) -D_DEFAULT_SOURCE -Isim-core -Igenerator $(PKG_CFLAGS) -c -o $@ $<
+	$(CC) $(ASAN_CFLAGS) -D_DEFAULT_SOURCE $(CACHE_DEFS) -Isim-core -Igenerator $(PKG_CFLAGS) -c -o $@ $<
+
+$(BUILD)/obj/generator/cache.o $(ASAN_BUILD)/obj/generator/cache.o: $(wildcard sim-core/*.c sim-core/*.h)
 
 $(ASAN_BUILD)/obj/tests/unit/%.o: tests/unit/%.c
 	@mkdir -p $(dir $@)
