@@ -71,11 +71,11 @@ static int cmd_sim(int argc, char **argv)
                 goto out;
             }
             const char *v = argv[++i];
-            if (a[2] == 'c')
+            if (strcmp(a, "--catalog") == 0)
                 catalog_path = v;
-            else if (a[2] == 'r')
+            else if (strcmp(a, "--replications") == 0)
                 reps = v;
-            else if (a[3] == 'e')
+            else if (strcmp(a, "--seed") == 0)
                 seed = v;
             else {
                 const char *eq = strchr(v, '=');
