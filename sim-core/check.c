@@ -145,8 +145,9 @@ static int check_board_values(checker *c, const sim_limits *lim)
                     kind_name(b, t->from) ? kind_name(b, t->from) : "part of unknown kind");
     if (t->jobs < 1)
         return fail(c, -2, -1, "traffic.jobs must be at least 1");
-    if (t->jobs > lim->max_jobs || t->jobs > (int64_t)UINT32_MAX - 1)
-        return fail(c, -2, -1, "traffic.jobs must be at most %lld", (long long)lim->max_jobs);
+    int64_t max_jobs = lim->max_jobs < SIM_MAX_JOBS ? lim->max_jobs : SIM_MAX_JOBS;
+    if (t->jobs > max_jobs)
+        return fail(c, -2, -1, "traffic.jobs must be at most %lld", (long long)max_jobs);
     TRY(check_nonneg_duration(c, -2, -1, "traffic.over", t->over_us));
     if ((unsigned)t->op >= SIM_OP_COUNT)
         return fail(c, -2, -1, "traffic.op is not a known operation");

@@ -30,11 +30,10 @@ static void push(sim_model *m, int lane, int64_t delay, unsigned kind, uint32_t 
     queue_push(&m->q, lane, m->now + delay, kind, job, arg, gen, slot_i);
 }
 
-static void tr(sim_model *m, sim_trace_kind kind, uint32_t job, int part, int peer, int64_t detail)
+static void trace_add(sim_model *m, sim_trace_kind kind, uint32_t job, int part, int peer,
+                      int64_t detail)
 {
     sim_trace_buf *t = m->trace;
-    if (!t)
-        return;
     if (t->n == t->max) {
         t->truncated = true;
         return;
@@ -58,6 +57,14 @@ static void tr(sim_model *m, sim_trace_kind kind, uint32_t job, int part, int pe
     e->part = part;
     e->peer = peer;
     e->detail = detail;
+}
+
+/* Record a trace entry, when the run keeps a trace (cheap when it does not). */
+static inline void tr(sim_model *m, sim_trace_kind kind, uint32_t job, int part, int peer,
+                      int64_t detail)
+{
+    if (m->trace)
+        trace_add(m, kind, job, part, peer, detail);
 }
 
 static void ring_push(sim_model *m, uint32_t job, uint32_t try_no)
