@@ -11,7 +11,9 @@
 #include "sim_testlib.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 
 #define BOARDS 200
 
@@ -205,11 +207,63 @@ static void traces_agree_with_counters(void **state)
     }
 }
 
+/* sim_run keeps no global state: boards run in parallel threads give the
+ * numbers they give one after another. */
+#define THREADS 4
+
+typedef struct {
+    tb_board t;
+    sim_result res;
+    int rc;
+} thread_job;
+
+static void *run_in_thread(void *arg)
+{
+    thread_job *j = arg;
+    char msg[256];
+    j->rc = sim_run(&j->t.b, NULL, true, &j->res, msg, sizeof msg);
+    return NULL;
+}
+
+static void parallel_runs_match_sequential(void **state)
+{
+    (void)state;
+    sim_rng r;
+    rng_seed(&r, 31);
+    thread_job *jobs = calloc(THREADS, sizeof *jobs);
+    assert_non_null(jobs);
+    for (int i = 0; i < THREADS; i++) {
+        random_board(&jobs[i].t, &r);
+        jobs[i].t.b.traffic.jobs = 2000;
+        jobs[i].t.b.traffic.over_us = 20000000;
+        jobs[i].t.b.replications = 3;
+        jobs[i].t.b.links[jobs[i].t.delivery].n_lose_reply_of = 0;
+    }
+    pthread_t th[THREADS];
+    for (int i = 0; i < THREADS; i++)
+        assert_int_equal(pthread_create(&th[i], NULL, run_in_thread, &jobs[i]), 0);
+    for (int i = 0; i < THREADS; i++)
+        assert_int_equal(pthread_join(th[i], NULL), 0);
+    for (int i = 0; i < THREADS; i++) {
+        assert_int_equal(jobs[i].rc, 0);
+        sim_result alone;
+        char msg[256];
+        assert_int_equal(sim_run(&jobs[i].t.b, NULL, true, &alone, msg, sizeof msg), 0);
+        assert_memory_equal(alone.m, jobs[i].res.m, sizeof alone.m);
+        assert_int_equal(alone.n_trace, jobs[i].res.n_trace);
+        assert_memory_equal(alone.trace, jobs[i].res.trace, alone.n_trace * sizeof alone.trace[0]);
+        sim_result_free(&alone);
+        sim_result_free(&jobs[i].res);
+    }
+    free(jobs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(invariants_hold_on_random_boards),
         cmocka_unit_test(traces_agree_with_counters),
+        cmocka_unit_test(parallel_runs_match_sequential),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -204,6 +204,12 @@ static void own_exp_and_log_are_accurate(void **state)
     assert_true(sim_exp(1000) == HUGE_VAL);
     assert_true(sim_exp(-1000) == 0);
     assert_true(sim_log(0) == -HUGE_VAL);
+    /* the edges: subnormal inputs and results */
+    const double tiny[] = {5e-324, 1e-310, 2.2250738585072014e-308, 1e300};
+    for (int i = 0; i < 4; i++)
+        assert_true(fabs(sim_log(tiny[i]) - log(tiny[i])) <= 4e-16 * fabs(log(tiny[i])));
+    assert_true(fabs(sim_exp(-740) - exp(-740)) <= 1e-3 * exp(-740));
+    assert_true(fabs(sim_exp(709) - exp(709)) <= 4e-16 * exp(709));
 }
 
 int main(void)
