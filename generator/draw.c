@@ -536,6 +536,10 @@ void dfmt_duration(char *dst, size_t n, int64_t us)
     };
     size_t nu = sizeof units / sizeof units[0];
     char num[48];
+    if (us == 0) {
+        snprintf(dst, n, "0 s");
+        return;
+    }
     for (size_t i = 0; i < nu; i++) {
         if (us >= units[i].us || i + 1 == nu) {
             double v = round((double)us / (double)units[i].us * 10) / 10;
