@@ -204,8 +204,10 @@ static part_content *S_contents(dcanvas *m, const bp_board *b, const draw_note *
 
 /* ------------------------------------------------------------------ grid placement */
 
-/* Column = longest path from a part without incoming links (at most n-1, so
- * a cycle cannot run away); row = order within the column. `at:` pins. */
+/* Column = longest path from a part without incoming links, over the links
+ * that go forwards in the board's list order (the list order is the
+ * left-to-right order, and cycles cannot run away); row = order within the
+ * column. `at:` pins. */
 static void S_place(const bp_board *b, int *col, int *row)
 {
     size_t n = b->sim.n_parts;
@@ -214,6 +216,8 @@ static void S_place(const bp_board *b, int *col, int *row)
         bool changed = false;
         for (size_t i = 0; i < b->sim.n_links; i++) {
             const sim_link *l = &b->sim.links[i];
+            if (l->from > l->to) /* against the list order: drawn backwards, no layer */
+                continue;
             if (layer[l->to] < layer[l->from] + 1 && layer[l->from] + 1 < (int)n) {
                 layer[l->to] = layer[l->from] + 1;
                 changed = true;

@@ -188,6 +188,7 @@ typedef struct {
     int gw, gh;
     int16_t *owner; /* 0 free, part+1 the zone around a box, -1 text */
     uint8_t *occ;   /* a line runs here (with one cell of clearance) */
+    uint8_t *near;  /* close to a box: lines may pass, at a cost */
     int32_t *dist, *prev;
     int32_t *heap;
     size_t n_heap, cap_heap;

@@ -9,9 +9,12 @@
 #include <string.h>
 
 #define STUB 3  /* cells a link leaves a box straight */
-#define BEND 16 /* router costs, in cells */
+#define BEND 24 /* router costs, in cells */
 #define CROSS 6
-#define SIDE_NS 6 /* leaving or entering through the top or bottom */
+#define SIDE_NS 6    /* leaving or entering through the top or bottom */
+#define OFF_CENTRE 6 /* per slot away from the middle of a side */
+#define NEAR 3       /* cells outside a box zone where lines cost more... */
+#define NEAR_COST 2  /* ...per step, so they run down the middle of a gutter */
 
 enum { E_, S_, W_, N_ };
 static const int DX[4] = {1, 0, -1, 0};
@@ -27,6 +30,7 @@ void droute_init(drouter *r, int w, int h)
     size_t cells = (size_t)r->gw * (size_t)r->gh;
     r->owner = xcalloc(cells, sizeof *r->owner);
     r->occ = xcalloc(cells, sizeof *r->occ);
+    r->near = xcalloc(cells, sizeof *r->near);
     r->dist = xmalloc(cells * 4 * sizeof *r->dist);
     r->prev = xmalloc(cells * 4 * sizeof *r->prev);
     r->heap = NULL;
@@ -37,6 +41,7 @@ void droute_free(drouter *r)
 {
     free(r->owner);
     free(r->occ);
+    free(r->near);
     free(r->dist);
     free(r->prev);
     free(r->heap);
@@ -57,6 +62,12 @@ void droute_block(drouter *r, drect rr, double by, int16_t o)
         for (int x = x0; x <= x1; x++)
             if (S_in(r, x, y) && r->owner[y * r->gw + x] <= 0)
                 r->owner[y * r->gw + x] = o;
+    if (o <= 0)
+        return;
+    for (int y = y0 - NEAR; y <= y1 + NEAR; y++)
+        for (int x = x0 - NEAR; x <= x1 + NEAR; x++)
+            if (S_in(r, x, y))
+                r->near[y * r->gw + x] = 1;
 }
 
 /* Heap of states ordered by (dist, state) so ties break the same way always. */
@@ -134,7 +145,7 @@ dport droute_port(const drouter *r, drect box, int side, int used, int part)
     if (r->owner[p.sy * r->gw + p.sx] != 0)
         return p;
     p.ok = true;
-    p.cost = side == N_ || side == S_ ? SIDE_NS : 0;
+    p.cost = (side == N_ || side == S_ ? SIDE_NS : 0) + OFF_CENTRE * used;
     return p;
 }
 
@@ -197,7 +208,7 @@ bool droute_find(drouter *r, const dport *src, const dport *dst, int *src_side, 
             int ncell = ny * r->gw + nx;
             if (r->owner[ncell] != 0)
                 continue;
-            int c = cost + 1;
+            int c = cost + 1 + (r->near[ncell] ? NEAR_COST : 0);
             if (nd != d) {
                 if (r->occ[cell])
                     continue;

@@ -308,7 +308,7 @@ static void layout_random_boards(void **state)
     };
     static const sim_kind kinds[] = {SIM_KIND_USERS,   SIM_KIND_BROKER,   SIM_KIND_CONSUMER,
                                      SIM_KIND_SERVICE, SIM_KIND_PROVIDER, SIM_KIND_DATABASE};
-    for (int round = 0; round < 120; round++) {
+    for (int round = 0; round < 200; round++) {
         size_t n = 2 + rnd(5);
         fx_part parts[6];
         char labels[6][200];
