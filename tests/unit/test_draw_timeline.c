@@ -125,6 +125,48 @@ static void duplicate_charge_highlighted(void **state)
     fx_board_free(b);
 }
 
+/* key-after-effect: the processor crashes between the charge and recording
+ * the ID, so the redelivery charges again. */
+static void crash_restart_marks(void **state)
+{
+    (void)state;
+    bp_board *b = fx_mini();
+    b->sim.parts[2].idempotency = SIM_IDEM_KEY_AFTER_EFFECT;
+    sim_trace_entry tr[] = {
+        {0, SIM_TR_ARRIVE, 1, 0, -1, 0},           {1000, SIM_TR_SEND, 1, 1, 2, 1},
+        {2000, SIM_TR_RECEIVE, 1, 2, 1, 0},        {3000, SIM_TR_CALL, 1, 2, 3, 0},
+        {150000, SIM_TR_EFFECT, 1, 3, 2, 0},       {151000, SIM_TR_CRASH, 1, 2, -1, 0},
+        {1151000, SIM_TR_RESTART, 0, 2, -1, 0},    {3001000, SIM_TR_TIMEOUT, 1, 1, 2, 1},
+        {3001000, SIM_TR_SEND, 1, 1, 2, 2},        {3002000, SIM_TR_RECEIVE, 1, 2, 1, 0},
+        {3003000, SIM_TR_CALL, 1, 2, 3, 0},        {3150000, SIM_TR_EFFECT, 1, 3, 2, 1},
+        {3151000, SIM_TR_RECORD_KEY, 1, 2, -1, 0}, {3152000, SIM_TR_REPLY, 1, 2, 1, 0},
+        {3153000, SIM_TR_ACKED, 1, 1, 2, 0},
+    };
+    size_t n = sizeof tr / sizeof tr[0];
+    dcanvas *m = dcanvas_new_measure();
+    dtimeline_layout l;
+    char err[256];
+    assert_int_equal(dtimeline_layout_make(m, b, tr, n, &l, err, sizeof err), 0);
+    assert_int_equal(count(&l, DTL_CRASH), 1);
+    assert_string_equal(find(&l, DTL_CRASH)->text, "crashed (job 1)");
+    assert_int_equal(count(&l, DTL_RESTART), 1);
+    assert_int_equal(count(&l, DTL_DUPLICATE), 1);
+    assert_string_equal(find(&l, DTL_DUPLICATE)->text, "job 1 charged twice");
+    assert_int_equal(count(&l, DTL_LOST), 0);
+    dtimeline_layout_free(&l);
+    dcanvas_free(m);
+    buf svg, alt;
+    buf_init(&svg);
+    buf_init(&alt);
+    assert_int_equal(draw_timeline(b, tr, n, &svg, &alt, err, sizeof err), 0);
+    assert_true(fx_wellformed(&svg));
+    assert_non_null(strstr(svg.data, ">crash</text>")); /* in the legend */
+    assert_non_null(strstr(alt.data, "crashed (job 1); restarted"));
+    buf_free(&svg);
+    buf_free(&alt);
+    fx_board_free(b);
+}
+
 static void bad_traces(void **state)
 {
     (void)state;
@@ -156,6 +198,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(lost_ack_then_skip),
         cmocka_unit_test(duplicate_charge_highlighted),
+        cmocka_unit_test(crash_restart_marks),
         cmocka_unit_test(bad_traces),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
