@@ -10,7 +10,7 @@
  *     figure                      <text>    glyph outlines
  *     every-delivery (4 parts)     7,152        82,250
  *     mini (4 parts)               6,851        65,748
- *     service (4 parts, 3 links)   7,868        80,938
+ *     service (4 parts, 3 links)   7,856        80,926
  *     mini timeline (5 jobs)      19,539       121,166
  *
  * (gzip brings the <text> boards to about 1.9 KB.) Outlines are 9-11 times
