@@ -26,9 +26,9 @@
 #include "draw_internal.h"
 
 #include <cairo.h>
+#include <fontconfig/fontconfig.h>
 #include <cairo-svg.h>
 
-#include <dlfcn.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -646,15 +646,5 @@ double draw_text_width(const char *s, double size_px, bool bold)
 void draw_shutdown(void)
 {
     cairo_debug_reset_static_data();
-    /* FcFini through the library cairo already loaded: the Makefile links
-     * cairo only, and fontconfig's caches would otherwise stay allocated. */
-    void *fc = dlopen("libfontconfig.so.1", RTLD_LAZY);
-    if (fc) {
-        void (*fini)(void) = NULL;
-        void *sym = dlsym(fc, "FcFini");
-        memcpy(&fini, &sym, sizeof fini);
-        if (fini)
-            fini();
-        dlclose(fc);
-    }
+    FcFini();
 }
