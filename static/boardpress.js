@@ -79,7 +79,7 @@
     var switcher = section.querySelector('.bp-switcher');
     var buttons = all(switcher, 'button.bp-switch[data-board]');
     var figures = all(section, '.bp-compare-boards > figure.bp-board[data-board]');
-    var cells = all(section, 'table [data-board]');
+    var cells = all(section, 'table th[data-board], table td[data-board]');
     var current = null;
     var start = null;
     var touched = false;
@@ -333,11 +333,10 @@
   /* ------------------------------------------------------------ start */
 
   function init() {
-    all(document, 'section.bp-compare').forEach(function (s) {
-      if (s.querySelector('.bp-switcher')) widgets.push(Compare(s));
-    });
-    all(document, 'section.bp-level').forEach(function (s) {
-      var w = Level(s);
+    all(document, 'section.bp-compare, section.bp-level').forEach(function (s) {
+      var w = null;
+      if (s.classList.contains('bp-level')) w = Level(s);
+      else if (s.querySelector('.bp-switcher')) w = Compare(s);
       if (w) widgets.push(w);
     });
     document.documentElement.classList.add('bp-js');
