@@ -950,12 +950,20 @@ static int expand_level(page_ctx *pc, const at *a, word *w, size_t n, buf *out)
     buf_puts(out, "],\"combos\":[");
     for (size_t c = 0; c < l->n_combos; c++) {
         const sboard *b = &sl->combos[c];
-        buf_printf(out, "%s{\"svg\":\"level-%s-%zu.svg\",\"alt\":\"", c ? "," : "", l->id, c);
+        /* w, h: each picture's size, so the script can reserve the largest
+         * and swapping pictures never moves the text below */
+        int pw, ph;
+        svg_size(b->svg, &pw, &ph);
+        buf_printf(out, "%s{\"svg\":\"level-%s-%zu.svg\",\"w\":%d,\"h\":%d,\"alt\":\"",
+                   c ? "," : "", l->id, c, pw, ph);
         buf_json_str(out, b->alt, strlen(b->alt));
         buf_putc(out, '"');
         if (l->timeline) {
-            buf_printf(out, ",\"timeline\":\"level-%s-%zu-timeline.svg\",\"timeline_alt\":\"",
-                       l->id, c);
+            svg_size(b->tl_svg, &pw, &ph);
+            buf_printf(out,
+                       ",\"timeline\":\"level-%s-%zu-timeline.svg\",\"tw\":%d,\"th\":%d,"
+                       "\"timeline_alt\":\"",
+                       l->id, c, pw, ph);
             buf_json_str(out, b->tl_alt, strlen(b->tl_alt));
             buf_putc(out, '"');
         }
