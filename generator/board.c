@@ -418,6 +418,8 @@ bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog 
             b->sim.expect = e == 0 ? SIM_EXPECT_PASS : SIM_EXPECT_FAIL;
     }
     b->sim.id = b->id;
+    for (size_t i = 0; i < b->sim.n_parts; i++)
+        b->sim.parts[i].id = b->parts[i].id;
 
     if (d->errors == before) {
         char msg[512];
