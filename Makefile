@@ -19,7 +19,7 @@ OPT ?= -O2
 # pkg-config name : Debian package, then command-or-file : Debian package.
 # Debian's libcmark-gfm-extensions-dev ships no .pc file: its header is checked.
 BUILD_PKGS := libcmark-gfm:libcmark-gfm-dev yaml-0.1:libyaml-dev cairo:libcairo2-dev \
-              cmocka:libcmocka-dev
+              fontconfig:libfontconfig-dev cmocka:libcmocka-dev
 BUILD_CMDS := pkg-config:pkg-config /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf:fonts-dejavu-core \
               /usr/include/cmark-gfm-core-extensions.h:libcmark-gfm-extensions-dev
 TEST_CMDS := clang:clang /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev \
@@ -53,10 +53,19 @@ bench-deps: deps
 	@$(call ensure,,$(BENCH_CMDS),by make bench)
 
 # ---------------------------------------------------------------- flags
+# Quiet by default ("CC file"); `make V=1` shows whole commands.
+ifeq ($(V),1)
+Q :=
+say = @true
+else
+Q := @
+say = @echo "  $(1) $(2)"
+endif
+
 WARN := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wstrict-prototypes \
         -Wmissing-prototypes -Wvla -Wformat=2 -Werror
-PKG_CFLAGS = $(shell pkg-config --cflags libcmark-gfm yaml-0.1 cairo 2>/dev/null)
-PKG_LIBS = -pthread -lcmark-gfm-extensions $(shell pkg-config --libs libcmark-gfm yaml-0.1 cairo 2>/dev/null) -lm
+PKG_CFLAGS = $(shell pkg-config --cflags libcmark-gfm yaml-0.1 cairo fontconfig 2>/dev/null)
+PKG_LIBS = -pthread -lcmark-gfm-extensions $(shell pkg-config --libs libcmark-gfm yaml-0.1 cairo fontconfig 2>/dev/null) -lm
 CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -65,6 +74,11 @@ SIM_SRC := $(sort $(wildcard sim-core/*.c))
 GEN_SRC := $(sort $(filter-out generator/main.c,$(wildcard generator/*.c)))
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_SUPPORT := $(sort $(filter-out tests/unit/test_%.c,$(wildcard tests/unit/*.c)))
+
+# The results cache keys on the simulator's source, so a changed model can
+# never be served a stale result (generator/cache.c).
+SIM_HASH := $(shell cat $(sort $(wildcard sim-core/*.c sim-core/*.h)) | sha256sum | cut -c1-16)
+CACHE_DEFS := -DBP_SIM_HASH='"$(SIM_HASH)"'
 
 # objects for one build flavour: $(call objs,DIR,SOURCES)
 objs = $(patsubst %.c,$(1)/obj/%.o,$(2))
@@ -80,18 +94,22 @@ all: deps
 
 $(BUILD)/libsimcore.a: $(SIM_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(call say,AR,$@)
+	$(Q)ar rcs $@ $^
 
 $(BUILD)/boardpress: $(GEN_OBJ) $(BUILD)/libsimcore.a
-	$(CC) $(REL_CFLAGS) -o $@ $(GEN_OBJ) $(BUILD)/libsimcore.a $(PKG_LIBS)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(REL_CFLAGS) -o $@ $(GEN_OBJ) $(BUILD)/libsimcore.a $(PKG_LIBS)
 
 $(BUILD)/obj/sim-core/%.o: sim-core/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(REL_CFLAGS) -Isim-core -c -o $@ $<
+	$(call say,CC,$@)
+	$(Q)$(CC) $(REL_CFLAGS) -Isim-core -c -o $@ $<
 
 $(BUILD)/obj/generator/%.o: generator/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(REL_CFLAGS) -D_DEFAULT_SOURCE -Isim-core -Igenerator $(PKG_CFLAGS) -c -o $@ $<
+	$(call say,CC,$@)
+	$(Q)$(CC) $(REL_CFLAGS) -D_DEFAULT_SOURCE $(CACHE_DEFS) -Isim-core -Igenerator $(PKG_CFLAGS) -c -o $@ $<
 
 # ---------------------------------------------------------------- sanitizer build (tests)
 ASAN_CFLAGS := $(WARN) -O1 -g $(SANITIZE) -MMD -MP
@@ -102,23 +120,30 @@ ASAN_TESTS := $(patsubst tests/unit/%.c,$(ASAN_BUILD)/tests/%,$(TEST_SRC))
 
 $(ASAN_BUILD)/obj/sim-core/%.o: sim-core/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ASAN_CFLAGS) -Isim-core -c -o $@ $<
+	$(call say,CC,$@)
+	$(Q)$(CC) $(ASAN_CFLAGS) -Isim-core -c -o $@ $<
 
 $(ASAN_BUILD)/obj/generator/%.o: generator/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ASAN_CFLAGS) -D_DEFAULT_SOURCE -Isim-core -Igenerator $(PKG_CFLAGS) -c -o $@ $<
+	$(call say,CC,$@)
+	$(Q)$(CC) $(ASAN_CFLAGS) -D_DEFAULT_SOURCE $(CACHE_DEFS) -Isim-core -Igenerator $(PKG_CFLAGS) -c -o $@ $<
+
+$(BUILD)/obj/generator/cache.o $(ASAN_BUILD)/obj/generator/cache.o: $(wildcard sim-core/*.c sim-core/*.h)
 
 $(ASAN_BUILD)/obj/tests/unit/%.o: tests/unit/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ASAN_CFLAGS) -D_DEFAULT_SOURCE -Isim-core -Igenerator -Itests/unit \
+	$(call say,CC,$@)
+	$(Q)$(CC) $(ASAN_CFLAGS) -D_DEFAULT_SOURCE -Isim-core -Igenerator -Itests/unit \
 	  $(PKG_CFLAGS) $(CMOCKA_CFLAGS) -c -o $@ $<
 
 $(ASAN_BUILD)/boardpress: $(ASAN_GEN_OBJ) $(call objs,$(ASAN_BUILD),generator/main.c) $(ASAN_SIM_OBJ)
-	$(CC) $(ASAN_CFLAGS) -o $@ $^ $(PKG_LIBS)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(ASAN_CFLAGS) -o $@ $^ $(PKG_LIBS)
 
 $(ASAN_BUILD)/tests/%: $(ASAN_BUILD)/obj/tests/unit/%.o $(ASAN_SUPPORT_OBJ) $(ASAN_GEN_OBJ) $(ASAN_SIM_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(ASAN_CFLAGS) -o $@ $^ $(PKG_LIBS) $(CMOCKA_LIBS)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(ASAN_CFLAGS) -o $@ $^ $(PKG_LIBS) $(CMOCKA_LIBS)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

@@ -102,7 +102,6 @@ static void load_part(bp_board *b, size_t i, const char *path, const ynode *pn,
     }
     b->sim.parts[i] = cat->kinds[kind];
     b->sim.parts[i].kind = (sim_kind)kind;
-    b->sim.parts[i].id = info->id; /* names the part in sim_board_check's messages */
 
     const char *allowed[40];
     size_t n_allowed = 0;
@@ -423,6 +422,8 @@ bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog 
             b->sim.expect = e == 0 ? SIM_EXPECT_PASS : SIM_EXPECT_FAIL;
     }
     b->sim.id = b->id;
+    for (size_t i = 0; i < b->sim.n_parts; i++)
+        b->sim.parts[i].id = b->parts[i].id;
     if (d->errors == before && b->sim.traffic.jobs > BOARD_MAX_JOB_RUNS / b->sim.replications) {
         const ynode *rn = ymap_get(root, "replications");
         const ynode *at = rn ? rn : ymap_get(traffic, "jobs");

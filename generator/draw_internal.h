@@ -121,6 +121,10 @@ size_t dwrap(dcanvas *c, const char *s, double size, bool bold, double max_w, ch
 void dlines_free(char **lines, size_t n);
 
 /* ------------------------------------------------------------------ board layout */
+#define DRAW_MAX_PARTS 64
+#define DRAW_MAX_LINKS 256
+#define DRAW_MAX_GRID 63 /* largest `at:` column or row */
+
 typedef struct {
     double x, y, w, h;
 } drect;
@@ -173,6 +177,79 @@ typedef struct {
     dlabel *labels;
     size_t n_labels, cap_labels;
 } dboard_layout;
+
+/* ------------------------------------------------------------------ link routing (draw_route.c) */
+#define DR_CELL 4     /* router grid, px */
+#define DR_ZONE 2     /* cells kept free around a box */
+#define DR_GAP_TEXT 5 /* px between a line and its label */
+
+/* A grid of DR_CELL px cells over the figure for routing links. */
+typedef struct {
+    int gw, gh;
+    int16_t *owner; /* 0 free, part+1 the zone around a box, -1 text */
+    uint8_t *occ;   /* a line runs here (with one cell of clearance) */
+    uint8_t *near;  /* close to a box: lines may pass, at a cost */
+    int32_t *dist, *prev;
+    int32_t *heap;
+    size_t n_heap, cap_heap;
+} drouter;
+
+/* Where a link may leave or enter a box. */
+typedef struct {
+    bool ok;
+    int side;   /* 0 east, 1 south, 2 west, 3 north */
+    int px, py; /* on the box edge, cells */
+    int sx, sy; /* end of the straight stub out of the box, cells */
+    int cost;
+} dport;
+
+void droute_init(drouter *r, int w_px, int h_px);
+void droute_free(drouter *r);
+/* Mark the cells under px rectangle rr (grown by `by` px) with owner o;
+ * box zones stay as they are. */
+void droute_block(drouter *r, drect rr, double by, int16_t o);
+/* The next free slot (centre first, then 3 cells either way) on a side of
+ * box, given `used` slots taken; .ok false when it has no room. */
+dport droute_port(const drouter *r, drect box, int side, int used, int part);
+/* Cheapest orthogonal route from one of the 4 src ports to one of the 4
+ * dst ports (bends and crossings cost extra); *xy gets the polyline (px,
+ * heap). False when there is none. */
+bool droute_find(drouter *r, const dport *src, const dport *dst, int *src_side, int *dst_side,
+                 double **xy, size_t *n_pts);
+/* Reserve a routed polyline so later links keep clear of it. */
+void droute_mark_line(drouter *r, const double *xy, size_t n);
+
+/* Everything a link's text must not touch. */
+typedef struct {
+    drect *rects; /* boxes, notes, placed texts */
+    size_t n, cap;
+    drect *segs; /* routed segments, 1 px wide */
+    size_t n_segs, cap_segs;
+    int w, h;
+} dobstacles;
+
+void dobst_add(dobstacles *o, drect r);
+void dobst_line(dobstacles *o, const double *xy, size_t n);
+
+typedef struct {
+    const char *text;
+    double w;
+    uint32_t color;
+    bool bold;
+    dlabel_kind kind;
+} dltext;
+
+typedef struct {
+    drect r[8];
+    double x[8], y[8];
+    dtext_anchor a[8];
+    double mark_x, mark_y;
+} dlplace;
+
+/* Place a link's texts (t[0] the protocol, then up to 4 fault lines) along
+ * its polyline where they touch no obstacle. False when nothing fits. */
+bool dplace_texts(const dobstacles *o, const double *xy, size_t n, const dltext *t, size_t nt,
+                  double asc_small, dlplace *out);
 
 /* Lay a board out (no drawing). 0, or -1 with a sentence (bad input, or no
  * room found for a label). dboard_layout_free releases it. */
@@ -230,6 +307,10 @@ const char *dpart_label(const bp_board *b, size_t i);
 /* "ack"/"response" words for a link's protocol. */
 const char *dreply_word(sim_protocol p, bool plural);
 const char *drequest_word(sim_protocol p, bool plural);
+/* The protocol label of link i ("AMQP"), from the catalog or the protocol. */
+const char *dlink_label(const bp_board *b, size_t i);
+/* Consumers and services: the parts that run the effect. */
+bool dpart_handles(sim_kind k);
 /* Badge text for a handler policy. */
 const char *dpolicy_badge(sim_idempotency i);
 

@@ -62,7 +62,7 @@ void fmt_seconds(buf *b, double s)
     } else if (as < 3600.0) {
         put_trimmed(b, s / 60.0, 1);
         buf_puts(b, " min");
-    } else if (as < 86400.0) {
+    } else if (as < 2 * 86400.0) { /* "24 h" and "36 h" read better than days */
         put_trimmed(b, s / 3600.0, 1);
         buf_puts(b, " h");
     } else {

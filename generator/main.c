@@ -4,6 +4,7 @@
 #include "draw.h"
 #include "results.h"
 #include "site.h"
+#include "watch.h"
 #include "simcore.h"
 #include "util.h"
 
@@ -16,7 +17,7 @@
 
 static const char usage_text[] =
     "usage: boardpress build [--content DIR] [--templates DIR] [--static DIR] [--out DIR]\n"
-    "                        [--jobs N] [-q]\n"
+    "                        [--jobs N] [--cache DIR | --no-cache] [-q]\n"
     "       boardpress check [--content DIR]\n"
     "       boardpress sim BOARD.yaml [--catalog FILE] [--seed N] [--replications R]\n"
     "                      [--set PATH=VALUE ...] [--trace]\n"
@@ -29,7 +30,9 @@ static const char help_text[] =
     "\n"
     "commands:\n"
     "  build   simulate every board the pages use, draw them and write the site\n"
-    "          (default folders: content, templates, static; output: public)\n"
+    "          (default folders: content, templates, static; output: public;\n"
+    "          results cache: .boardpress-cache, keyed by everything that\n"
+    "          determines a result)\n"
     "  check   load, simulate and expand everything; write nothing\n"
     "  sim     run one board and print its results as JSON on stdout\n"
     "          --set parts.ID.FIELD=VALUE, links.FROM.TO.FIELD=VALUE, traffic.FIELD=VALUE\n"
@@ -68,11 +71,11 @@ static int cmd_sim(int argc, char **argv)
                 goto out;
             }
             const char *v = argv[++i];
-            if (a[2] == 'c')
+            if (strcmp(a, "--catalog") == 0)
                 catalog_path = v;
-            else if (a[2] == 'r')
+            else if (strcmp(a, "--replications") == 0)
                 reps = v;
-            else if (a[3] == 'e')
+            else if (strcmp(a, "--seed") == 0)
                 seed = v;
             else {
                 const char *eq = strchr(v, '=');
@@ -171,13 +174,17 @@ static int parse_build(int argc, char **argv, site_options *o)
     o->templates = "templates";
     o->statics = "static";
     o->out = "public";
-    o->cache = NULL;
+    o->cache = ".boardpress-cache";
     o->jobs = 0;
     o->quiet = false;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
             o->quiet = true;
+            continue;
+        }
+        if (strcmp(a, "--no-cache") == 0) {
+            o->cache = NULL;
             continue;
         }
         const char **dst = strcmp(a, "--content") == 0     ? &o->content
@@ -221,12 +228,18 @@ int main(int argc, char **argv)
     int rc;
     if (strcmp(cmd, "sim") == 0) {
         rc = cmd_sim(argc, argv);
-    } else if (strcmp(cmd, "build") == 0 || strcmp(cmd, "check") == 0) {
+    } else if (strcmp(cmd, "build") == 0 || strcmp(cmd, "check") == 0 ||
+               strcmp(cmd, "watch") == 0) {
         site_options o;
         rc = parse_build(argc, argv, &o);
         if (rc == 0) {
-            o.write = cmd[0] == 'b';
-            rc = site_build(&o);
+            o.write = cmd[0] != 'c';
+            if (cmd[0] == 'w') {
+                const char *max = getenv("BOARDPRESS_WATCH_MAX");
+                rc = watch_run(&o, max ? atoi(max) : 0);
+            } else {
+                rc = site_build(&o);
+            }
         }
     } else {
         return usage("unknown command", cmd);

@@ -24,7 +24,13 @@ typedef struct {
     strset ids;      /* heading ids used so far */
     idcount *counts; /* per base id: the next suffix to try (open addressing) */
     size_t cap_counts, n_counts;
+    char **late; /* HTML for markers left where a custom node cannot go (table cells) */
+    size_t n_late, cap_late;
 } walker;
+
+/* U+E000 <n> U+E001: a private-use marker the final HTML swaps for late[n]. */
+#define MARK_OPEN "\xEE\x80\x80"
+#define MARK_CLOSE "\xEE\x80\x81"
 
 /* 1-based character column of a byte column (1-based) on a body line. */
 static int char_col(const walker *w, int line, int byte_col)
@@ -182,8 +188,18 @@ static void expand_text(walker *w, cmark_node *node, bool alone_possible)
             return;
         } else {
             cmark_node *ci = cmark_node_new(CMARK_NODE_CUSTOM_INLINE);
-            cmark_node_set_on_enter(ci, html.data);
-            cmark_node_insert_before(node, ci);
+            cmark_node_set_on_enter(ci, html.data ? html.data : "");
+            if (!cmark_node_insert_before(node, ci)) {
+                /* GFM table cells refuse custom inlines: leave a marker. */
+                cmark_node_free(ci);
+                w->late = xgrow(w->late, sizeof *w->late, &w->cap_late, w->n_late + 1);
+                w->late[w->n_late] = xstrdup(html.data ? html.data : "");
+                char mark[32];
+                snprintf(mark, sizeof mark, MARK_OPEN "%zu" MARK_CLOSE, w->n_late++);
+                cmark_node *t = cmark_node_new(CMARK_NODE_TEXT);
+                cmark_node_set_literal(t, mark);
+                cmark_node_insert_before(node, t);
+            }
         }
         buf_free(&html);
         pos = c + 2;
@@ -482,6 +498,16 @@ static void add_ext(cmark_parser *p, const char *name)
         cmark_parser_attach_syntax_extension(p, e);
 }
 
+/* Offset of the first U+E000 or U+E001 in text, or len. */
+static size_t reserved_at(const char *text, size_t len)
+{
+    for (size_t i = 0; i + 2 < len; i++)
+        if ((unsigned char)text[i] == 0xEE && (unsigned char)text[i + 1] == 0x80 &&
+            ((unsigned char)text[i + 2] == 0x80 || (unsigned char)text[i + 2] == 0x81))
+            return i;
+    return len;
+}
+
 int md_render(const char *text, size_t len, const md_options *o, buf *out, diag *d)
 {
     walker w;
@@ -493,6 +519,21 @@ int md_render(const char *text, size_t len, const md_options *o, buf *out, diag 
     if (len > MD_MAX_BYTES) {
         diag_error(d, o->path, o->line_offset + 1, 1, "page body is %zu KiB; the limit is %zu KiB",
                    len >> 10, MD_MAX_BYTES >> 10);
+        return -1;
+    }
+    size_t off = reserved_at(text, len);
+    if (off < len) {
+        int line = 1, col = 1;
+        for (size_t i = 0; i < off; i++) {
+            if (text[i] == '\n') {
+                line++;
+                col = 1;
+            } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
+                col++;
+            }
+        }
+        diag_error(d, o->path, line + o->line_offset, col,
+                   "the private-use characters U+E000 and U+E001 are reserved by boardpress");
         return -1;
     }
     size_t cap = 0;
@@ -569,8 +610,26 @@ int md_render(const char *text, size_t len, const md_options *o, buf *out, diag 
                        "page renders to %zu MiB of HTML; the limit is %zu MiB", hl >> 20,
                        MD_MAX_HTML_BYTES >> 20);
             rc = -1;
-        } else {
+        } else if (w.n_late == 0) {
             buf_put(out, html, hl);
+        } else {
+            for (const char *at = html; *at;) {
+                const char *m = strstr(at, MARK_OPEN);
+                if (!m) {
+                    buf_puts(out, at);
+                    break;
+                }
+                buf_put(out, at, (size_t)(m - at));
+                char *end;
+                unsigned long k = strtoul(m + 3, &end, 10);
+                if (k < w.n_late && strncmp(end, MARK_CLOSE, 3) == 0) {
+                    buf_puts(out, w.late[k]);
+                    at = end + 3;
+                } else {
+                    buf_put(out, m, 3);
+                    at = m + 3;
+                }
+            }
         }
         free(html);
     }
@@ -580,6 +639,9 @@ int md_render(const char *text, size_t len, const md_options *o, buf *out, diag 
     for (size_t i = 0; i < w.cap_counts; i++)
         free(w.counts[i].base);
     free(w.counts);
+    for (size_t i = 0; i < w.n_late; i++)
+        free(w.late[i]);
+    free(w.late);
     free(w.line_start);
     return rc;
 }

@@ -3,6 +3,7 @@
  * every board variant once (in parallel); then render each page in turn
  * (pages are streamed: only their front matter stays in memory) into a new
  * output tree that replaces the old one only when nothing failed. */
+#include "cache.h"
 #include "draw.h"
 #include "fmt.h"
 #include "markdown.h"
@@ -439,10 +440,27 @@ static void simulate_all(site *s)
     for (size_t i = 0; i < s->n_charts; i++)
         for (size_t k = 0; k < s->charts[i]->n_points; k++)
             add_run(&runs, &n, &cap, &s->charts[i]->points[k]);
-    run_queue q = {runs, n, 0, &s->lim};
+    /* Cached results first (in this thread), then the misses in parallel. */
+    sboard **todo = xcalloc(n ? n : 1, sizeof *todo);
+    buf *keys = xcalloc(n ? n : 1, sizeof *keys);
+    size_t n_todo = 0;
+    for (size_t i = 0; i < n; i++) {
+        sboard *b = runs[i];
+        if (s->opt.cache) {
+            cache_key(&keys[n_todo], &b->board->sim, &s->lim, b->want_trace);
+            if (cache_get(s->opt.cache, &keys[n_todo], &b->result)) {
+                b->ran = true;
+                s->cached++;
+                buf_clear(&keys[n_todo]);
+                continue;
+            }
+        }
+        todo[n_todo++] = b;
+    }
+    run_queue q = {todo, n_todo, 0, &s->lim};
     int threads = s->opt.jobs > 0 ? s->opt.jobs : cores();
-    if ((size_t)threads > n)
-        threads = (int)(n ? n : 1);
+    if ((size_t)threads > n_todo)
+        threads = (int)(n_todo ? n_todo : 1);
     pthread_t tids[64];
     int started = 0;
     for (int t = 1; t < threads && t < 64; t++)
@@ -451,11 +469,18 @@ static void simulate_all(site *s)
     run_worker(&q);
     for (int t = 0; t < started; t++)
         pthread_join(tids[t], NULL);
-    s->runs += n;
-    /* Report in a fixed order, whatever the threads did. */
+    s->runs += n_todo;
+    /* Report and store in a fixed order, whatever the threads did. */
+    for (size_t i = 0; i < n_todo; i++) {
+        if (todo[i]->run_failed)
+            diag_error(&s->d, todo[i]->board->path, 0, 0, "%s", todo[i]->run_error);
+        else if (s->opt.cache)
+            cache_put(s->opt.cache, &keys[i], &todo[i]->result);
+    }
     for (size_t i = 0; i < n; i++)
-        if (runs[i]->run_failed)
-            diag_error(&s->d, runs[i]->board->path, 0, 0, "%s", runs[i]->run_error);
+        buf_free(&keys[i]);
+    free(keys);
+    free(todo);
     free(runs);
 }
 
@@ -1191,16 +1216,18 @@ int site_build(const site_options *o)
         size_t n_boards = s.n_boards;
         double dt = now_s() - t0;
         if (status == 0)
-            fprintf(stderr, "boardpress: %s %zu page%s, %zu board%s, %zu level%s, %zu run%s",
+            fprintf(stderr,
+                    "boardpress: %s %zu page%s, %zu board%s, %zu level%s, %zu run%s "
+                    "(%zu simulated, %zu from the cache)",
                     o->write ? "built" : "checked", s.n_pages, s.n_pages == 1 ? "" : "s", n_boards,
-                    n_boards == 1 ? "" : "s", s.n_levels, s.n_levels == 1 ? "" : "s", s.runs,
-                    s.runs == 1 ? "" : "s");
+                    n_boards == 1 ? "" : "s", s.n_levels, s.n_levels == 1 ? "" : "s",
+                    s.runs + s.cached, s.runs + s.cached == 1 ? "" : "s", s.runs, s.cached);
         else
             fprintf(stderr, "boardpress: %d error%s; %s", s.d.errors, s.d.errors == 1 ? "" : "s",
                     o->write ? "nothing written, the previous site is unchanged" : "check failed");
         if (status == 0 && o->write)
-            fprintf(stderr, " (%zu files written, %zu unchanged)", written, unchanged);
-        fprintf(stderr, " in %.2f s\n", dt);
+            fprintf(stderr, ", %zu files written, %zu unchanged", written, unchanged);
+        fprintf(stderr, ", %.2f s\n", dt);
     }
     free_site(&s);
     return status;

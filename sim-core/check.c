@@ -145,8 +145,9 @@ static int check_board_values(checker *c, const sim_limits *lim)
                     kind_name(b, t->from) ? kind_name(b, t->from) : "part of unknown kind");
     if (t->jobs < 1)
         return fail(c, -2, -1, "traffic.jobs must be at least 1");
-    if (t->jobs > lim->max_jobs || t->jobs > (int64_t)UINT32_MAX - 1)
-        return fail(c, -2, -1, "traffic.jobs must be at most %lld", (long long)lim->max_jobs);
+    int64_t max_jobs = lim->max_jobs < SIM_MAX_JOBS ? lim->max_jobs : SIM_MAX_JOBS;
+    if (t->jobs > max_jobs)
+        return fail(c, -2, -1, "traffic.jobs must be at most %lld", (long long)max_jobs);
     TRY(check_nonneg_duration(c, -2, -1, "traffic.over", t->over_us));
     if ((unsigned)t->op >= SIM_OP_COUNT)
         return fail(c, -2, -1, "traffic.op is not a known operation");
@@ -184,36 +185,81 @@ static int check_board_values(checker *c, const sim_limits *lim)
     return -1;
 }
 
-/* Kahn's algorithm: a link on a cycle, or -1. */
+/* Prune parts that cannot be on a cycle: repeatedly drop parts with no
+ * remaining incoming (forward) or outgoing (backward) link. O(parts * links);
+ * boards are small. */
+static void prune(const sim_board *b, bool *live, int *deg, int *stack, bool forward)
+{
+    size_t np = b->n_parts, nl = b->n_links, top = 0;
+    for (size_t p = 0; p < np; p++)
+        deg[p] = 0;
+    for (size_t i = 0; i < nl; i++) {
+        int from = b->links[i].from, to = b->links[i].to;
+        if (live[from] && live[to])
+            deg[forward ? to : from]++;
+    }
+    for (size_t p = 0; p < np; p++)
+        if (live[p] && deg[p] == 0)
+            stack[top++] = (int)p;
+    while (top > 0) {
+        int p = stack[--top];
+        live[p] = false;
+        for (size_t i = 0; i < nl; i++) {
+            int from = b->links[i].from, to = b->links[i].to;
+            int near = forward ? from : to, far = forward ? to : from;
+            if (near == p && live[far] && --deg[far] == 0)
+                stack[top++] = far;
+        }
+    }
+}
+
+/* The lowest-numbered link on some cycle, or -1. */
 static int find_cycle(const sim_board *b, bool *oom)
 {
     size_t np = b->n_parts, nl = b->n_links;
-    int *indeg = calloc(np, sizeof *indeg);
+    bool *live = malloc(np * sizeof *live);
+    int *deg = malloc(np * sizeof *deg);
     int *stack = malloc(np * sizeof *stack);
-    if (!indeg || !stack) {
-        free(indeg);
-        free(stack);
-        *oom = true;
-        return -1;
-    }
-    for (size_t i = 0; i < nl; i++)
-        indeg[b->links[i].to]++;
-    size_t top = 0;
-    for (size_t p = 0; p < np; p++)
-        if (indeg[p] == 0)
-            stack[top++] = (int)p;
-    while (top > 0) { /* O(parts * links); boards are small */
-        int p = stack[--top];
-        for (size_t i = 0; i < nl; i++)
-            if (b->links[i].from == p && --indeg[b->links[i].to] == 0)
-                stack[top++] = b->links[i].to;
-    }
+    int *seen_at = malloc(np * sizeof *seen_at); /* step a part was reached */
+    int *path = malloc((np + 1) * sizeof *path); /* links taken */
     int found = -1;
-    for (size_t i = 0; i < nl && found < 0; i++)
-        if (indeg[b->links[i].from] > 0 && indeg[b->links[i].to] > 0)
-            found = (int)i;
-    free(indeg);
+    if (!live || !deg || !stack || !seen_at || !path) {
+        *oom = true;
+        goto done;
+    }
+    for (size_t p = 0; p < np; p++) {
+        live[p] = true;
+        seen_at[p] = -1;
+    }
+    prune(b, live, deg, stack, true);
+    prune(b, live, deg, stack, false);
+    /* every live part now has a live outgoing link: walk until a part repeats */
+    int p = -1;
+    for (size_t q = 0; q < np && p < 0; q++)
+        if (live[q])
+            p = (int)q;
+    for (int step = 0; p >= 0; step++) {
+        if (seen_at[p] >= 0) { /* the links from that step on form the cycle */
+            for (int k = seen_at[p]; k < step; k++)
+                if (found < 0 || path[k] < found)
+                    found = path[k];
+            break;
+        }
+        seen_at[p] = step;
+        int next = -1;
+        for (size_t i = 0; i < nl && next < 0; i++)
+            if (b->links[i].from == p && live[b->links[i].to]) {
+                path[step] = (int)i;
+                next = b->links[i].to;
+            }
+        p = next;
+    }
+done:
+    free(live);
+    free(deg);
     free(stack);
+    free(seen_at);
+    free(path);
     return found;
 }
 

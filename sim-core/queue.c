@@ -31,6 +31,7 @@ void queue_clear(sim_queue *q)
         q->lanes[i].n = 0;
     }
     q->next_seq = 0;
+    q->busy_lanes = 0;
     q->oom = false;
 }
 
@@ -121,8 +122,10 @@ void queue_push(sim_queue *q, int lane, int64_t t_us, unsigned kind, uint32_t jo
                 uint32_t gen, uint32_t slot)
 {
     sim_event e = {t_us, (q->next_seq++ << 8) | (kind & 0xffu), job, arg, gen, slot};
-    if (lane >= 0 && lane < QUEUE_LANES && lane_push(&q->lanes[lane], &e, &q->oom))
+    if (lane >= 0 && lane < QUEUE_LANES && lane_push(&q->lanes[lane], &e, &q->oom)) {
+        q->busy_lanes |= 1u << lane;
         return;
+    }
     heap_push(q, &e);
 }
 
@@ -130,9 +133,12 @@ bool queue_pop(sim_queue *q, sim_event *out)
 {
     const sim_event *best = q->n ? &q->heap[0] : NULL;
     int from = QUEUE_HEAP;
-    for (int i = 0; i < QUEUE_LANES; i++) {
+    for (unsigned busy = q->busy_lanes; busy; busy &= busy - 1) {
+        int i = 0;
+        while (!(busy & (1u << i))) /* lowest set bit; at most 8 steps */
+            i++;
         queue_lane *l = &q->lanes[i];
-        if (l->n && (!best || before(&l->v[l->head], best))) {
+        if (!best || before(&l->v[l->head], best)) {
             best = &l->v[l->head];
             from = i;
         }
@@ -145,7 +151,8 @@ bool queue_pop(sim_queue *q, sim_event *out)
     } else {
         queue_lane *l = &q->lanes[from];
         l->head = (l->head + 1) & (l->cap - 1);
-        l->n--;
+        if (--l->n == 0)
+            q->busy_lanes &= ~(1u << from);
     }
     return true;
 }

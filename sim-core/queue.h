@@ -33,7 +33,8 @@ typedef struct {
     size_t n, cap;
     queue_lane lanes[QUEUE_LANES];
     uint64_t next_seq;
-    bool oom; /* a push failed for want of memory; the event was dropped */
+    unsigned busy_lanes; /* bit i: lane i holds events */
+    bool oom;            /* a push failed for want of memory; the event was dropped */
 } sim_queue;
 
 static inline unsigned event_kind(const sim_event *e)

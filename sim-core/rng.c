@@ -4,6 +4,7 @@
 #include "rng.h"
 
 #include <math.h>
+#include <string.h>
 
 static uint64_t splitmix64(uint64_t *x)
 {
@@ -140,14 +141,34 @@ static const double inv_fact[15] = {
     1.0 / 87178291200.0,
 };
 
+/* 2^k for k in [-1022, 1023], built from its bits. */
+static double pow2(int k)
+{
+    uint64_t bits = (uint64_t)(k + 1023) << 52;
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
 double sim_log(double x)
 {
     if (!(x > 0))
         return x == 0 ? -HUGE_VAL : NAN;
     if (x == HUGE_VAL)
         return x;
-    int e;
-    double m = frexp(x, &e); /* x = m * 2^e, m in [0.5, 1) */
+    /* x = m * 2^e with m in [0.5, 1), read from the bits (exact) */
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    int e = (int)((bits >> 52) & 0x7ff);
+    if (e == 0) { /* subnormal: scale into the normal range first */
+        x *= 0x1p54;
+        memcpy(&bits, &x, sizeof bits);
+        e = (int)((bits >> 52) & 0x7ff) - 54;
+    }
+    e -= 1022;
+    bits = (bits & 0x800fffffffffffffULL) | (UINT64_C(1022) << 52);
+    double m;
+    memcpy(&m, &bits, sizeof m);
     if (m < SQRT_HALF) {
         m *= 2;
         e--;
@@ -177,5 +198,8 @@ double sim_exp(double x)
     double p = inv_fact[14];
     for (int i = 13; i >= 0; i--)
         p = inv_fact[i] + r * p;
-    return ldexp(p, (int)k);
+    /* p * 2^k, k in [-1075, 1024], as two exact powers of two */
+    int ki = (int)k;
+    int k1 = ki / 2;
+    return p * pow2(k1) * pow2(ki - k1);
 }

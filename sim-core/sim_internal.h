@@ -12,6 +12,7 @@
 
 /* Model limits beyond sim_limits (documented in MODEL.md). */
 #define SIM_MAX_TRIES 1000
+#define SIM_MAX_JOBS ((int64_t)UINT32_MAX - 1) /* job indices are 32-bit */
 #define SIM_MAX_CONCURRENCY 100000
 
 /* The delivery chain of a board (MODEL.md "Topology"): part and link

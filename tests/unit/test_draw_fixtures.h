@@ -6,8 +6,11 @@
 #include "board.h"
 #include "util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 typedef struct {
     const char *id, *label;
@@ -174,6 +177,68 @@ static inline bp_board *fx_service(void)
     b->sim.parts[2].key_ttl_us = 86400000000LL;
     b->sim.parts[1].crash_after_effect = 0.01;
     return b;
+}
+
+/* Include after cmocka.h. */
+/* Parse a document with xmllint; true when it is well-formed. */
+static inline bool fx_wellformed(const buf *svg)
+{
+    char path[] = "/tmp/bp-draw-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    assert_int_equal(fwrite(svg->data, 1, svg->len, f), svg->len);
+    fclose(f);
+    char *cmd = xasprintf("xmllint --noout %s", path);
+    int rc = system(cmd);
+    free(cmd);
+    remove(path);
+    assert_true(WIFEXITED(rc));
+    assert_int_not_equal(WEXITSTATUS(rc), 127); /* xmllint must be installed (make test does) */
+    return WEXITSTATUS(rc) == 0;
+}
+
+/* A hand-built trace of the mini board (parts: 0 users, 1 broker, 2
+ * processor, 3 provider): five jobs, the ack of job 3 is lost, the broker
+ * redelivers it after 3 s. With id_check the processor skips the repeat;
+ * without, the provider charges job 3 twice. Returns the entry count; *out
+ * is a heap array (free it). */
+static inline size_t fx_mini_trace(bool id_check, sim_trace_entry **out)
+{
+    sim_trace_entry *t = xcalloc(128, sizeof *t);
+    size_t n = 0;
+#define FX_EV(T, K, J, P, Q, D) (t[n++] = (sim_trace_entry){(T), (K), (J), (P), (Q), (D)})
+    for (int64_t k = 1; k <= 5; k++) {
+        int64_t t0 = (k - 1) * 200000;
+        FX_EV(t0, SIM_TR_ARRIVE, k, 0, -1, 0);
+        FX_EV(t0 + 1000, SIM_TR_SEND, k, 1, 2, 1);
+        FX_EV(t0 + 2000, SIM_TR_RECEIVE, k, 2, 1, 0);
+        FX_EV(t0 + 3000, SIM_TR_CALL, k, 2, 3, 0);
+        FX_EV(t0 + 150000, SIM_TR_EFFECT, k, 3, 2, 0);
+        if (id_check)
+            FX_EV(t0 + 151000, SIM_TR_RECORD_KEY, k, 2, -1, 0);
+        FX_EV(t0 + 152000, SIM_TR_REPLY, k, 2, 1, 0);
+        if (k == 3)
+            FX_EV(t0 + 152500, SIM_TR_LOST_REPLY, k, 2, 1, 0);
+        else
+            FX_EV(t0 + 153000, SIM_TR_ACKED, k, 1, 2, 0);
+    }
+    int64_t t0 = 3400000;
+    FX_EV(t0, SIM_TR_TIMEOUT, 3, 1, 2, 1);
+    FX_EV(t0, SIM_TR_SEND, 3, 1, 2, 2);
+    FX_EV(t0 + 1000, SIM_TR_RECEIVE, 3, 2, 1, 0);
+    if (id_check) {
+        FX_EV(t0 + 2000, SIM_TR_SKIP, 3, 2, -1, 0);
+    } else {
+        FX_EV(t0 + 3000, SIM_TR_CALL, 3, 2, 3, 0);
+        FX_EV(t0 + 150000, SIM_TR_EFFECT, 3, 3, 2, 1);
+    }
+    FX_EV(t0 + 152000, SIM_TR_REPLY, 3, 2, 1, 0);
+    FX_EV(t0 + 153000, SIM_TR_ACKED, 3, 1, 2, 0);
+#undef FX_EV
+    *out = t;
+    return n;
 }
 
 #endif

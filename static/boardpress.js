@@ -1,0 +1,354 @@
+/* boardpress.js — the page script: a board switcher for each compare, the
+ * mini-board toggle and the playable levels, all over numbers measured at
+ * build time and embedded in the page (no server, no dependencies).
+ *
+ * Without this script every page still reads: all boards are shown, and each
+ * widget shows its starting state. The generator marks the controls that only
+ * work with the script `hidden`; this script un-hides them.
+ *
+ * State lives in the URL fragment, one token per widget the reader touched,
+ * joined with '&', in page order:
+ *   board-ID            a compare shows the board whose figure has this id
+ *   level-ID=I.J.K      a level's chosen option per choice (0-based)
+ * so "#board-key-checked" or "#level-safe-consumer=1.0.1" links to a state.
+ * The script rewrites the fragment with history.replaceState (no history
+ * entries, no scrolling) and follows it again on hashchange. */
+(function () {
+  'use strict';
+
+  var widgets = [];
+
+  function all(root, selector) {
+    return Array.prototype.slice.call(root.querySelectorAll(selector));
+  }
+
+  function setPressed(button, on) {
+    button.setAttribute('aria-pressed', on ? 'true' : 'false');
+  }
+
+  /* ------------------------------------------------------------ fragment */
+
+  function fragmentTokens() {
+    var h = location.hash.replace(/^#/, '');
+    if (!h) return [];
+    try {
+      h = decodeURIComponent(h);
+    } catch (e) {
+      /* a malformed escape: read it as written */
+    }
+    return h.split('&');
+  }
+
+  /* Writes the tokens of every touched widget, in page order. */
+  function saveFragment() {
+    var tokens = [];
+    widgets.forEach(function (w) {
+      var t = w.token();
+      if (t) tokens.push(t);
+    });
+    var url = location.href.replace(/#.*$/, '') + (tokens.length ? '#' + tokens.join('&') : '');
+    if (url === location.href) return;
+    try {
+      history.replaceState(history.state, '', url);
+    } catch (e) {
+      /* some file:// set-ups refuse; the page still works */
+    }
+  }
+
+  /* Applies every token a widget claims; returns the first widget that took
+   * one (the page scrolls to it on load when the browser did not). */
+  function applyFragment() {
+    var first = null;
+    fragmentTokens().forEach(function (t) {
+      for (var i = 0; i < widgets.length; i++) {
+        if (widgets[i].restore(t)) {
+          if (!first) first = widgets[i];
+          return;
+        }
+      }
+    });
+    return first;
+  }
+
+  /* ------------------------------------------------------------ switcher */
+
+  /* A compare: buttons pick which board's figure is shown; the table column
+   * of that board is highlighted. Figures stay stacked in one grid cell, so
+   * switching never moves what follows. */
+  function Compare(section) {
+    var switcher = section.querySelector('.bp-switcher');
+    var buttons = all(switcher, 'button.bp-switch[data-board]');
+    var figures = all(section, '.bp-compare-boards > figure.bp-board[data-board]');
+    var cells = all(section, 'table th[data-board], table td[data-board]');
+    var current = null;
+    var start = null;
+    var touched = false;
+
+    function figureOf(board) {
+      for (var i = 0; i < figures.length; i++)
+        if (figures[i].getAttribute('data-board') === board) return figures[i];
+      return null;
+    }
+
+    function show(board) {
+      if (!figureOf(board)) return false;
+      current = board;
+      buttons.forEach(function (b) {
+        setPressed(b, b.getAttribute('data-board') === board);
+      });
+      figures.forEach(function (f) {
+        var on = f.getAttribute('data-board') === board;
+        f.classList.toggle('bp-off', !on);
+      });
+      cells.forEach(function (c) {
+        c.classList.toggle('bp-col-on', c.getAttribute('data-board') === board);
+      });
+      return true;
+    }
+
+    buttons.forEach(function (b, i) {
+      var fig = figureOf(b.getAttribute('data-board'));
+      if (fig && fig.id) b.setAttribute('aria-controls', fig.id);
+      if (b.getAttribute('aria-pressed') === 'true' && start === null)
+        start = b.getAttribute('data-board');
+      b.addEventListener('click', function () {
+        touched = true;
+        show(b.getAttribute('data-board'));
+        saveFragment();
+      });
+      /* Arrow keys, Home and End move between the buttons; Enter or Space
+       * (native button keys) selects. */
+      b.addEventListener('keydown', function (ev) {
+        var to = -1;
+        if (ev.key === 'ArrowRight' || ev.key === 'ArrowDown') to = (i + 1) % buttons.length;
+        else if (ev.key === 'ArrowLeft' || ev.key === 'ArrowUp')
+          to = (i - 1 + buttons.length) % buttons.length;
+        else if (ev.key === 'Home') to = 0;
+        else if (ev.key === 'End') to = buttons.length - 1;
+        if (to < 0) return;
+        ev.preventDefault();
+        buttons[to].focus();
+      });
+    });
+    if (start === null && buttons.length) start = buttons[0].getAttribute('data-board');
+
+    show(start);
+    section.classList.add('bp-live');
+    switcher.hidden = false;
+
+    return {
+      token: function () {
+        if (!touched) return null;
+        var f = figureOf(current);
+        return f && f.id ? f.id : null;
+      },
+      restore: function (t) {
+        for (var i = 0; i < figures.length; i++) {
+          if (figures[i].id === t) {
+            touched = true;
+            show(figures[i].getAttribute('data-board'));
+            return true;
+          }
+        }
+        return false;
+      },
+      element: section
+    };
+  }
+
+  /* ------------------------------------------------------------ levels */
+
+  /* The largest picture of a set, so its box can be reserved. */
+  function largest(combos, wKey, hKey) {
+    var w = 0;
+    var h = 0;
+    combos.forEach(function (c) {
+      if (c[wKey] > w) w = c[wKey];
+      if (c[hKey] > h) h = c[hKey];
+    });
+    return w > 0 && h > 0 ? { w: w, h: h } : null;
+  }
+
+  function reserve(img, size) {
+    if (!img || !size) return;
+    img.setAttribute('width', String(size.w));
+    img.setAttribute('height', String(size.h));
+    img.style.aspectRatio = size.w + ' / ' + size.h;
+    img.classList.add('bp-reserved');
+  }
+
+  function swap(img, src, alt) {
+    if (!img || !src) return;
+    if (img.getAttribute('src') !== src) img.setAttribute('src', src);
+    img.setAttribute('alt', alt || '');
+  }
+
+  /* A level, or (class bp-toggle) a mini board with one on/off choice. The
+   * page data holds every combination; combination index = options read as
+   * a mixed-radix number, the first choice most significant. */
+  function Level(section) {
+    var dataEl = section.querySelector('script.bp-data');
+    if (!dataEl) return null;
+    var data;
+    try {
+      data = JSON.parse(dataEl.textContent);
+    } catch (e) {
+      return null;
+    }
+    var choices = data.choices || [];
+    var combos = data.combos || [];
+    if (!choices.length || !combos.length) return null;
+    var id = section.id;
+    var opts = comboOptions(data.start);
+    var touched = false;
+
+    var counts = section.querySelector('.bp-counts');
+    var diagram = section.querySelector('img.bp-level-diagram');
+    var timeline = section.querySelector('img.bp-level-timeline');
+    var status = section.querySelector('.bp-level-status');
+    var goalsBody = section.querySelector('table.bp-goals tbody');
+    var reset = section.querySelector('button.bp-reset');
+    var form = section.querySelector('form.bp-choices');
+    var startNote = section.querySelector('.bp-level-start');
+    var toggleBtn = section.querySelector('button.bp-toggle-btn');
+    var toggleValue = section.querySelector('.bp-toggle-value');
+
+    function comboOptions(c) {
+      var o = [];
+      for (var i = choices.length - 1; i >= 0; i--) {
+        var n = choices[i].options.length;
+        o[i] = c % n;
+        c = Math.floor(c / n);
+      }
+      return o;
+    }
+
+    function comboIndex(o) {
+      var c = 0;
+      for (var i = 0; i < choices.length; i++) c = c * choices[i].options.length + o[i];
+      return c;
+    }
+
+    function render() {
+      var combo = combos[comboIndex(opts)];
+      if (!combo) return;
+      if (counts && combo.counts !== undefined) counts.textContent = combo.counts;
+      swap(diagram, combo.svg, combo.alt);
+      swap(timeline, combo.timeline, combo.timeline_alt);
+      if (goalsBody && combo.goals) {
+        combo.goals.forEach(function (g) {
+          var row = goalsBody.querySelector('tr[data-measure="' + g.measure + '"]');
+          if (!row) return;
+          var num = row.querySelector('.bp-num');
+          if (num) num.textContent = g.value;
+          var verdict = row.querySelector('.bp-pass, .bp-fail');
+          if (verdict) {
+            verdict.className = g.pass ? 'bp-pass' : 'bp-fail';
+            verdict.textContent = g.pass ? 'Pass' : 'Fail';
+          }
+        });
+      }
+      if (status && combo.status !== undefined) status.textContent = combo.status;
+      section.classList.toggle('bp-complete', !!combo.win);
+      if (toggleBtn) setPressed(toggleBtn, opts[0] === 1);
+      if (toggleValue) toggleValue.textContent = choices[0].options[opts[0]];
+      if (form) {
+        choices.forEach(function (ch, i) {
+          all(form, 'input[type="radio"][name="' + data.id + '-' + i + '"]').forEach(function (r) {
+            r.checked = Number(r.value) === opts[i];
+          });
+        });
+      }
+    }
+
+    function choose(o, fromReader) {
+      opts = o;
+      if (fromReader) touched = true;
+      render();
+      saveFragment();
+    }
+
+    if (toggleBtn) {
+      toggleBtn.addEventListener('click', function () {
+        var o = opts.slice();
+        o[0] = o[0] === 1 ? 0 : 1;
+        choose(o, true);
+      });
+      toggleBtn.hidden = false;
+    }
+    if (form) {
+      form.addEventListener('change', function (ev) {
+        var t = ev.target;
+        if (!t || t.type !== 'radio') return;
+        var m = /-(\d+)$/.exec(t.name);
+        if (!m) return;
+        var o = opts.slice();
+        o[Number(m[1])] = Number(t.value);
+        choose(o, true);
+      });
+      form.addEventListener('submit', function (ev) {
+        ev.preventDefault();
+      });
+      form.hidden = false;
+      if (startNote) startNote.hidden = true;
+    }
+    if (reset) {
+      reset.addEventListener('click', function () {
+        touched = false;
+        choose(comboOptions(data.start), false);
+      });
+      reset.hidden = false;
+    }
+
+    reserve(diagram, largest(combos, 'w', 'h'));
+    reserve(timeline, largest(combos, 'tw', 'th'));
+    section.classList.add('bp-live');
+    render();
+
+    return {
+      token: function () {
+        return touched && id ? id + '=' + opts.join('.') : null;
+      },
+      restore: function (t) {
+        var eq = t.lastIndexOf('=');
+        if (eq < 0 || t.slice(0, eq) !== id) return false;
+        var parts = t.slice(eq + 1).split('.');
+        if (parts.length !== choices.length) return false;
+        var o = [];
+        for (var i = 0; i < parts.length; i++) {
+          if (!/^\d+$/.test(parts[i])) return false;
+          var k = Number(parts[i]);
+          if (k >= choices[i].options.length) return false;
+          o.push(k);
+        }
+        touched = true;
+        opts = o;
+        render();
+        return true;
+      },
+      element: section
+    };
+  }
+
+  /* ------------------------------------------------------------ start */
+
+  function init() {
+    all(document, 'section.bp-compare, section.bp-level').forEach(function (s) {
+      var w = null;
+      if (s.classList.contains('bp-level')) w = Level(s);
+      else if (s.querySelector('.bp-switcher')) w = Compare(s);
+      if (w) widgets.push(w);
+    });
+    document.documentElement.classList.add('bp-js');
+    var first = applyFragment();
+    /* A level token names no element, so the browser did not scroll. */
+    if (first && !document.getElementById(location.hash.replace(/^#/, '')))
+      first.element.scrollIntoView();
+    /* A link to a state was followed; other fragments (a heading's anchor)
+     * leave the widgets as the reader set them. */
+    window.addEventListener('hashchange', applyFragment);
+  }
+
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init);
+  else init();
+})();

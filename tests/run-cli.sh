@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The command line: exit codes, `sim` JSON, --set, --trace, check, watch.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+BP=${BP:-$root/build/boardpress}
+BP=$(cd "$(dirname "$BP")" && pwd)/$(basename "$BP")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "cli: FAIL: $*"; exit 1; }
+cat_="$root/tests/golden/catalog.yaml"
+board="$root/tests/golden/cases/inline-values/content/boards/lossy.yaml"
+
+# usage errors exit 2
+set +e
+"$BP" >/dev/null 2>&1; [ $? = 2 ] || fail "no command should exit 2"
+"$BP" frobnicate >/dev/null 2>&1; [ $? = 2 ] || fail "unknown command should exit 2"
+"$BP" build --jobs 0 >/dev/null 2>&1; [ $? = 2 ] || fail "--jobs 0 should exit 2"
+"$BP" sim >/dev/null 2>&1; [ $? = 2 ] || fail "sim without a board should exit 2"
+"$BP" sim "$tmp/missing.yaml" --catalog "$cat_" >/dev/null 2>"$tmp/err"; rc=$?
+set -e
+[ $rc = 1 ] || fail "missing board file should exit 1, got $rc"
+grep -q "missing.yaml: error: cannot read the board: No such file or directory" "$tmp/err" || fail "missing board message: $(cat "$tmp/err")"
+"$BP" --version | grep -q "^boardpress " || fail "--version"
+"$BP" --help | grep -q "exit status" || fail "--help"
+
+# sim: JSON with the fixed measure names, reproducible, --seed / --replications / --set
+"$BP" sim "$board" --catalog "$cat_" >"$tmp/a.json"
+"$BP" sim "$board" --catalog "$cat_" >"$tmp/b.json"
+cmp -s "$tmp/a.json" "$tmp/b.json" || fail "sim is not reproducible"
+python3 - "$tmp/a.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["board"] == "lossy" and r["seed"] == 3 and r["replications"] == 4, r
+keys = ["jobs","deliveries","effects","duplicates","charged_twice","lost_writes","errors",
+        "error_rate","completion_time_s","latency_p50_s","latency_p99_s","monthly_cost_usd","events"]
+assert list(r["measures"]) == keys, list(r["measures"])
+m = r["measures"]
+assert m["jobs"] == 200 and m["duplicates"] > 0 and m["effects"] == m["deliveries"]
+assert abs(m["duplicates"] - (m["effects"] - m["jobs"])) < 1e-9
+assert r["spread"]["duplicates"]["min"] <= m["duplicates"] <= r["spread"]["duplicates"]["max"]
+assert r["goals"]["duplicates"] == {"max": 0, "worst": r["spread"]["duplicates"]["max"], "pass": False}
+assert r["expect"] == "fail" and r["expect_ok"] is True
+PY
+"$BP" sim "$board" --catalog "$cat_" --seed 9 --replications 1 --set parts.worker.idempotency=key-in-transaction >"$tmp/c.json"
+python3 - "$tmp/c.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["seed"] == 9 and r["replications"] == 1 and "spread" not in r, r
+assert r["measures"]["duplicates"] == 0 and r["goals"]["duplicates"]["pass"] is True
+PY
+set +e
+"$BP" sim "$board" --catalog "$cat_" --set parts.wroker.idempotency=none >/dev/null 2>"$tmp/err"; rc=$?
+set -e
+[ $rc = 1 ] || fail "--set on a missing part should exit 1"
+grep -qx -e "--set: error: no part 'wroker' on the board" "$tmp/err" || fail "--set message: $(cat "$tmp/err")"
+set +e
+"$BP" sim "$board" --catalog "$cat_" --set parts.worker.idempotency=key-in-transation >/dev/null 2>"$tmp/err"; rc=$?
+set -e
+[ $rc = 1 ] || fail "--set with a bad value should exit 1"
+grep -q "unknown idempotency policy 'key-in-transation'; did you mean 'key-in-transaction'?" "$tmp/err" || fail "--set value message: $(cat "$tmp/err")"
+
+# --trace on a small board: events in time order
+"$BP" sim "$board" --catalog "$cat_" --replications 1 --set traffic.jobs=5 --trace >"$tmp/t.json"
+python3 - "$tmp/t.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+t = r["trace"]
+assert t and all(a["t_s"] <= b["t_s"] for a, b in zip(t, t[1:]))
+assert {e["kind"] for e in t} >= {"arrive", "send", "receive", "effect", "reply"}
+assert sum(1 for e in t if e["kind"] == "arrive") == 5
+PY
+
+# check writes nothing; build then watch rebuilds once per change
+mkdir -p "$tmp/site"
+cp -r "$root/tests/golden/cases/inline-values/content" "$tmp/site/content"
+cp "$cat_" "$tmp/site/content/"
+cp -r "$root/tests/golden/templates" "$root/tests/golden/static" "$tmp/site/"
+(cd "$tmp/site" && "$BP" check -q --no-cache)
+[ ! -e "$tmp/site/public" ] || fail "check wrote public/"
+(cd "$tmp/site" && BOARDPRESS_WATCH_MAX=1 timeout 30 "$BP" watch --no-cache 2>"$tmp/watch.err" &)
+for _ in $(seq 50); do grep -q "watching" "$tmp/watch.err" 2>/dev/null && break; sleep 0.1; done
+sed -i 's/^Mean /Average /' "$tmp/site/content/values.md"
+for _ in $(seq 100); do grep -q "rebuilt in" "$tmp/watch.err" && break; sleep 0.1; done
+grep -q "content/values.md changed; rebuilt in" "$tmp/watch.err" || fail "watch: $(cat "$tmp/watch.err")"
+grep -q "<p>Average " "$tmp/site/public/values/index.html" || fail "watch did not rebuild the page"
+echo "cli: ok"

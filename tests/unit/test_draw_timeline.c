@@ -1,0 +1,207 @@
+/* test_draw_timeline.c — the sequence diagram of a small trace: lost ack as a
+ * cross, the ID check's skip, the duplicate charge, XML, determinism. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "draw_internal.h"
+#include "test_draw_fixtures.h"
+
+#include <string.h>
+
+static size_t count(const dtimeline_layout *l, dtl_kind k)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < l->n_items; i++)
+        n += l->items[i].kind == k;
+    return n;
+}
+
+static const dtl_item *find(const dtimeline_layout *l, dtl_kind k)
+{
+    for (size_t i = 0; i < l->n_items; i++)
+        if (l->items[i].kind == k)
+            return &l->items[i];
+    return NULL;
+}
+
+static void lost_ack_then_skip(void **state)
+{
+    (void)state;
+    bp_board *b = fx_mini();
+    sim_trace_entry *tr;
+    size_t n = fx_mini_trace(true, &tr);
+    dcanvas *m = dcanvas_new_measure();
+    dtimeline_layout l;
+    char err[256];
+    assert_int_equal(dtimeline_layout_make(m, b, tr, n, &l, err, sizeof err), 0);
+    assert_int_equal(l.n_lanes, 4);
+    /* the lost ack: one cross, from the processor towards the broker */
+    assert_int_equal(count(&l, DTL_LOST), 1);
+    const dtl_item *lost = find(&l, DTL_LOST);
+    assert_string_equal(lost->text, "ack 3 lost");
+    assert_int_equal(lost->from_lane, 2);
+    assert_int_equal(lost->to_lane, 1);
+    /* the repeat is skipped, nothing is charged twice */
+    assert_int_equal(count(&l, DTL_SKIP), 1);
+    assert_string_equal(find(&l, DTL_SKIP)->text, "job 3: ID seen, skipped");
+    assert_int_equal(count(&l, DTL_EFFECT), 5);
+    assert_int_equal(count(&l, DTL_DUPLICATE), 0);
+    /* rows go down in trace order, no two on the same height */
+    for (size_t i = 1; i < l.n_items; i++)
+        assert_true(l.items[i].y >= l.items[i - 1].y + 20);
+    /* lanes left to right, far enough apart for every label */
+    for (size_t i = 1; i < l.n_lanes; i++)
+        assert_true(l.lane_x[i] > l.lane_x[i - 1] + 100);
+    for (size_t i = 0; i < l.n_items; i++) {
+        const dtl_item *it = &l.items[i];
+        double w = draw_text_width(it->text, DF_SMALL, true);
+        if (it->from_lane == it->to_lane && (size_t)it->from_lane + 1 < l.n_lanes)
+            assert_true(l.lane_x[it->from_lane] + 14 + w < l.lane_x[it->from_lane + 1]);
+        else if (it->from_lane == it->to_lane)
+            assert_true(l.lane_x[it->from_lane] + 14 + w < l.width);
+    }
+    dtimeline_layout_free(&l);
+    dcanvas_free(m);
+
+    buf svg, alt;
+    buf_init(&svg);
+    buf_init(&alt);
+    assert_int_equal(draw_timeline(b, tr, n, &svg, &alt, err, sizeof err), 0);
+    assert_true(fx_wellformed(&svg));
+    assert_non_null(strstr(svg.data, ">ack 3 lost</text>"));
+    assert_non_null(strstr(svg.data, ">job 3: ID seen, skipped</text>"));
+    assert_non_null(strstr(svg.data, ">job 3, try 2</text>"));
+    assert_non_null(strstr(svg.data, ">lost message</text>"));
+    assert_non_null(strstr(svg.data, "<title>Timeline: Delivered twice, charged once</title>"));
+    assert_non_null(strstr(alt.data, "ack 3 lost"));
+    assert_non_null(strstr(alt.data, "5 charges applied, 0 of them duplicates."));
+    /* deterministic, whatever was drawn before */
+    buf again, alt2;
+    buf_init(&again);
+    buf_init(&alt2);
+    bp_board *other = fx_service();
+    assert_int_equal(draw_board(other, NULL, 0, &again, &alt2, err, sizeof err), 0);
+    buf_clear(&again);
+    assert_int_equal(draw_timeline(b, tr, n, &again, &alt2, err, sizeof err), 0);
+    assert_string_equal(svg.data, again.data);
+    fx_board_free(other);
+    buf_free(&again);
+    buf_free(&alt2);
+    buf_free(&svg);
+    buf_free(&alt);
+    free(tr);
+    fx_board_free(b);
+}
+
+static void duplicate_charge_highlighted(void **state)
+{
+    (void)state;
+    bp_board *b = fx_every_delivery();
+    sim_trace_entry *tr;
+    size_t n = fx_mini_trace(false, &tr);
+    dcanvas *m = dcanvas_new_measure();
+    dtimeline_layout l;
+    char err[256];
+    assert_int_equal(dtimeline_layout_make(m, b, tr, n, &l, err, sizeof err), 0);
+    assert_int_equal(count(&l, DTL_DUPLICATE), 1);
+    assert_string_equal(find(&l, DTL_DUPLICATE)->text, "job 3 charged twice");
+    assert_int_equal(find(&l, DTL_DUPLICATE)->color, DC_FAIL);
+    assert_int_equal(count(&l, DTL_SKIP), 0);
+    dtimeline_layout_free(&l);
+    dcanvas_free(m);
+    buf svg, alt;
+    buf_init(&svg);
+    buf_init(&alt);
+    assert_int_equal(draw_timeline(b, tr, n, &svg, &alt, err, sizeof err), 0);
+    assert_true(fx_wellformed(&svg));
+    assert_non_null(strstr(svg.data, "font-weight=\"bold\" fill=\"#b42318\">job 3 charged twice<"));
+    assert_non_null(strstr(alt.data, "6 charges applied, 1 of them duplicates."));
+    buf_free(&svg);
+    buf_free(&alt);
+    free(tr);
+    fx_board_free(b);
+}
+
+/* key-after-effect: the processor crashes between the charge and recording
+ * the ID, so the redelivery charges again. */
+static void crash_restart_marks(void **state)
+{
+    (void)state;
+    bp_board *b = fx_mini();
+    b->sim.parts[2].idempotency = SIM_IDEM_KEY_AFTER_EFFECT;
+    sim_trace_entry tr[] = {
+        {0, SIM_TR_ARRIVE, 1, 0, -1, 0},           {1000, SIM_TR_SEND, 1, 1, 2, 1},
+        {2000, SIM_TR_RECEIVE, 1, 2, 1, 0},        {3000, SIM_TR_CALL, 1, 2, 3, 0},
+        {150000, SIM_TR_EFFECT, 1, 3, 2, 0},       {151000, SIM_TR_CRASH, 1, 2, -1, 0},
+        {1151000, SIM_TR_RESTART, 0, 2, -1, 0},    {3001000, SIM_TR_TIMEOUT, 1, 1, 2, 1},
+        {3001000, SIM_TR_SEND, 1, 1, 2, 2},        {3002000, SIM_TR_RECEIVE, 1, 2, 1, 0},
+        {3003000, SIM_TR_CALL, 1, 2, 3, 0},        {3150000, SIM_TR_EFFECT, 1, 3, 2, 1},
+        {3151000, SIM_TR_RECORD_KEY, 1, 2, -1, 0}, {3152000, SIM_TR_REPLY, 1, 2, 1, 0},
+        {3153000, SIM_TR_ACKED, 1, 1, 2, 0},
+    };
+    size_t n = sizeof tr / sizeof tr[0];
+    dcanvas *m = dcanvas_new_measure();
+    dtimeline_layout l;
+    char err[256];
+    assert_int_equal(dtimeline_layout_make(m, b, tr, n, &l, err, sizeof err), 0);
+    assert_int_equal(count(&l, DTL_CRASH), 1);
+    assert_string_equal(find(&l, DTL_CRASH)->text, "crashed (job 1)");
+    assert_int_equal(count(&l, DTL_RESTART), 1);
+    assert_int_equal(count(&l, DTL_DUPLICATE), 1);
+    assert_string_equal(find(&l, DTL_DUPLICATE)->text, "job 1 charged twice");
+    assert_int_equal(count(&l, DTL_LOST), 0);
+    dtimeline_layout_free(&l);
+    dcanvas_free(m);
+    buf svg, alt;
+    buf_init(&svg);
+    buf_init(&alt);
+    assert_int_equal(draw_timeline(b, tr, n, &svg, &alt, err, sizeof err), 0);
+    assert_true(fx_wellformed(&svg));
+    assert_non_null(strstr(svg.data, ">crash</text>")); /* in the legend */
+    assert_non_null(strstr(alt.data, "crashed (job 1); restarted"));
+    buf_free(&svg);
+    buf_free(&alt);
+    fx_board_free(b);
+}
+
+static void bad_traces(void **state)
+{
+    (void)state;
+    bp_board *b = fx_mini();
+    sim_trace_entry *tr;
+    size_t n = fx_mini_trace(true, &tr);
+    buf svg, alt;
+    buf_init(&svg);
+    buf_init(&alt);
+    char err[256];
+    assert_int_equal(draw_timeline(b, tr, 0, &svg, &alt, err, sizeof err), -1);
+    assert_string_equal(err, "the trace to draw is empty");
+    tr[4].part = 9;
+    assert_int_equal(draw_timeline(b, tr, n, &svg, &alt, err, sizeof err), -1);
+    assert_string_equal(err, "trace event 5 names a part the board does not have");
+    tr[4].part = 3;
+    tr[4].t_us = 0;
+    assert_int_equal(draw_timeline(b, tr, n, &svg, &alt, err, sizeof err), -1);
+    assert_string_equal(err, "trace event 5 is earlier than the event before it");
+    assert_int_equal(svg.len, 0);
+    free(tr);
+    fx_board_free(b);
+    buf_free(&svg);
+    buf_free(&alt);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(lost_ack_then_skip),
+        cmocka_unit_test(duplicate_charge_highlighted),
+        cmocka_unit_test(crash_restart_marks),
+        cmocka_unit_test(bad_traces),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    draw_shutdown();
+    return rc;
+}
