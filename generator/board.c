@@ -233,9 +233,12 @@ static void load_link(bp_board *b, size_t i, const char *path, const ynode *ln,
                 xgrow(b->lose_reply_of, sizeof *b->lose_reply_of, lro_cap, *lro_n + 1);
             b->lose_reply_of[(*lro_n)++] = job;
         }
-        /* Offsets for now; turned into pointers once the array stops moving. */
-        l->lose_reply_of = (const int64_t *)(uintptr_t)(start + 1);
-        l->n_lose_reply_of = *lro_n - start;
+        /* Offsets for now; turned into pointers once the array stops moving.
+         * An empty list stays NULL (there is no array to point into). */
+        if (*lro_n > start) {
+            l->lose_reply_of = (const int64_t *)(uintptr_t)(start + 1);
+            l->n_lose_reply_of = *lro_n - start;
+        }
     }
 }
 
@@ -254,8 +257,8 @@ static void load_traffic(bp_board *b, const char *path, const ynode *tn, const b
     const ynode *v;
     if (!(v = ymap_get(tn, "from"))) {
         ymissing(path, tn, "from", "traffic", d);
-    } else if ((t->from = part_ref(b, path, v, "traffic from", d)) >= 0 &&
-               b->parts[t->from].id && b->sim.parts[t->from].kind != SIM_KIND_USERS) {
+    } else if ((t->from = part_ref(b, path, v, "traffic from", d)) >= 0 && b->parts[t->from].id &&
+               b->sim.parts[t->from].kind != SIM_KIND_USERS) {
         diag_error(d, YPATH(path, v), v->line, v->col,
                    "traffic comes from a users part; '%s' is a %s", v->s,
                    sim_kind_name(b->sim.parts[t->from].kind));
@@ -506,7 +509,15 @@ static ynode *find_link(const ynode *list, const char *from, const char *to)
 int board_override(const char *board_path, ynode *root, const char *expr, const char *value,
                    const char *src, int line, int col, diag *d)
 {
+    bp_pos at = {line, col};
+    return board_override_at(board_path, root, expr, value, src, at, at, d);
+}
+
+int board_override_at(const char *board_path, ynode *root, const char *expr, const char *value,
+                      const char *src, bp_pos path_pos, bp_pos value_pos, diag *d)
+{
     (void)board_path;
+    int line = path_pos.line, col = path_pos.col;
     char *copy = xstrdup(expr);
     char *segs[5];
     size_t n = 0;
@@ -555,7 +566,7 @@ int board_override(const char *board_path, ynode *root, const char *expr, const 
         diag_error(d, src, line, col, "cannot set '%s': the board has no such mapping", expr);
         goto out;
     }
-    ynode *v = ynode_new_scalar(value, line, col);
+    ynode *v = ynode_new_scalar(value, value_pos.line, value_pos.col);
     v->file = src;
     ymap_set(target, field, v, line, col);
     /* The new key (if any) also points at the override, so errors about it

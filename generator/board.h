@@ -107,5 +107,9 @@ void board_read_goals(const char *path, const ynode *gn, sim_goal *goals, bp_pos
  * override was written (a level file, or "--set"), for messages. */
 int board_override(const char *board_path, ynode *root, const char *expr, const char *value,
                    const char *src, int line, int col, diag *d);
+/* The same, with problems of the path (no such part) reported at path_pos
+ * and problems of the value (unknown policy) at value_pos. */
+int board_override_at(const char *board_path, ynode *root, const char *expr, const char *value,
+                      const char *src, bp_pos path_pos, bp_pos value_pos, diag *d);
 
 #endif

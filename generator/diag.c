@@ -19,11 +19,43 @@ void diag_free(diag *d)
     free(d->text);
     d->text = NULL;
     d->len = d->cap = 0;
+    free(d->seen);
+    d->seen = NULL;
+    d->n_seen = d->cap_seen = 0;
 }
 
 int diag_exit_status(const diag *d)
 {
     return d->io ? 3 : d->errors ? 1 : 0;
+}
+
+/* Add h to the set of lines seen; false when it was there already. */
+static bool first_time(diag *d, uint64_t h)
+{
+    h |= 1; /* 0 marks a free slot */
+    if ((d->n_seen + 1) * 2 > d->cap_seen) {
+        size_t cap = d->cap_seen ? d->cap_seen * 2 : 64;
+        uint64_t *slots = xcalloc(cap, sizeof *slots);
+        for (size_t i = 0; i < d->cap_seen; i++) {
+            if (!d->seen[i])
+                continue;
+            size_t k = (size_t)d->seen[i] & (cap - 1);
+            while (slots[k])
+                k = (k + 1) & (cap - 1);
+            slots[k] = d->seen[i];
+        }
+        free(d->seen);
+        d->seen = slots;
+        d->cap_seen = cap;
+    }
+    size_t k = (size_t)h & (d->cap_seen - 1);
+    while (d->seen[k] && d->seen[k] != h)
+        k = (k + 1) & (d->cap_seen - 1);
+    if (d->seen[k])
+        return false;
+    d->seen[k] = h;
+    d->n_seen++;
+    return true;
 }
 
 void diag_error(diag *d, const char *path, int line, int col, const char *fmt, ...)
@@ -44,6 +76,10 @@ void diag_error(diag *d, const char *path, int line, int col, const char *fmt, .
     buf_vprintf(&b, fmt, ap);
     va_end(ap);
     buf_putc(&b, '\n');
+    if (!first_time(d, hash64(b.data, b.len, 0))) {
+        buf_free(&b);
+        return;
+    }
     if (d->out) {
         fputs(b.data, d->out);
         fflush(d->out);
@@ -99,7 +135,12 @@ const char *diag_suggest(const char *word, const char *const *candidates, size_t
     size_t best_d = (size_t)-1;
     for (size_t i = 0; i < n; i++) {
         size_t dist = distance(word, candidates[i]);
-        if (dist <= limit && dist < best_d) {
+        /* On a tie, a candidate with the same first letter reads as the
+         * likelier typo ("wroker": "worker" before "broker"). */
+        bool better =
+            dist < best_d || (dist == best_d && best && lower(candidates[i][0]) == lower(word[0]) &&
+                              lower(best[0]) != lower(word[0]));
+        if (dist <= limit && better) {
             best = candidates[i];
             best_d = dist;
         }

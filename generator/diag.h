@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 typedef struct {
@@ -14,13 +15,17 @@ typedef struct {
     bool io;    /* one of them was an I/O or resource failure (exit status 3) */
     char *text; /* every message so far, one per line (owned) */
     size_t len, cap;
+    uint64_t *seen; /* hashes of the lines given so far (open addressing, 0 = free):
+                       the same line twice (a partial two templates share) is said once */
+    size_t n_seen, cap_seen;
 } diag;
 
 void diag_init(diag *d, FILE *out);
 void diag_free(diag *d);
 
 /* Report one error. line/col 0 leave the position out ("PATH: error: ...");
- * a NULL path gives "boardpress: error: ...". */
+ * a NULL path gives "boardpress: error: ...". A line already reported is
+ * not repeated (nor counted again). */
 void diag_error(diag *d, const char *path, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 

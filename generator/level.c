@@ -9,6 +9,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The YAML tree of a level or chart file's text; NULL after reporting. */
+static ynode *parse_tree(const char *path, const char *text, size_t len, const char *what, diag *d)
+{
+    bool empty = false;
+    ynode *root = yaml_parse(path, text, len, 0, d, &empty);
+    if (!root && empty)
+        diag_error(d, path, 1, 1, "the %s file is empty", what);
+    if (root && yexpect(path, root, YN_MAP, what, d) != 0) {
+        ynode_free(root);
+        return NULL;
+    }
+    return root;
+}
+
 static ynode *read_tree(const char *path, const char *what, diag *d)
 {
     char *text;
@@ -18,15 +32,8 @@ static ynode *read_tree(const char *path, const char *what, diag *d)
                    errno == EFBIG ? "file larger than 1 MiB" : strerror(errno));
         return NULL;
     }
-    bool empty = false;
-    ynode *root = yaml_parse(path, text, len, 0, d, &empty);
+    ynode *root = parse_tree(path, text, len, what, d);
     free(text);
-    if (!root && empty)
-        diag_error(d, path, 1, 1, "the %s file is empty", what);
-    if (root && yexpect(path, root, YN_MAP, what, d) != 0) {
-        ynode_free(root);
-        return NULL;
-    }
     return root;
 }
 
@@ -57,10 +64,13 @@ static bp_option *read_options(const char *path, const ynode *v, const char *wha
         static const char *const keys[] = {"label", "value"};
         ycheck_keys(path, o, "option key", keys, 2, d);
         const ynode *lab = ymap_get(o, "label"), *val = ymap_get(o, "value");
-        if (!val)
+        if (!val) {
             ymissing(path, o, "value", "an option", d);
-        else
+        } else {
             yread_text(path, val, "value", &op->value, d);
+            op->pos.line = val->line; /* problems with the value point at it */
+            op->pos.col = val->col;
+        }
         if (!lab)
             ymissing(path, o, "label", "an option", d);
         else
@@ -107,12 +117,24 @@ static void read_common(const char *path, const ynode *root, const char *what, c
 static const char *const level_keys[] = {"id",      "title", "board",  "style",
                                          "choices", "goals", "counts", "timeline"};
 
+static bp_level *level_from_tree(const char *path, ynode *root, diag *d);
+
 bp_level *level_load(const char *path, diag *d)
 {
-    int before = d->errors;
     ynode *root = read_tree(path, "level", d);
-    if (!root)
-        return NULL;
+    return root ? level_from_tree(path, root, d) : NULL;
+}
+
+bp_level *level_parse(const char *path, const char *text, size_t len, diag *d)
+{
+    ynode *root = parse_tree(path, text, len, "level", d);
+    return root ? level_from_tree(path, root, d) : NULL;
+}
+
+/* Takes root (freed here). */
+static bp_level *level_from_tree(const char *path, ynode *root, diag *d)
+{
+    int before = d->errors;
     bp_level *l = xcalloc(1, sizeof *l);
     l->path = xstrdup(path);
     l->pos.line = root->line;
@@ -280,12 +302,24 @@ static int x_number(const char *s, double *x, bool *percent, bool *seconds)
     return -1;
 }
 
+static bp_chart *chart_from_tree(const char *path, ynode *root, diag *d);
+
 bp_chart *chart_load(const char *path, diag *d)
 {
-    int before = d->errors;
     ynode *root = read_tree(path, "chart", d);
-    if (!root)
-        return NULL;
+    return root ? chart_from_tree(path, root, d) : NULL;
+}
+
+bp_chart *chart_parse(const char *path, const char *text, size_t len, diag *d)
+{
+    ynode *root = parse_tree(path, text, len, "chart", d);
+    return root ? chart_from_tree(path, root, d) : NULL;
+}
+
+/* Takes root (freed here). */
+static bp_chart *chart_from_tree(const char *path, ynode *root, diag *d)
+{
+    int before = d->errors;
     bp_chart *c = xcalloc(1, sizeof *c);
     c->path = xstrdup(path);
     c->pos.line = root->line;
@@ -313,10 +347,12 @@ bp_chart *chart_load(const char *path, diag *d)
             ymissing(path, v, "label", "x", d);
         else
             yread_text(path, x, "label", &c->x_label, d);
-        if (!(x = ymap_get(v, "set")))
+        if (!(x = ymap_get(v, "set"))) {
             ymissing(path, v, "set", "x", d);
-        else
-            yread_text(path, x, "set", &c->x_set, d);
+        } else if (yread_text(path, x, "set", &c->x_set, d) == 0) {
+            c->x_set_pos.line = x->line;
+            c->x_set_pos.col = x->col;
+        }
         if (!(x = ymap_get(v, "values"))) {
             ymissing(path, v, "values", "x", d);
         } else if (yexpect(path, x, YN_SEQ, "values", d) == 0) {
@@ -324,6 +360,7 @@ bp_chart *chart_load(const char *path, diag *d)
                 diag_error(d, path, x->line, x->col, "x needs 2 to 64 values, found %zu", x->n);
             c->x_values = xcalloc(x->n ? x->n : 1, sizeof *c->x_values);
             c->x = xcalloc(x->n ? x->n : 1, sizeof *c->x);
+            c->x_value_pos = xcalloc(x->n ? x->n : 1, sizeof *c->x_value_pos);
             for (size_t i = 0; i < x->n; i++) {
                 const ynode *xv = x->kids[i];
                 if (yread_text(path, xv, "an x value", &c->x_values[c->n_x], d) != 0)
@@ -336,6 +373,8 @@ bp_chart *chart_load(const char *path, diag *d)
                 }
                 if (c->n_x > 0 && c->x[c->n_x] <= c->x[c->n_x - 1])
                     diag_error(d, path, xv->line, xv->col, "x values must increase");
+                c->x_value_pos[c->n_x].line = xv->line;
+                c->x_value_pos[c->n_x].col = xv->col;
                 c->n_x++;
             }
         }
@@ -346,10 +385,12 @@ bp_chart *chart_load(const char *path, diag *d)
         static const char *const keys[] = {"set", "values"};
         ycheck_keys(path, v, "series key", keys, 2, d);
         const ynode *x;
-        if (!(x = ymap_get(v, "set")))
+        if (!(x = ymap_get(v, "set"))) {
             ymissing(path, v, "set", "series", d);
-        else
-            yread_text(path, x, "set", &c->series_set, d);
+        } else if (yread_text(path, x, "set", &c->series_set, d) == 0) {
+            c->series_set_pos.line = x->line;
+            c->series_set_pos.col = x->col;
+        }
         if (!(x = ymap_get(v, "values")))
             ymissing(path, v, "values", "series", d);
         else
@@ -358,7 +399,9 @@ bp_chart *chart_load(const char *path, diag *d)
             diag_error(d, path, v->line, v->col, "a chart takes at most 8 series");
     }
     if ((c->n_series ? c->n_series : 1) * c->n_x > CHART_MAX_POINTS)
-        diag_error(d, path, c->pos.line, c->pos.col, "a chart takes at most %d points",
+        diag_error(d, path, c->x_pos.line, c->x_pos.col,
+                   "%zu x values times %zu series make %zu points; a chart takes at most %d",
+                   c->n_x, c->n_series ? c->n_series : 1, (c->n_series ? c->n_series : 1) * c->n_x,
                    CHART_MAX_POINTS);
     ynode_free(root);
     if (d->errors != before) {
@@ -376,6 +419,7 @@ void chart_free(bp_chart *c)
         free(c->x_values[i]);
     free(c->x_values);
     free(c->x);
+    free(c->x_value_pos);
     free(c->x_label);
     free(c->x_set);
     free(c->series_set);

@@ -50,6 +50,8 @@ typedef struct {
 
 /* Read a level file. Returns NULL after reporting every problem. */
 bp_level *level_load(const char *path, diag *d);
+/* The same from text (len bytes) already read; path is for messages. */
+bp_level *level_parse(const char *path, const char *text, size_t len, diag *d);
 void level_free(bp_level *l);
 /* Option index of each choice in combination c (first choice varies slowest). */
 void level_combo(const bp_level *l, size_t c, int *options);
@@ -64,8 +66,9 @@ typedef struct {
     sim_measure measure; /* y axis */
     char *x_label;
     char *x_set;
-    char **x_values; /* YAML text per point */
-    double *x;       /* numeric x per point */
+    char **x_values;     /* YAML text per point */
+    double *x;           /* numeric x per point */
+    bp_pos *x_value_pos; /* where each x value is written */
     bool x_percent;
     bool x_seconds; /* x values are durations */
     size_t n_x;
@@ -73,9 +76,11 @@ typedef struct {
     bp_option *series;
     size_t n_series;
     bp_pos pos, board_pos, x_pos, series_pos;
+    bp_pos x_set_pos, series_set_pos; /* of the `set:` paths */
 } bp_chart;
 
 bp_chart *chart_load(const char *path, diag *d);
+bp_chart *chart_parse(const char *path, const char *text, size_t len, diag *d);
 void chart_free(bp_chart *c);
 
 #endif

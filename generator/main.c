@@ -2,6 +2,7 @@
  * `sim` command; `build`, `check` and `watch` live in site.c and watch.c. */
 #include "board.h"
 #include "draw.h"
+#include "markdown.h"
 #include "results.h"
 #include "site.h"
 #include "watch.h"
@@ -245,5 +246,6 @@ int main(int argc, char **argv)
         return usage("unknown command", cmd);
     }
     draw_shutdown();
+    md_shutdown();
     return rc;
 }

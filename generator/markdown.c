@@ -134,6 +134,59 @@ static char *unique_id(walker *w, const char *base)
     }
 }
 
+/* The 1-based line and byte column of a byte offset in the body. */
+static void position_of(const walker *w, size_t off, int *line, int *byte_col)
+{
+    size_t lo = 0, hi = w->n_lines; /* the last line starting at or before off */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (w->line_start[mid] <= off)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    *line = (int)lo + 1;
+    *byte_col = (int)(off - w->line_start[lo]) + 1;
+}
+
+/* Where a text node's source begins. cmark-gfm's text nodes do not always
+ * map back: entities and escapes are merged into the literal ("&amp;" is
+ * one byte), and autolinked e-mail addresses leave nodes with no position.
+ * Then the search starts at the first line of the nearest block that has
+ * one. */
+static size_t source_start(const walker *w, cmark_node *node)
+{
+    int line = cmark_node_get_start_line(node), col = cmark_node_get_start_column(node);
+    if (line >= 1 && (size_t)line <= w->n_lines && col >= 1) {
+        size_t off = w->line_start[line - 1] + (size_t)col - 1;
+        return off <= w->len ? off : w->len;
+    }
+    for (cmark_node *p = cmark_node_parent(node); p; p = cmark_node_parent(p)) {
+        line = cmark_node_get_start_line(p);
+        if (line >= 1 && (size_t)line <= w->n_lines)
+            return w->line_start[line - 1];
+    }
+    return 0;
+}
+
+/* The next "{{" in the source at or after *cursor (moved past its "}}"),
+ * as a line and byte column; false when there is none. */
+static bool next_open(const walker *w, size_t *cursor, int *line, int *byte_col)
+{
+    for (size_t i = *cursor; i + 1 < w->len; i++) {
+        if (w->text[i] != '{' || w->text[i + 1] != '{')
+            continue;
+        position_of(w, i, line, byte_col);
+        size_t k = i + 2;
+        while (k + 1 < w->len && !(w->text[k] == '}' && w->text[k + 1] == '}') &&
+               w->text[k] != '\n')
+            k++;
+        *cursor = k + 1 < w->len && w->text[k] == '}' ? k + 2 : i + 2;
+        return true;
+    }
+    return false;
+}
+
 /* Expand the placeholders of one text node, splitting it around them. */
 static void expand_text(walker *w, cmark_node *node, bool alone_possible)
 {
@@ -142,6 +195,7 @@ static void expand_text(walker *w, cmark_node *node, bool alone_possible)
         return;
     char *s = xstrdup(lit);
     int line = cmark_node_get_start_line(node), col0 = cmark_node_get_start_column(node);
+    size_t cursor = source_start(w, node);
     size_t pos = 0, n = strlen(s);
     buf before;
     buf_init(&before);
@@ -153,9 +207,16 @@ static void expand_text(walker *w, cmark_node *node, bool alone_possible)
         }
         size_t o = (size_t)(open - s);
         buf_put(&before, s + pos, o - pos);
+        /* Where it is in the file: found in the source, or (when the source
+         * does not show it, as with "\{\{") counted from the node. */
+        int at_line, at_col;
+        if (!next_open(w, &cursor, &at_line, &at_col)) {
+            at_line = line >= 1 ? line : 1;
+            at_col = col0 + (int)o >= 1 ? col0 + (int)o : 1;
+        }
         char *close = strstr(open + 2, "}}");
         if (!close) {
-            report(w, line, col0 + (int)o,
+            report(w, at_line, at_col,
                    "unterminated placeholder: '{{' without '}}' on the same line");
             buf_puts(&before, s + o);
             break;
@@ -172,8 +233,8 @@ static void expand_text(walker *w, cmark_node *node, bool alone_possible)
         buf html;
         buf_init(&html);
         bool block = false;
-        if (w->o->expand(w->o->ctx, open + 2, c - o - 2, line + w->o->line_offset,
-                         char_col(w, line, col0 + (int)o), alone, &html, &block) != 0) {
+        if (w->o->expand(w->o->ctx, open + 2, c - o - 2, at_line + w->o->line_offset,
+                         char_col(w, at_line, at_col), alone, &html, &block) != 0) {
             w->errors++;
         } else if (block) {
             cmark_node *para = cmark_node_parent(node);
@@ -346,6 +407,26 @@ static size_t delimiter_columns(const char *text, line_span l, size_t *first)
     return pipes > 0 ? cols : 0;
 }
 
+/* Cells of a line read as a table row: '|' separators, not counting a
+ * leading or trailing one (after blockquote markers and blanks). */
+static size_t row_cells(const char *text, line_span l)
+{
+    size_t a = l.start, b = l.end;
+    while (a < b && (text[a] == ' ' || text[a] == '\t' || text[a] == '>'))
+        a++;
+    while (b > a && (text[b - 1] == ' ' || text[b - 1] == '\t'))
+        b--;
+    size_t pipes = 0;
+    for (size_t i = a; i < b; i++)
+        pipes += text[i] == '|';
+    size_t cells = pipes + 1;
+    if (b > a && text[a] == '|')
+        cells--;
+    if (b > a + 1 && text[b - 1] == '|')
+        cells--;
+    return cells ? cells : 1;
+}
+
 static size_t count_byte(const char *text, line_span l, char c)
 {
     size_t n = 0;
@@ -365,8 +446,7 @@ static bool has_pair(const char *text, line_span l, char a, char b)
 static int row_too_long(walker *w, int line, size_t cells)
 {
     char msg[128];
-    snprintf(msg, sizeof msg, "table row with %zu cells; the limit is %d", cells,
-             MD_MAX_ROW_CELLS);
+    snprintf(msg, sizeof msg, "table row with %zu cells; the limit is %d", cells, MD_MAX_ROW_CELLS);
     report(w, line, 1, msg);
     return 1;
 }
@@ -385,7 +465,8 @@ static int precheck(walker *w)
     int run_line = 0;
     bool run_refdef = false;
     size_t table_cols = 0; /* columns of the table the run is in, 0: none */
-    size_t prev_pipes = 0;
+    bool table_reported = false;
+    size_t prev_cells = 0; /* of the line before, as a table row */
     /* the page */
     size_t cells = 0, closers = 0, ref_run = 0;
     int ref_line = 0;
@@ -446,28 +527,30 @@ static int precheck(walker *w)
                    (t[l.start + run_first] == ' ' || t[l.start + run_first] == '\t'))
                 run_first++;
         }
-        size_t pipes = count_byte(t, l, '|');
+        size_t cells_here = row_cells(t, l);
         size_t first;
         size_t cols = run_bytes > 0 ? delimiter_columns(t, l, &first) : 0;
-        if (cols > 0 && prev_pipes + 1 > MD_MAX_ROW_CELLS)
-            errors += row_too_long(w, line - 1, prev_pipes + 1);
-        if ((cols > 0 || table_cols > 0) && pipes + 1 > MD_MAX_ROW_CELLS)
-            errors += row_too_long(w, line, pipes + 1);
         if (cols > 0) {
-            if (cols > MD_MAX_TABLE_COLUMNS) {
+            table_cols = cols;
+            table_reported = cols > MD_MAX_TABLE_COLUMNS;
+            if (table_reported) {
                 snprintf(msg, sizeof msg, "table has %zu columns; the limit is %d", cols,
                          MD_MAX_TABLE_COLUMNS);
                 report(w, line, (int)(first - l.start) + 1, msg);
                 errors++;
+            } else if (prev_cells > MD_MAX_ROW_CELLS) {
+                errors += row_too_long(w, line - 1, prev_cells); /* the header row */
             }
-            table_cols = cols;
-            cells += prev_pipes + 1 > cols ? prev_pipes + 1 : cols; /* the header row */
+            cells += prev_cells > cols ? prev_cells : cols;
         } else if (table_cols > 0) {
-            cells += pipes + 1 > table_cols ? pipes + 1 : table_cols;
+            if (!table_reported && cells_here > MD_MAX_ROW_CELLS)
+                errors += row_too_long(w, line, cells_here);
+            cells += cells_here > table_cols ? cells_here : table_cols;
         }
         if (cells > MD_MAX_TABLE_CELLS && !cells_reported) {
-            snprintf(msg, sizeof msg, "the tables on this page have more than %d cells; the limit "
-                                      "is %d",
+            snprintf(msg, sizeof msg,
+                     "the tables on this page have more than %d cells; the limit "
+                     "is %d",
                      MD_MAX_TABLE_CELLS, MD_MAX_TABLE_CELLS);
             report(w, line, 1, msg);
             errors++;
@@ -475,7 +558,7 @@ static int precheck(walker *w)
         }
         run_refdef |= has_pair(t, l, ']', ':');
         closers += count_byte(t, l, ']');
-        prev_pipes = pipes;
+        prev_cells = cells_here;
         run_bytes += l.next - l.start;
         i = l.next;
     }
@@ -489,6 +572,15 @@ static int precheck(walker *w)
         errors++;
     }
     return errors;
+}
+
+/* Exported by libcmark-gfm, declared only in a header Debian ships among its
+ * internal ones (cmark-gfm/registry.h). */
+void cmark_release_plugins(void);
+
+void md_shutdown(void)
+{
+    cmark_release_plugins();
 }
 
 static void add_ext(cmark_parser *p, const char *name)

@@ -50,4 +50,8 @@ int md_render(const char *text, size_t len, const md_options *o, buf *out, diag 
  * other runs become '-' ("How it works" -> "how-it-works"). */
 void md_slugify(buf *out, const char *text, size_t len);
 
+/* Release cmark-gfm's registry of extensions, once, at program exit (so
+ * valgrind sees nothing left); md_render cannot be used afterwards. */
+void md_shutdown(void);
+
 #endif

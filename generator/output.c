@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,8 +119,49 @@ static char *foreign_file(const char *dir, const char *rel, const strset *manife
     return found;
 }
 
+/* True when the process whose id ends a temporary tree's name ("1234" of
+ * OUT.tmp-1234) still runs: that tree belongs to a build in progress. */
+static bool owner_alive(const char *pid_text)
+{
+    char *end;
+    long pid = strtol(pid_text, &end, 10);
+    if (*end != '\0' || pid <= 0 || pid > INT_MAX)
+        return false;
+    return kill((pid_t)pid, 0) == 0 || errno == EPERM;
+}
+
+/* When a swap by two renames was cut off between them, OUT is missing and
+ * OUT.old-PID holds the previous site: put it back before anything else. */
+static void restore_old(const char *out)
+{
+    struct stat st;
+    if (lstat(out, &st) == 0 || errno != ENOENT)
+        return;
+    char *parent = parent_of(out);
+    const char *name = base_of(out);
+    size_t n = strlen(name);
+    DIR *dh = opendir(parent);
+    struct dirent *e;
+    while (dh && (e = readdir(dh))) {
+        if (strncmp(e->d_name, name, n) != 0 || strncmp(e->d_name + n, ".old-", 5) != 0 ||
+            owner_alive(e->d_name + n + 5))
+            continue;
+        char *path = xasprintf("%s/%s", parent, e->d_name);
+        char *manifest = xasprintf("%s/%s", path, OUTPUT_MANIFEST);
+        bool restored = access(manifest, F_OK) == 0 && rename(path, out) == 0;
+        free(manifest);
+        free(path);
+        if (restored)
+            break;
+    }
+    if (dh)
+        closedir(dh);
+    free(parent);
+}
+
 /* Remove leftovers of interrupted builds: OUT.tmp-* and OUT.old-* beside out
- * that carry our in-progress marker or manifest. */
+ * that carry our in-progress marker or manifest, unless their build still
+ * runs. */
 static void clean_stale(const char *out)
 {
     char *parent = parent_of(out);
@@ -135,6 +177,8 @@ static void clean_stale(const char *out)
         if (strncmp(e->d_name, name, n) != 0 ||
             (strncmp(e->d_name + n, ".tmp-", 5) != 0 && strncmp(e->d_name + n, ".old-", 5) != 0))
             continue;
+        if (owner_alive(e->d_name + n + 5))
+            continue; /* another build is writing it now */
         char *path = xasprintf("%s/%s", parent, e->d_name);
         char *marker = xasprintf("%s/%s", path, OUTPUT_MANIFEST);
         char *inprog = xasprintf("%s/.boardpress-in-progress", path);
@@ -201,6 +245,7 @@ outdir *outdir_begin(const char *out, const char *const *sources, size_t n_sourc
     outdir *o = xcalloc(1, sizeof *o);
     o->out = xstrdup(out);
     buf_init(&o->manifest);
+    restore_old(out);
     struct stat st;
     if (lstat(out, &st) == 0) {
         if (!S_ISDIR(st.st_mode)) {

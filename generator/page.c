@@ -148,6 +148,8 @@ bp_page *page_parse(const char *path, const char *text, size_t len, const char *
         if (yread_id(path, v, "template", &t, d) == 0) {
             free(p->template_name);
             p->template_name = t;
+            p->template_pos.line = v->line;
+            p->template_pos.col = v->col;
         }
     }
     if ((v = ymap_get(fm, "slug"))) {

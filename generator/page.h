@@ -16,13 +16,14 @@ typedef struct {
 } bp_ref;
 
 typedef struct {
-    char *path; /* file path as opened */
-    char *slug; /* output folder name; "" for the home page (index.md) */
+    char *path;      /* file path as opened */
+    char *slug;      /* output folder name; "" for the home page (index.md) */
     bp_pos slug_pos; /* of the `slug:` value; 0:0 when the slug is the file name */
     char *title;
     char *summary; /* may be NULL */
     int order;     /* sort key for the index and prev/next; ties by slug */
     char *template_name;
+    bp_pos template_pos; /* of the `template:` value; 0:0 for the default */
     bp_ref *boards;
     size_t n_boards;
     bp_ref *levels;

@@ -25,6 +25,9 @@
 #include <unistd.h>
 
 #define SITE_MAX_PAGES 100000
+/* Jobs times replications over every board, level combination and chart
+ * point of a build: a bound on how long simulating can take (minutes). */
+#define SITE_MAX_JOB_RUNS 100000000
 
 /* ------------------------------------------------------------ site.yaml */
 
@@ -236,7 +239,8 @@ typedef struct {
     const char *set;
     const char *value;
     const char *src;
-    bp_pos pos;
+    bp_pos pos;     /* of the value */
+    bp_pos set_pos; /* of the path */
 } override_t;
 
 static bp_board *variant(site *s, const char *board_path, const override_t *ov, size_t n,
@@ -258,8 +262,8 @@ static bp_board *variant(site *s, const char *board_path, const override_t *ov, 
     }
     int before = s->d.errors;
     for (size_t i = 0; i < n; i++)
-        board_override(board_path, root, ov[i].set, ov[i].value, ov[i].src, ov[i].pos.line,
-                       ov[i].pos.col, &s->d);
+        board_override_at(board_path, root, ov[i].set, ov[i].value, ov[i].src, ov[i].set_pos,
+                          ov[i].pos, &s->d);
     bp_board *b =
         s->d.errors == before ? board_from_tree(board_path, root, s->cat, &s->lim, &s->d) : NULL;
     if (b && goals) {
@@ -307,6 +311,7 @@ static void load_level_ref(site *s, const bp_page *p, const bp_ref *r)
             ov[i].value = ch->options[opts[i]].value;
             ov[i].src = l->path;
             ov[i].pos = ch->options[opts[i]].pos;
+            ov[i].set_pos = ch->set_pos;
         }
         sboard *b = &sl->combos[c];
         b->file = xstrdup(l->board);
@@ -370,11 +375,13 @@ static void load_chart_ref(site *s, const bp_page *p, const bp_ref *r)
             ov[n].set = c->x_set;
             ov[n].value = c->x_values[xi];
             ov[n].src = c->path;
-            ov[n++].pos = c->x_pos;
+            ov[n].set_pos = c->x_set_pos;
+            ov[n++].pos = c->x_value_pos[xi];
             if (c->n_series) {
                 ov[n].set = c->series_set;
                 ov[n].value = c->series[si].value;
                 ov[n].src = c->path;
+                ov[n].set_pos = c->series_set_pos;
                 ov[n++].pos = c->series[si].pos;
             }
             sboard *b = &sc->points[si * c->n_x + xi];
@@ -440,6 +447,17 @@ static void simulate_all(site *s)
     for (size_t i = 0; i < s->n_charts; i++)
         for (size_t k = 0; k < s->charts[i]->n_points; k++)
             add_run(&runs, &n, &cap, &s->charts[i]->points[k]);
+    int64_t job_runs = 0;
+    for (size_t i = 0; i < n; i++)
+        job_runs += runs[i]->board->sim.traffic.jobs * runs[i]->board->sim.replications;
+    if (job_runs > SITE_MAX_JOB_RUNS) {
+        diag_error(&s->d, NULL, 0, 0,
+                   "the site asks for %lld simulated jobs (jobs times replications over every "
+                   "board, level combination and chart point); the limit is %d per build",
+                   (long long)job_runs, SITE_MAX_JOB_RUNS);
+        free(runs);
+        return;
+    }
     /* Cached results first (in this thread), then the misses in parallel. */
     sboard **todo = xcalloc(n ? n : 1, sizeof *todo);
     buf *keys = xcalloc(n ? n : 1, sizeof *keys);
@@ -869,7 +887,8 @@ static tmpl *template_for(site *s, tmpl ***cache, char ***names, size_t *n, cons
     char *file = xasprintf("%s/%s.html", s->opt.templates, name);
     tmpl *t = NULL;
     if (access(file, F_OK) != 0 && p) {
-        diag_error(&s->d, p->path, 0, 0, "template '%s' does not exist (%s)", name, file);
+        diag_error(&s->d, p->path, p->template_pos.line, p->template_pos.col,
+                   "template '%s' does not exist (%s)", name, file);
     } else {
         t = tmpl_load(s->opt.templates, name, &s->d);
     }

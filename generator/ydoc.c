@@ -173,8 +173,8 @@ static yaml_mark_t mark_of_byte(const char *text, size_t len, size_t off)
 /* libyaml's problem as a sentence that says what to do, and where it is:
  * an unclosed '[', '{' or quote is reported where it opens, not where the
  * parser gave up. */
-static void describe_problem(const yaml_parser_t *p, const char *text, size_t len,
-                             int line_offset, yaml_mark_t *at, char *msg, size_t n)
+static void describe_problem(const yaml_parser_t *p, const char *text, size_t len, int line_offset,
+                             yaml_mark_t *at, char *msg, size_t n)
 {
     const char *problem = p->problem ? p->problem : "syntax error";
     const char *context = p->context ? p->context : "";
@@ -207,10 +207,10 @@ static void describe_problem(const yaml_parser_t *p, const char *text, size_t le
     } else if (strstr(context, "flow sequence") || strstr(context, "flow mapping")) {
         bool seq = strstr(context, "flow sequence") != NULL;
         *at = p->context_mark;
-        snprintf(msg, n, "'%c' is not closed with '%c' (the parser expected ',' or '%c' at line %d, "
-                         "column %d, and found %s)",
-                 seq ? '[' : '{', seq ? ']' : '}', seq ? ']' : '}', line,
-                 col, found);
+        snprintf(msg, n,
+                 "'%c' is not closed with '%c' (the parser expected ',' or '%c' at line %d, "
+                 "column %d, and found %s)",
+                 seq ? '[' : '{', seq ? ']' : '}', seq ? ']' : '}', line, col, found);
     } else if (strstr(context, "quoted scalar")) {
         *at = p->context_mark;
         char q = char_at(text, len, p->context_mark);
@@ -223,8 +223,9 @@ static void describe_problem(const yaml_parser_t *p, const char *text, size_t le
             char e = bi < len && (unsigned char)text[bi] >= 0x20 && (unsigned char)text[bi] < 0x7f
                          ? text[bi]
                          : '?';
-            snprintf(msg, n, "unknown escape '\\%c' in a double-quoted value; write '\\\\' for a "
-                             "backslash, or use single quotes",
+            snprintf(msg, n,
+                     "unknown escape '\\%c' in a double-quoted value; write '\\\\' for a "
+                     "backslash, or use single quotes",
                      e);
         } else {
             *at = p->problem_mark;
@@ -234,14 +235,16 @@ static void describe_problem(const yaml_parser_t *p, const char *text, size_t le
         *at = p->context_mark;
         snprintf(msg, n, "expected 'key: value' here, but the line has no ':' after its key");
     } else if (strstr(problem, "mapping values are not allowed")) {
-        snprintf(msg, n, "unexpected ':' here: put a value that contains ': ' in quotes, or check "
-                         "this line's indentation");
+        snprintf(msg, n,
+                 "unexpected ':' here: put a value that contains ': ' in quotes, or check "
+                 "this line's indentation");
     } else if (strstr(problem, "did not find expected key")) {
         snprintf(msg, n, "expected the next 'key: value' here, found %s; check the indentation",
                  found);
     } else if (strstr(problem, "did not find expected '-' indicator")) {
-        snprintf(msg, n, "expected the next list item ('- ...') here, found %s; check the "
-                         "indentation",
+        snprintf(msg, n,
+                 "expected the next list item ('- ...') here, found %s; check the "
+                 "indentation",
                  found);
     } else if (p->context) {
         snprintf(msg, n, "%s %s", problem, p->context);

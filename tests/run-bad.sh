@@ -17,8 +17,9 @@
 #               (default: build, -q); @W@ is the case's work folder
 #   stderr      the exact expected stderr (@W@ for the work folder)
 #   exit        optional: the expected exit status (default 1)
-#   check.sh    optional: run in the site folder afterwards; must exit 0
-#               (checks on the output of a case that builds)
+#   check.sh    optional: run in the site folder afterwards with bash -e;
+#               must exit 0 (checks on the output of a case that builds);
+#               has / lacks ARGS... are grep -q that fail loudly
 #
 # Usage: tests/run-bad.sh [CASE ...]        run all cases or the named ones
 #        tests/run-bad.sh --update CASE ... show the differences and rewrite
@@ -46,13 +47,20 @@ else
   done
 fi
 
+# For check.sh (run with bash -e): has/lacks FILE-ARGS... wrap grep so a
+# check that does not hold stops the script with a message.
+has() { grep -q "$@" || { echo "expected to find: $*" >&2; return 1; }; }
+lacks() { if grep -q "$@"; then echo "expected not to find: $*" >&2; return 1; fi; }
+
 work=$(mktemp -d "${TMPDIR:-/tmp}/bp-bad.XXXXXX")
 trap 'chmod -R u+rwX "$work" 2>/dev/null; rm -rf "$work"' EXIT
 
 # Every entry below a folder: type, mode, path, link target, then contents.
+# The results cache (.boardpress-cache) is left out: it holds simulation
+# results keyed by their inputs, which a failed build may still add to.
 snapshot() {
-  (cd "$1" && find . -printf '%y %m %p -> %l\n' | sort &&
-    find . -type f -print0 | sort -z | xargs -0r sha256sum)
+  (cd "$1" && find . -path ./site/.boardpress-cache -prune -o -printf '%y %m %p -> %l\n' | sort &&
+    find . -path ./site/.boardpress-cache -prune -o -type f -print0 | sort -z | xargs -0r sha256sum)
 }
 
 # The previous good build every case starts from.
@@ -122,17 +130,17 @@ $(diff -u --label expected --label actual "$c/stderr" "$W/stderr" 2>&1 | sed 's/
     problems+=("files changed (the previous site, the sources or \$HOME must stay as they were):
 $(diff <(echo "$before") <(echo "$after") | sed 's/^/    /' | head -40 || true)")
   fi
-  stray=$(find "$W" -maxdepth 3 \( -name '*.tmp-*' -o -name '*.old-*' \) 2>/dev/null || true)
-  if [ -n "$stray" ]; then
-    problems+=("temporary folders left behind: $stray")
-  fi
   if [ -f "$c/check.sh" ] && [ "$got_exit" = "$want_exit" ]; then
-    if ! out=$(cd "$W/site" && bash "$c/check.sh" 2>&1); then
+    if ! out=$(cd "$W/site" && bash -e -c "$(declare -f has lacks); . '$c/check.sh'" 2>&1); then
       problems+=("check.sh failed:
 $(echo "$out" | sed 's/^/    /')")
     fi
   fi
 
+  stray=$(find "$W" -maxdepth 3 \( -name '*.tmp-*' -o -name '*.old-*' \) 2>/dev/null || true)
+  if [ -n "$stray" ]; then
+    problems+=("temporary folders left behind: $stray")
+  fi
   if [ "$update" = 1 ]; then
     diff -u --label "$name/stderr (old)" --label "$name/stderr (new)" "$c/stderr" "$W/stderr" || true
     cp "$W/stderr" "$c/stderr"

@@ -1,0 +1,1 @@
+test -s public/page/index.html

@@ -1,0 +1,1 @@
+echo notes > public/notes.txt
