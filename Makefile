@@ -201,3 +201,45 @@ format:
 
 clean:
 	rm -rf $(BUILD)
+
+# ---------------------------------------------------------------- fuzz harnesses (tests/fuzz)
+# libFuzzer targets built with Debian's clang against the generator and
+# simulator sources (instrumented), linked with the system libraries (not).
+# `make fuzz-build` builds them; `make fuzz` runs each for FUZZ_SECONDS
+# (tests/fuzz/run.sh); `make test` runs each briefly (tests/run-fuzz.sh).
+FUZZ_CC ?= clang
+FUZZ_BUILD := $(BUILD)/fuzz
+FUZZ_FLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+              -fno-sanitize-recover=all
+FUZZ_CFLAGS := $(filter-out -Werror,$(WARN)) -Wno-format-nonliteral $(FUZZ_FLAGS) \
+               -fsanitize=fuzzer-no-link
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(FUZZ_SRC))
+FUZZ_LIB_OBJ := $(call objs,$(FUZZ_BUILD),$(GEN_SRC) $(SIM_SRC))
+.SECONDARY: $(FUZZ_LIB_OBJ) $(call objs,$(FUZZ_BUILD),$(FUZZ_SRC))
+
+$(FUZZ_BUILD)/obj/sim-core/%.o: sim-core/%.c
+	@mkdir -p $(dir $@)
+	$(call say,FUZZCC,$@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -Isim-core -c -o $@ $<
+
+$(FUZZ_BUILD)/obj/generator/%.o: generator/%.c
+	@mkdir -p $(dir $@)
+	$(call say,FUZZCC,$@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -D_DEFAULT_SOURCE $(CACHE_DEFS) -Isim-core -Igenerator \
+	  $(PKG_CFLAGS) -c -o $@ $<
+
+$(FUZZ_BUILD)/obj/tests/fuzz/%.o: tests/fuzz/%.c tests/fuzz/fuzz_common.h
+	@mkdir -p $(dir $@)
+	$(call say,FUZZCC,$@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -D_DEFAULT_SOURCE -Isim-core -Igenerator $(PKG_CFLAGS) \
+	  -c -o $@ $<
+
+$(FUZZ_BUILD)/obj/generator/cache.o: $(wildcard sim-core/*.c sim-core/*.h)
+
+$(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/obj/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJ)
+	$(call say,FUZZLD,$@)
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
+
+.PHONY: fuzz-build
+fuzz-build: $(FUZZ_TARGETS)

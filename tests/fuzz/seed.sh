@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# seed.sh — (re)write the committed seed corpora tests/fuzz/corpus/NAME/ from
+# the site's content/ and templates/ and the bad-input fixtures in tests/bad/.
+# Files are named by the hash of their bytes, so running it again only adds.
+# Usage (from the repository root): tests/fuzz/seed.sh
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+out=tests/fuzz/corpus
+
+# put NAME [PREFIX-BYTE] < data: store one input
+put() {
+  local name=$1 tmp
+  tmp=$(mktemp)
+  if [ $# -gt 1 ]; then printf "\\x$2" >"$tmp"; fi
+  cat >>"$tmp"
+  mkdir -p "$out/$name"
+  mv "$tmp" "$out/$name/$(sha1sum <"$tmp" | cut -c1-16)"
+}
+
+body() { awk 'n >= 2 { print } /^---$/ && n < 2 { n++ }' "$1"; }
+
+for f in content/*.md tests/bad/base/content/*.md tests/bad/*/files/content/*.md; do
+  [ -f "$f" ] || continue
+  put page <"$f"
+  body "$f" | put markdown 00
+  body "$f" | put site
+done
+for f in content/catalog.yaml tests/bad/base/content/catalog.yaml tests/bad/*/files/content/catalog.yaml; do
+  [ -f "$f" ] && put yaml 00 <"$f"
+done
+for f in content/boards/*.yaml tests/bad/base/content/boards/*.yaml tests/bad/*/files/content/boards/*.yaml; do
+  [ -f "$f" ] && put yaml 01 <"$f"
+done
+for f in content/levels/*.yaml tests/bad/*/files/content/levels/*.yaml; do
+  [ -f "$f" ] && put yaml 02 <"$f"
+done
+for f in content/charts/*.yaml tests/bad/*/files/content/charts/*.yaml; do
+  [ -f "$f" ] && put yaml 03 <"$f"
+done
+for f in content/site.yaml tests/bad/*/files/content/site.yaml; do
+  [ -f "$f" ] && put yaml 04 <"$f"
+done
+# a board with overrides, as a level makes them
+{ printf '#set parts.worker.idempotency=key-in-transaction\n#set links.broker.worker.lose_reply=50%%\n'
+  cat tests/bad/base/content/boards/mini.yaml; } | put yaml 01
+for f in templates/*.html templates/partials/*.html tests/bad/base/templates/*.html \
+  tests/bad/base/templates/partials/*.html tests/bad/*/files/templates/*.html tests/bad/*/files/templates/partials/*.html; do
+  [ -f "$f" ] && put template <"$f"
+done
+for v in "150 ms" "10 s" "5 min" "24 h" "7 d" "1.5 us" "forever" "0 s" "-1 s" "12 USD" "0.5 USD" \
+  "20%" "0.2" "1" "100%" "3" "+7" "-0" "999999999999999" "1e3" "10 sec" "0.000001 s" "106751 d" \
+  "1.25" "12 EUR" ""; do
+  printf '%s' "$v" | put units
+done
+echo "seed corpora: $(find "$out" -type f | wc -l) files in $out"
