@@ -21,6 +21,7 @@ typedef struct {
     size_t n_lines;
     diag *d;
     int errors;
+    int directives;  /* placeholders alone in their paragraph so far */
     strset ids;      /* heading ids used so far */
     idcount *counts; /* per base id: the next suffix to try (open addressing) */
     size_t cap_counts, n_counts;
@@ -230,6 +231,16 @@ static void expand_text(walker *w, cmark_node *node, bool alone_possible)
             buf_clear(&before);
         }
         bool alone = alone_possible && o == 0 && s[c + 2] == '\0';
+        if (alone && ++w->directives > MD_MAX_DIRECTIVES) {
+            if (w->directives == MD_MAX_DIRECTIVES + 1) {
+                char msg[128];
+                snprintf(msg, sizeof msg, "more than %d directives on one page", MD_MAX_DIRECTIVES);
+                report(w, at_line, at_col, msg);
+            } else {
+                w->errors++;
+            }
+            break;
+        }
         buf html;
         buf_init(&html);
         bool block = false;

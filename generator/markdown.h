@@ -25,6 +25,10 @@
 /* Every use of a link reference copies its URL and title: uses times the
  * longest definition must stay below this before cmark-gfm sees the page. */
 #define MD_MAX_REF_EXPANSION ((size_t)64 << 20)
+/* Directives (placeholders alone in their paragraph: figures, tables,
+ * levels) per page: each gets an element id, and a page of thousands of
+ * figures is not one a reader can use. */
+#define MD_MAX_DIRECTIVES 1000
 
 /* Expands one placeholder. inner is the text between "{{" and "}}" (not
  * trimmed); line/col its position in the file; alone is true when it is the

@@ -34,6 +34,21 @@
 static const char *const site_keys[] = {"title",       "description", "base_url", "language",
                                         "unsafe_html", "nav",         "about"};
 
+/* A file of the content folder that resolves outside it (a symbolic link):
+ * reported, as pages, boards and levels are. */
+static bool leads_outside(site *s, const char *path)
+{
+    char real[PATH_MAX], root[PATH_MAX];
+    if (!realpath(path, real) || !realpath(s->opt.content, root))
+        return false; /* missing: the reader says so */
+    size_t n = strlen(root);
+    if (strncmp(real, root, n) == 0 && real[n] == '/')
+        return false;
+    diag_error(&s->d, path, 0, 0,
+               "leads outside the content folder (a symbolic link?); copy the file in");
+    return true;
+}
+
 static void load_config(site *s)
 {
     site_config *c = &s->cfg;
@@ -43,6 +58,10 @@ static void load_config(site *s)
     char *text = NULL;
     size_t len;
     diag *d = &s->d;
+    if (leads_outside(s, path)) {
+        free(path);
+        return;
+    }
     if (file_read(path, BP_MAX_FILE_BYTES, &text, &len) != 0) {
         if (errno != ENOENT)
             d->io = true;
@@ -1166,7 +1185,7 @@ int site_build(const site_options *o)
 
     load_config(&s);
     char *cat_path = xasprintf("%s/catalog.yaml", o->content);
-    s.cat = catalog_load(cat_path, &s.d);
+    s.cat = leads_outside(&s, cat_path) ? NULL : catalog_load(cat_path, &s.d);
     free(cat_path);
     discover_pages(&s);
     if (s.cat) {

@@ -3,6 +3,7 @@
 #include "tmpl.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -303,6 +304,17 @@ static tmpl *parse_text(const char *dir, const char *path, const char *text, siz
     return t;
 }
 
+/* True when path resolves to a file outside dir (through a symbolic link);
+ * a path that does not resolve is left to the reader to report. */
+static bool outside(const char *dir, const char *path)
+{
+    char real[PATH_MAX], root[PATH_MAX];
+    if (!realpath(path, real) || !realpath(dir, root))
+        return false;
+    size_t n = strlen(root);
+    return strncmp(real, root, n) != 0 || (real[n] != '/' && strcmp(root, "/") != 0);
+}
+
 static tmpl *load_file(const char *dir, const char *file, diag *d, int depth, const char **chain,
                        int *errors, const char *from_path, int line, int col)
 {
@@ -310,7 +322,18 @@ static tmpl *load_file(const char *dir, const char *file, diag *d, int depth, co
     char *text = NULL;
     size_t len = 0;
     tmpl *t = NULL;
-    if (file_read(path, BP_MAX_FILE_BYTES, &text, &len) != 0) {
+    if (outside(dir, path)) {
+        /* Its text would be published: refuse it like a static file. */
+        if (from_path)
+            diag_error(d, from_path, line, col,
+                       "template '%s' leads outside the templates folder (a symbolic link?); "
+                       "copy the file in",
+                       path);
+        else
+            diag_error(d, path, 0, 0,
+                       "leads outside the templates folder (a symbolic link?); copy the file in");
+        (*errors)++;
+    } else if (file_read(path, BP_MAX_FILE_BYTES, &text, &len) != 0) {
         if (from_path)
             diag_error(d, from_path, line, col, "cannot read template '%s': %s", path,
                        strerror(errno));
