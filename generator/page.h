@@ -31,6 +31,7 @@ typedef struct {
     size_t body_offset; /* byte offset of the body in the file */
     int body_line;      /* 1-based file line where the body starts */
     bool is_home;
+    size_t nav_pos; /* index in the site's navigation order (site.c) */
 } bp_page;
 
 /* Split front matter off text. A page starts with a line "---"; the front

@@ -17,6 +17,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -745,17 +746,22 @@ static void discover_pages(site *s)
 static size_t nav_order(site *s, bp_page **out)
 {
     size_t n = 0;
+    for (size_t i = 0; i < s->n_pages; i++)
+        s->pages[i]->nav_pos = SIZE_MAX;
     for (size_t k = 0; k < s->cfg.n_nav; k++)
-        for (size_t i = 0; i < s->n_pages; i++)
-            if (!s->pages[i]->is_home && strcmp(s->pages[i]->slug, s->cfg.nav[k]) == 0)
-                out[n++] = s->pages[i];
+        for (size_t i = 0; i < s->n_pages; i++) {
+            bp_page *p = s->pages[i];
+            if (!p->is_home && p->nav_pos == SIZE_MAX && strcmp(p->slug, s->cfg.nav[k]) == 0) {
+                p->nav_pos = n;
+                out[n++] = p;
+            }
+        }
     for (size_t i = 0; i < s->n_pages; i++) {
         bp_page *p = s->pages[i];
-        bool listed = p->is_home;
-        for (size_t k = 0; k < n && !listed; k++)
-            listed = out[k] == p;
-        if (!listed)
+        if (!p->is_home && p->nav_pos == SIZE_MAX) {
+            p->nav_pos = n;
             out[n++] = p;
+        }
     }
     return n;
 }
@@ -855,21 +861,25 @@ static tmpl *template_for(site *s, tmpl ***cache, char ***names, size_t *n, cons
     return t;
 }
 
-static void nav_vars(site *s, tmpl_scope *sc, bp_page **order, size_t n_order,
+static void nav_vars(const tmpl *t, tmpl_scope *sc, bp_page **order, size_t n_order,
                      const bp_page *current, const char *root)
 {
+    /* The nav list is O(pages) per page: build it only for templates that
+     * show it (a 10,000-page site with a nav-less layout skips 10^8 items). */
     tmpl_list_declare(sc, "nav");
-    size_t at = n_order;
-    for (size_t i = 0; i < n_order; i++) {
-        tmpl_scope *item = tmpl_list_add(sc, "nav");
-        char *url = xasprintf("%s%s/", root, order[i]->slug);
-        tmpl_set_text(item, "title", order[i]->title);
-        tmpl_set_text(item, "url", url);
-        tmpl_set_text(item, "current", order[i] == current ? "page" : "");
-        free(url);
-        if (order[i] == current)
-            at = i;
+    if (tmpl_uses(t, "nav")) {
+        for (size_t i = 0; i < n_order; i++) {
+            tmpl_scope *item = tmpl_list_add(sc, "nav");
+            char *url = xasprintf("%s%s/", root, order[i]->slug);
+            tmpl_set_text(item, "title", order[i]->title);
+            tmpl_set_text(item, "url", url);
+            tmpl_set_text(item, "current", order[i] == current ? "page" : "");
+            free(url);
+        }
     }
+    size_t at = current && current->nav_pos < n_order && order[current->nav_pos] == current
+                    ? current->nav_pos
+                    : n_order;
     const bp_page *prev = at < n_order && at > 0 ? order[at - 1] : NULL;
     const bp_page *next = at + 1 < n_order ? order[at + 1] : NULL;
     char *u;
@@ -881,7 +891,6 @@ static void nav_vars(site *s, tmpl_scope *sc, bp_page **order, size_t n_order,
     u = next ? xasprintf("%s%s/", root, next->slug) : xstrdup("");
     tmpl_set_text(sc, "next_url", u);
     free(u);
-    (void)s;
 }
 
 static void render_page(site *s, outdir *out, bp_page *p, bp_page **order, size_t n_order, tmpl *t)
@@ -938,7 +947,7 @@ static void render_page(site *s, outdir *out, bp_page *p, bp_page **order, size_
         buf_free(&note);
         tmpl_set_text(sc, "interactive", pc.interactive ? "yes" : "");
         tmpl_set_text(sc, "results_url", pc.results.len ? "results.json" : "");
-        nav_vars(s, sc, order, n_order, p, root);
+        nav_vars(t, sc, order, n_order, p, root);
         tmpl_list_declare(sc, "pages");
         for (size_t i = 0; i < n_order && p->is_home; i++) {
             tmpl_scope *item = tmpl_list_add(sc, "pages");
@@ -995,7 +1004,7 @@ static void render_default_index(site *s, outdir *out, bp_page **order, size_t n
     tmpl_set_html(sc, "measured", "");
     tmpl_set_text(sc, "interactive", "");
     tmpl_set_text(sc, "results_url", "");
-    nav_vars(s, sc, order, n_order, NULL, "");
+    nav_vars(t, sc, order, n_order, NULL, "");
     tmpl_list_declare(sc, "pages");
     for (size_t i = 0; i < n_order; i++) {
         tmpl_scope *item = tmpl_list_add(sc, "pages");

@@ -474,6 +474,26 @@ static int render_nodes(tnode *nodes, size_t count, const tmpl_scope *scope, buf
     return rc;
 }
 
+static bool nodes_use(const tnode *nodes, size_t count, const char *name)
+{
+    for (size_t i = 0; i < count; i++) {
+        const tnode *n = &nodes[i];
+        if (n->type != TN_TEXT && n->type != TN_PARTIAL && strcmp(n->s, name) == 0)
+            return true;
+        if (n->type == TN_PARTIAL && n->partial &&
+            nodes_use(n->partial->nodes, n->partial->n, name))
+            return true;
+        if (nodes_use(n->body, n->n_body, name) || nodes_use(n->alt, n->n_alt, name))
+            return true;
+    }
+    return false;
+}
+
+bool tmpl_uses(const tmpl *t, const char *name)
+{
+    return t && nodes_use(t->nodes, t->n, name);
+}
+
 int tmpl_render(tmpl *t, const tmpl_scope *scope, buf *out, diag *d)
 {
     return render_nodes(t->nodes, t->n, scope, out, d);

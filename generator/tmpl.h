@@ -31,6 +31,11 @@ void tmpl_free(tmpl *t);
  * unknown variables (each position once per template). */
 int tmpl_render(tmpl *t, const tmpl_scope *scope, buf *out, diag *d);
 
+/* True when the template (or a partial it includes) names the variable or
+ * list anywhere: callers skip building values nobody shows (the nav list
+ * of every page costs O(pages) per page). */
+bool tmpl_uses(const tmpl *t, const char *name);
+
 /* Scopes: a set of named values; parent scopes are searched after. */
 tmpl_scope *tmpl_scope_new(const tmpl_scope *parent);
 void tmpl_scope_free(tmpl_scope *s);
