@@ -238,6 +238,11 @@ static size_t reserved_at(const char *text, size_t len)
     return len;
 }
 
+void md_init(void)
+{
+    cmark_gfm_core_extensions_ensure_registered();
+}
+
 int md_render(const char *text, size_t len, const md_options *o, buf *out, diag *d)
 {
     walker w;

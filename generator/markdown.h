@@ -30,6 +30,10 @@ typedef struct {
     void *ctx;
 } md_options;
 
+/* Register cmark-gfm's extensions: call once before rendering from several
+ * threads (md_render is then safe to call concurrently). */
+void md_init(void);
+
 /* Render text (len bytes, UTF-8 checked by the caller) to HTML appended to
  * out. Returns 0, or -1 when errors were reported to d. */
 int md_render(const char *text, size_t len, const md_options *o, buf *out, diag *d);

@@ -5,6 +5,7 @@
  * output tree that replaces the old one only when nothing failed. */
 #include "cache.h"
 #include "draw.h"
+#include "drawcache.h"
 #include "fmt.h"
 #include "markdown.h"
 #include "results.h"
@@ -26,6 +27,33 @@
 #include <unistd.h>
 
 #define SITE_MAX_PAGES 100000
+
+/* Board and timeline drawings are cached on shared boards and made with
+ * cairo: one at a time, whichever thread renders the page. */
+static pthread_mutex_t draw_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Append messages another diag collected (text may be NULL). */
+static void buf_puts_diag(diag *d, const char *text, int errors, bool io)
+{
+    if (text && *text) {
+        size_t n = strlen(text);
+        d->text = xgrow(d->text, 1, &d->cap, d->len + n + 1);
+        memcpy(d->text + d->len, text, n + 1);
+        d->len += n;
+    }
+    d->errors += errors;
+    d->io |= io;
+}
+
+/* The same, shown on d's stream too. */
+static void diag_merge(diag *d, const char *text, int errors, bool io)
+{
+    if (text && *text && d->out) {
+        fputs(text, d->out);
+        fflush(d->out);
+    }
+    buf_puts_diag(d, text, errors, io);
+}
 
 /* ------------------------------------------------------------ site.yaml */
 
@@ -567,6 +595,7 @@ static void board_notes(const sboard *b, draw_note *notes, char texts[][64], siz
 
 int site_draw_board(site *s, sboard *b, const char *path, int line, int col)
 {
+    pthread_mutex_lock(&draw_lock);
     if (!b->drawn) {
         b->drawn = true;
         draw_note notes[8];
@@ -574,11 +603,16 @@ int site_draw_board(site *s, sboard *b, const char *path, int line, int col)
         size_t n = 0;
         if (b->ran && !b->run_failed)
             board_notes(b, notes, texts, &n);
-        buf svg, alt;
+        buf svg, alt, key;
         buf_init(&svg);
         buf_init(&alt);
+        buf_init(&key);
         char err[256];
-        if (draw_board(b->board, notes, n, &svg, &alt, err, sizeof err) != 0) {
+        if (s->opt.cache)
+            drawcache_key_board(&key, b->board, notes, n);
+        if (s->opt.cache && drawcache_get(s->opt.cache, &key, &b->svg, &b->alt)) {
+            /* drawn by an earlier build, from exactly these inputs */
+        } else if (draw_board(b->board, notes, n, &svg, &alt, err, sizeof err) != 0) {
             diag_error(&s->d, path, line, col, "cannot draw board '%s': %s", b->board->id, err);
             b->draw_failed = true;
             buf_free(&svg);
@@ -586,22 +620,36 @@ int site_draw_board(site *s, sboard *b, const char *path, int line, int col)
         } else {
             b->svg = buf_detach(&svg);
             b->alt = buf_detach(&alt);
+            if (s->opt.cache)
+                drawcache_put(s->opt.cache, &key, b->svg, b->alt);
         }
+        buf_free(&key);
     }
-    return b->draw_failed ? -1 : 0;
+    int rc = b->draw_failed ? -1 : 0;
+    pthread_mutex_unlock(&draw_lock);
+    return rc;
 }
 
 int site_draw_timeline(site *s, sboard *b, const char *path, int line, int col)
 {
+    pthread_mutex_lock(&draw_lock);
     if (!b->tl_drawn) {
         b->tl_drawn = true;
-        buf svg, alt;
+        buf svg, alt, key;
         buf_init(&svg);
         buf_init(&alt);
+        buf_init(&key);
         char err[256];
+        bool cached = false;
+        if (s->opt.cache && !b->result.trace_truncated) {
+            drawcache_key_timeline(&key, b->board, b->result.trace, b->result.n_trace);
+            cached = drawcache_get(s->opt.cache, &key, &b->tl_svg, &b->tl_alt);
+        }
         if (b->result.trace_truncated) {
             snprintf(err, sizeof err, "its trace is longer than the timeline can show");
             b->tl_failed = true;
+        } else if (cached) {
+            /* drawn by an earlier build, from exactly these inputs */
         } else if (draw_timeline(b->board, b->result.trace, b->result.n_trace, &svg, &alt, err,
                                  sizeof err) != 0) {
             b->tl_failed = true;
@@ -611,12 +659,17 @@ int site_draw_timeline(site *s, sboard *b, const char *path, int line, int col)
                        err);
             buf_free(&svg);
             buf_free(&alt);
-        } else {
+        } else if (!cached) {
             b->tl_svg = buf_detach(&svg);
             b->tl_alt = buf_detach(&alt);
+            if (s->opt.cache)
+                drawcache_put(s->opt.cache, &key, b->tl_svg, b->tl_alt);
         }
+        buf_free(&key);
     }
-    return b->tl_failed ? -1 : 0;
+    int rc = b->tl_failed ? -1 : 0;
+    pthread_mutex_unlock(&draw_lock);
+    return rc;
 }
 
 /* ------------------------------------------------------------ page lookups */
@@ -990,6 +1043,91 @@ out:
     strset_free(&pc.in_results);
 }
 
+/* ------------------------------------------------------------ parallel pages */
+
+/* What rendering one page reported, shown in page order afterwards. */
+typedef struct {
+    char *text; /* its error messages (owned), or NULL */
+    int errors;
+    bool io;
+} page_out;
+
+typedef struct {
+    site *s;
+    outdir *out;
+    bp_page **order;
+    size_t n_order;
+    tmpl **page_t;
+    page_out *res;
+    size_t *todo; /* page indices, in page order */
+    size_t n_todo;
+    atomic_size_t next;
+} render_queue;
+
+/* Render page i with its own error buffer and its own handle on the output
+ * (the manifest lists its files at the page's place, whatever thread wrote
+ * them first). */
+static void render_one(render_queue *q, size_t i)
+{
+    site ws = *q->s; /* shared tables; only the diag is the page's own */
+    diag_init(&ws.d, NULL);
+    page_out *r = &q->res[i];
+    if (r->text) { /* the template's messages come first */
+        buf_puts_diag(&ws.d, r->text, r->errors, r->io);
+        free(r->text);
+    }
+    outdir *v = q->out ? outdir_view(q->out, i) : NULL;
+    render_page(&ws, v, q->s->pages[i], q->order, q->n_order, q->page_t[i]);
+    outdir_view_free(v);
+    r->text = ws.d.text;
+    r->errors = ws.d.errors;
+    r->io = ws.d.io;
+}
+
+static void *render_worker(void *arg)
+{
+    render_queue *q = arg;
+    for (;;) {
+        size_t k = atomic_fetch_add(&q->next, 1);
+        if (k >= q->n_todo)
+            break;
+        render_one(q, q->todo[k]);
+    }
+    return NULL;
+}
+
+/* Render every page: pages that show simulated boards first, one at a time
+ * in page order (their drawings are cached on shared boards, and a drawing
+ * error is reported by the first page that meets it), then the pages
+ * without on --jobs threads. Memory stays per page in flight: bodies are
+ * read, rendered and written one page at a time. */
+static void render_all(site *s, outdir *out, bp_page **order, size_t n_order, tmpl **page_t,
+                       page_out *res)
+{
+    md_init();
+    render_queue q = {s, out, order, n_order, page_t, res, NULL, 0, 0};
+    q.todo = xcalloc(s->n_pages + 1, sizeof *q.todo);
+    for (size_t i = 0; i < s->n_pages; i++) {
+        const bp_page *p = s->pages[i];
+        if (p->n_boards || p->n_levels || p->n_charts)
+            render_one(&q, i);
+        else
+            q.todo[q.n_todo++] = i;
+    }
+    int threads = s->opt.jobs > 0 ? s->opt.jobs : cores();
+    if ((size_t)threads > q.n_todo / 4 + 1) /* a few pages are not worth a thread */
+        threads = (int)(q.n_todo / 4 + 1);
+    pthread_t tids[64];
+    int started = 0;
+    for (int t = 1; t < threads && t < 64; t++)
+        if (pthread_create(&tids[started], NULL, render_worker, &q) == 0)
+            started++;
+    render_worker(&q);
+    for (int t = 0; t < started; t++)
+        pthread_join(tids[t], NULL);
+    free(q.todo);
+}
+
 /* The home page: index.md when there is one, else a list of pages. */
 static void render_default_index(site *s, outdir *out, bp_page **order, size_t n_order, tmpl *t)
 {
@@ -1161,13 +1299,30 @@ int site_build(const site_options *o)
     }
     if (s.d.errors == 0) {
         bool have_home = false;
+        tmpl **page_t = xcalloc(s.n_pages + 1, sizeof *page_t);
+        page_out *res = xcalloc(s.n_pages + 1, sizeof *res);
         for (size_t i = 0; i < s.n_pages; i++) {
+            /* Templates load here, in page order; their errors are shown
+             * where the sequential build showed them (before the page's). */
             bp_page *p = s.pages[i];
             have_home |= p->is_home;
-            tmpl *t = template_for(&s, &tcache, &tnames, &n_t,
-                                   p->is_home ? "index" : p->template_name, p);
-            render_page(&s, out, p, order, n_order, t);
+            site ws = s;
+            diag_init(&ws.d, NULL);
+            page_t[i] = template_for(&ws, &tcache, &tnames, &n_t,
+                                     p->is_home ? "index" : p->template_name, p);
+            res[i].text = ws.d.text;
+            res[i].errors = ws.d.errors;
+            res[i].io = ws.d.io;
         }
+        render_all(&s, out, order, n_order, page_t, res);
+        for (size_t i = 0; i < s.n_pages; i++) {
+            diag_merge(&s.d, res[i].text, res[i].errors, res[i].io);
+            free(res[i].text);
+        }
+        free(res);
+        free(page_t);
+        if (out)
+            outdir_set_seq(out, s.n_pages);
         if (!have_home) {
             tmpl *t = template_for(&s, &tcache, &tnames, &n_t, "index", NULL);
             if (t)

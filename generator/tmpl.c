@@ -75,7 +75,10 @@ static tvar *own_var(tmpl_scope *s, const char *name)
     for (size_t i = 0; i < s->n; i++)
         if (strcmp(s->vars[i].name, name) == 0)
             return &s->vars[i];
-    s->vars = xgrow(s->vars, sizeof *s->vars, &s->cap, s->n + 1);
+    if (s->n == s->cap) { /* list items hold a few variables: start small */
+        s->cap = s->cap ? s->cap * 2 : 4;
+        s->vars = xrealloc(s->vars, s->cap * sizeof *s->vars);
+    }
     tvar *v = &s->vars[s->n++];
     memset(v, 0, sizeof *v);
     v->name = xstrdup(name);
@@ -394,11 +397,16 @@ void tmpl_free(tmpl *t)
 
 /* ------------------------------------------------------------ rendering */
 
+/* Pages render on several threads: exactly one of them reports a node. */
+static bool first_report(tnode *n)
+{
+    return !__atomic_exchange_n(&n->reported, true, __ATOMIC_RELAXED);
+}
+
 static void unknown(tnode *n, const tmpl_scope *scope, diag *d, const char *kind)
 {
-    if (n->reported)
+    if (!first_report(n))
         return;
-    n->reported = true;
     const char *names[128];
     size_t count = 0;
     for (const tmpl_scope *s = scope; s; s = s->parent)
@@ -427,8 +435,7 @@ static int render_nodes(tnode *nodes, size_t count, const tmpl_scope *scope, buf
                 unknown(n, scope, d, "template variable");
                 rc = -1;
             } else if (v->type == TV_LIST) {
-                if (!n->reported) {
-                    n->reported = true;
+                if (first_report(n)) {
                     diag_error(d, n->path, n->line, n->col,
                                "'%s' is a list: use {{#each %s}} ... {{/each}}", n->s, n->s);
                 }
@@ -458,8 +465,7 @@ static int render_nodes(tnode *nodes, size_t count, const tmpl_scope *scope, buf
             if (!v || v->type != TV_LIST) {
                 if (!v)
                     unknown(n, scope, d, "template list");
-                else if (!n->reported) {
-                    n->reported = true;
+                else if (first_report(n)) {
                     diag_error(d, n->path, n->line, n->col, "'%s' is not a list", n->s);
                 }
                 rc = -1;
