@@ -34,6 +34,10 @@ typedef struct {
  * threads (md_render is then safe to call concurrently). */
 void md_init(void);
 
+/* Free the calling thread's Markdown memory (kept between pages for
+ * speed); call when a thread is done rendering. */
+void md_release(void);
+
 /* Render text (len bytes, UTF-8 checked by the caller) to HTML appended to
  * out. Returns 0, or -1 when errors were reported to d. */
 int md_render(const char *text, size_t len, const md_options *o, buf *out, diag *d);

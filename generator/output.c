@@ -647,7 +647,8 @@ static void drop_stale(outcore *c)
         }
     }
     /* deepest first, then each parent in turn */
-    qsort(dirs, n, sizeof *dirs, longer_first);
+    if (n)
+        qsort(dirs, n, sizeof *dirs, longer_first);
     for (size_t i = 0; i < n; i++) {
         for (char *dp = dirs[i]; dp[0];) {
             char *path = xasprintf("%s/%s", c->tmp, dp);
@@ -676,7 +677,8 @@ int outdir_commit(outdir *o, diag *d)
     outcore *c = o->c;
     int rc = -1;
     drop_stale(c);
-    qsort(c->entries, c->n_entries, sizeof *c->entries, entry_cmp);
+    if (c->n_entries)
+        qsort(c->entries, c->n_entries, sizeof *c->entries, entry_cmp);
     buf manifest;
     buf_init(&manifest);
     for (size_t i = 0; i < c->n_entries; i++) {

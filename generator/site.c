@@ -732,9 +732,87 @@ static int page_cmp(const void *a, const void *b)
     return strcmp(x->slug, y->slug);
 }
 
-static int name_cmp(const void *a, const void *b)
+/* One page file of the content folder, read and its front matter parsed on
+ * a worker thread; messages are kept per page and shown in name order. */
+typedef struct {
+    char *name;     /* file name */
+    bool plain;     /* readdir says: a regular file, not a link */
+    bp_page *page;  /* NULL when it failed */
+    char *text;     /* messages */
+    int errors;
+    bool io;
+} page_file;
+
+typedef struct {
+    site *s;
+    page_file *files;
+    size_t n;
+    const char *root; /* realpath of the content folder, or NULL */
+    atomic_size_t next;
+} discover_queue;
+
+static void discover_one(const discover_queue *q, page_file *f)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    diag d;
+    diag_init(&d, NULL);
+    char *path = xasprintf("%s/%s", q->s->opt.content, f->name);
+    char real[PATH_MAX];
+    char *text = NULL;
+    size_t len;
+    /* A regular file listed in the folder is inside it; a link (or a file
+     * system that does not say) is resolved and checked. */
+    bool inside = q->root && (f->plain || (realpath(path, real) &&
+                                           strncmp(real, q->root, strlen(q->root)) == 0 &&
+                                           real[strlen(q->root)] == '/'));
+    if (!inside) {
+        diag_error(&d, path, 0, 0,
+                   "leads outside the content folder (a symbolic link?); copy the file in");
+    } else if (file_read(path, MD_MAX_BYTES + 64 * 1024, &text, &len) != 0) {
+        d.io = errno != EFBIG;
+        diag_error(&d, path, 0, 0, "cannot read the page: %s",
+                   errno == EFBIG ? "larger than the 256 KiB limit" : strerror(errno));
+    } else {
+        f->name[strlen(f->name) - 3] = '\0';
+        f->page = page_parse(path, text, len, f->name, &d);
+    }
+    free(text);
+    free(path);
+    f->text = d.text;
+    f->errors = d.errors;
+    f->io = d.io;
+}
+
+static void *discover_worker(void *arg)
+{
+    discover_queue *q = arg;
+    for (;;) {
+        size_t i = atomic_fetch_add(&q->next, 1);
+        if (i >= q->n)
+            break;
+        discover_one(q, &q->files[i]);
+    }
+    return NULL;
+}
+
+static int page_file_cmp(const void *a, const void *b)
+{
+    return strcmp(((const page_file *)a)->name, ((const page_file *)b)->name);
+}
+
+/* Run fn on --jobs threads (the caller's among them) over a queue. */
+static void run_threads(site *s, size_t n_items, void *(*fn)(void *), void *q)
+{
+    int threads = s->opt.jobs > 0 ? s->opt.jobs : cores();
+    if ((size_t)threads > n_items / 4 + 1) /* a few items are not worth a thread */
+        threads = (int)(n_items / 4 + 1);
+    pthread_t tids[64];
+    int started = 0;
+    for (int t = 1; t < threads && t < 64; t++)
+        if (pthread_create(&tids[started], NULL, fn, q) == 0)
+            started++;
+    fn(q);
+    for (int t = 0; t < started; t++)
+        pthread_join(tids[t], NULL);
 }
 
 static void discover_pages(site *s)
@@ -746,48 +824,38 @@ static void discover_pages(site *s)
                    strerror(errno));
         return;
     }
-    char **names = NULL;
+    page_file *files = NULL;
     size_t n = 0, cap = 0;
     struct dirent *e;
     while ((e = readdir(dh))) {
         size_t l = strlen(e->d_name);
         if (e->d_name[0] == '.' || l < 4 || strcmp(e->d_name + l - 3, ".md") != 0)
             continue;
-        names = xgrow(names, sizeof *names, &cap, n + 1);
-        names[n++] = xstrdup(e->d_name);
+        files = xgrow(files, sizeof *files, &cap, n + 1);
+        memset(&files[n], 0, sizeof files[n]);
+        files[n].name = xstrdup(e->d_name);
+        files[n].plain = e->d_type == DT_REG;
+        n++;
     }
     closedir(dh);
-    qsort(names, n, sizeof *names, name_cmp);
+    if (n)
+        qsort(files, n, sizeof *files, page_file_cmp);
     if (n > SITE_MAX_PAGES)
         diag_error(&s->d, s->opt.content, 0, 0, "%zu pages; the limit is %d", n, SITE_MAX_PAGES);
     s->pages = xcalloc(n ? n : 1, sizeof *s->pages);
     char root[PATH_MAX];
-    bool have_root = realpath(s->opt.content, root) != NULL;
-    for (size_t i = 0; i < n && i < SITE_MAX_PAGES; i++) {
-        char *path = xasprintf("%s/%s", s->opt.content, names[i]);
-        char real[PATH_MAX];
-        char *text = NULL;
-        size_t len;
-        if (!have_root || !realpath(path, real) || strncmp(real, root, strlen(root)) != 0 ||
-            real[strlen(root)] != '/') {
-            diag_error(&s->d, path, 0, 0,
-                       "leads outside the content folder (a symbolic link?); copy the file in");
-        } else if (file_read(path, MD_MAX_BYTES + 64 * 1024, &text, &len) != 0) {
-            s->d.io = errno != EFBIG;
-            diag_error(&s->d, path, 0, 0, "cannot read the page: %s",
-                       errno == EFBIG ? "larger than the 256 KiB limit" : strerror(errno));
-        } else {
-            names[i][strlen(names[i]) - 3] = '\0';
-            bp_page *p = page_parse(path, text, len, names[i], &s->d);
-            if (p)
-                s->pages[s->n_pages++] = p;
-        }
-        free(text);
-        free(path);
+    discover_queue q = {s, files, n < SITE_MAX_PAGES ? n : SITE_MAX_PAGES,
+                        realpath(s->opt.content, root) ? root : NULL, 0};
+    run_threads(s, q.n, discover_worker, &q);
+    for (size_t i = 0; i < q.n; i++) {
+        diag_merge(&s->d, files[i].text, files[i].errors, files[i].io);
+        free(files[i].text);
+        if (files[i].page)
+            s->pages[s->n_pages++] = files[i].page;
     }
     for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
+        free(files[i].name);
+    free(files);
     qsort(s->pages, s->n_pages, sizeof *s->pages, page_cmp);
     for (size_t i = 1; i < s->n_pages; i++)
         if (strcmp(s->pages[i]->slug, s->pages[i - 1]->slug) == 0)
@@ -1093,6 +1161,7 @@ static void *render_worker(void *arg)
             break;
         render_one(q, q->todo[k]);
     }
+    md_release();
     return NULL;
 }
 
@@ -1114,17 +1183,7 @@ static void render_all(site *s, outdir *out, bp_page **order, size_t n_order, tm
         else
             q.todo[q.n_todo++] = i;
     }
-    int threads = s->opt.jobs > 0 ? s->opt.jobs : cores();
-    if ((size_t)threads > q.n_todo / 4 + 1) /* a few pages are not worth a thread */
-        threads = (int)(q.n_todo / 4 + 1);
-    pthread_t tids[64];
-    int started = 0;
-    for (int t = 1; t < threads && t < 64; t++)
-        if (pthread_create(&tids[started], NULL, render_worker, &q) == 0)
-            started++;
-    render_worker(&q);
-    for (int t = 0; t < started; t++)
-        pthread_join(tids[t], NULL);
+    run_threads(s, q.n_todo, render_worker, &q);
     free(q.todo);
 }
 
