@@ -467,21 +467,36 @@ static void simulate_all(site *s)
     for (size_t i = 0; i < s->n_charts; i++)
         for (size_t k = 0; k < s->charts[i]->n_points; k++)
             add_run(&runs, &n, &cap, &s->charts[i]->points[k]);
-    /* Cached results first (in this thread), then the misses in parallel. */
+    /* Cached results first (in this thread), then the misses in parallel;
+     * a variant identical to an earlier one (same key: a level combination
+     * that is also a board of its own) runs once and shares the result. */
     sboard **todo = xcalloc(n ? n : 1, sizeof *todo);
+    sboard **same = xcalloc(n ? n : 1, sizeof *same); /* repeats, with ... */
+    size_t *same_as = xcalloc(n ? n : 1, sizeof *same_as); /* ... the todo they repeat */
     buf *keys = xcalloc(n ? n : 1, sizeof *keys);
-    size_t n_todo = 0;
+    uint64_t *hashes = xcalloc(n ? n : 1, sizeof *hashes);
+    size_t n_todo = 0, n_same = 0;
     for (size_t i = 0; i < n; i++) {
         sboard *b = runs[i];
-        if (s->opt.cache) {
-            cache_key(&keys[n_todo], &b->board->sim, &s->lim, b->want_trace);
-            if (cache_get(s->opt.cache, &keys[n_todo], &b->result)) {
-                b->ran = true;
-                s->cached++;
-                buf_clear(&keys[n_todo]);
-                continue;
-            }
+        cache_key(&keys[n_todo], &b->board->sim, &s->lim, b->want_trace);
+        if (s->opt.cache && cache_get(s->opt.cache, &keys[n_todo], &b->result)) {
+            b->ran = true;
+            s->cached++;
+            buf_clear(&keys[n_todo]);
+            continue;
         }
+        uint64_t h = hash64(keys[n_todo].data, keys[n_todo].len, 0);
+        size_t k = 0;
+        while (k < n_todo && !(hashes[k] == h && keys[k].len == keys[n_todo].len &&
+                               memcmp(keys[k].data, keys[n_todo].data, keys[k].len) == 0))
+            k++;
+        if (k < n_todo) {
+            same[n_same] = b;
+            same_as[n_same++] = k;
+            buf_clear(&keys[n_todo]);
+            continue;
+        }
+        hashes[n_todo] = h;
         todo[n_todo++] = b;
     }
     run_queue q = {todo, n_todo, 0, &s->lim};
@@ -497,16 +512,41 @@ static void simulate_all(site *s)
     for (int t = 0; t < started; t++)
         pthread_join(tids[t], NULL);
     s->runs += n_todo;
+    s->shared += n_same;
+    for (size_t i = 0; i < n_same; i++) {
+        const sboard *from = todo[same_as[i]];
+        sboard *b = same[i];
+        b->ran = true;
+        b->run_failed = from->run_failed;
+        memcpy(b->run_error, from->run_error, sizeof b->run_error);
+        if (!from->run_failed) {
+            b->result = from->result;
+            if (from->result.n_trace) {
+                size_t bytes = from->result.n_trace * sizeof *from->result.trace;
+                b->result.trace = xmalloc(bytes);
+                memcpy(b->result.trace, from->result.trace, bytes);
+            }
+        }
+    }
     /* Report and store in a fixed order, whatever the threads did. */
-    for (size_t i = 0; i < n_todo; i++) {
-        if (todo[i]->run_failed)
-            diag_error(&s->d, todo[i]->board->path, 0, 0, "%s", todo[i]->run_error);
-        else if (s->opt.cache)
-            cache_put(s->opt.cache, &keys[i], &todo[i]->result);
+    for (size_t i = 0, k = 0; i < n; i++) {
+        sboard *b = runs[i];
+        if (k < n_todo && todo[k] == b) {
+            if (b->run_failed)
+                diag_error(&s->d, b->board->path, 0, 0, "%s", b->run_error);
+            else if (s->opt.cache)
+                cache_put(s->opt.cache, &keys[k], &b->result);
+            k++;
+        } else if (b->run_failed) { /* a repeat of a failed run fails the same way */
+            diag_error(&s->d, b->board->path, 0, 0, "%s", b->run_error);
+        }
     }
     for (size_t i = 0; i < n; i++)
         buf_free(&keys[i]);
     free(keys);
+    free(hashes);
+    free(same);
+    free(same_as);
     free(todo);
     free(runs);
 }
@@ -1411,14 +1451,18 @@ int site_build(const site_options *o)
     if (!o->quiet) {
         size_t n_boards = s.n_boards;
         double dt = now_s() - t0;
-        if (status == 0)
+        if (status == 0) {
             fprintf(stderr,
                     "boardpress: %s %zu page%s, %zu board%s, %zu level%s, %zu run%s "
-                    "(%zu simulated, %zu from the cache)",
+                    "(%zu simulated, %zu from the cache",
                     o->write ? "built" : "checked", s.n_pages, s.n_pages == 1 ? "" : "s", n_boards,
                     n_boards == 1 ? "" : "s", s.n_levels, s.n_levels == 1 ? "" : "s",
-                    s.runs + s.cached, s.runs + s.cached == 1 ? "" : "s", s.runs, s.cached);
-        else
+                    s.runs + s.cached + s.shared, s.runs + s.cached + s.shared == 1 ? "" : "s",
+                    s.runs, s.cached);
+            if (s.shared)
+                fprintf(stderr, ", %zu the same as another", s.shared);
+            fputc(')', stderr);
+        } else
             fprintf(stderr, "boardpress: %d error%s; %s", s.d.errors, s.d.errors == 1 ? "" : "s",
                     o->write ? "nothing written, the previous site is unchanged" : "check failed");
         if (status == 0 && o->write)

@@ -297,7 +297,7 @@ def bp_real(cwd, out, *extra, cache=True):
 
 
 def summary(r):
-    m = re.search(r"\((\d+) simulated, (\d+) from the cache\)", r.err)
+    m = re.search(r"\((\d+) simulated, (\d+) from the cache", r.err)
     return (int(m.group(1)), int(m.group(2))) if m else (None, None)
 
 
