@@ -75,7 +75,7 @@ static void put_u64(buf *key, uint64_t v)
     buf_put(key, (const char *)&v, sizeof v);
 }
 
-static void key_common(buf *key, const char *what, const bp_board *b)
+static void key_env(buf *key, const char *what)
 {
     pthread_once(&build_id_once, read_build_id);
     buf_puts(key, MAGIC);
@@ -93,6 +93,11 @@ static void key_common(buf *key, const char *what, const bp_board *b)
             put_u64(key, UINT64_MAX);
         }
     }
+}
+
+static void key_common(buf *key, const char *what, const bp_board *b)
+{
+    key_env(key, what);
     /* the board: every field the simulator sees, then names and labels */
     sim_limits lim = sim_limits_default();
     cache_key(key, &b->sim, &lim, false);
@@ -139,6 +144,45 @@ void drawcache_key_timeline(buf *key, const bp_board *b, const sim_trace_entry *
         put_u64(key, (uint64_t)(int64_t)tr[i].part);
         put_u64(key, (uint64_t)(int64_t)tr[i].peer);
         put_u64(key, (uint64_t)tr[i].detail);
+    }
+}
+
+static void put_f64(buf *key, double v)
+{
+    buf_put(key, (const char *)&v, sizeof v);
+}
+
+void drawcache_key_chart(buf *key, const bp_chart *c, const sim_result *const *points, size_t n)
+{
+    key_env(key, "chart\n");
+    put_str(key, c->id);
+    put_str(key, c->title);
+    put_str(key, c->board);
+    put_u64(key, (uint64_t)c->measure);
+    put_str(key, c->x_label);
+    put_str(key, c->x_set);
+    put_u64(key, c->x_percent);
+    put_u64(key, c->n_x);
+    for (size_t i = 0; i < c->n_x; i++) {
+        put_str(key, c->x_values[i]);
+        put_f64(key, c->x[i]);
+    }
+    put_str(key, c->series_set);
+    put_u64(key, c->n_series);
+    for (size_t i = 0; i < c->n_series; i++) {
+        put_str(key, c->series[i].label);
+        put_str(key, c->series[i].value);
+    }
+    /* every point's measured numbers, not just the one drawn */
+    put_u64(key, n);
+    for (size_t i = 0; i < n; i++) {
+        put_u64(key, (uint64_t)points[i]->replications);
+        for (int m = 0; m < SIM_M_COUNT; m++) {
+            put_f64(key, points[i]->m[m].mean);
+            put_f64(key, points[i]->m[m].min);
+            put_f64(key, points[i]->m[m].max);
+            put_f64(key, points[i]->m[m].ci95);
+        }
     }
 }
 

@@ -4,12 +4,14 @@
  * itself (its GNU build ID: any change to the drawing code, or to how
  * boards load, is a new key), the cairo version, the DejaVu font files, the
  * board as loaded (every field but source positions), the result notes on
- * it, or the trace of a timeline. Without a build ID nothing is cached. */
+ * it, the trace of a timeline, or a chart's points. Without a build ID
+ * nothing is cached. */
 #ifndef BP_DRAWCACHE_H
 #define BP_DRAWCACHE_H
 
 #include "board.h"
 #include "draw.h"
+#include "level.h"
 #include "util.h"
 
 #include <stdbool.h>
@@ -18,6 +20,9 @@
 void drawcache_key_board(buf *key, const bp_board *b, const draw_note *notes, size_t n_notes);
 /* The key of a timeline of this trace. */
 void drawcache_key_timeline(buf *key, const bp_board *b, const sim_trace_entry *tr, size_t n);
+
+/* The key of a chart drawn from its points' results (in its point order). */
+void drawcache_key_chart(buf *key, const bp_chart *c, const sim_result *const *points, size_t n);
 
 /* Look a drawing up in dir: true and the SVG and alt text (caller frees)
  * when a stored drawing has exactly this key. Always false when the

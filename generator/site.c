@@ -266,8 +266,9 @@ typedef struct {
     bp_pos pos;
 } override_t;
 
-static bp_board *variant(site *s, const char *board_path, const override_t *ov, size_t n,
-                         const sim_goal *goals, const bp_pos *goal_pos)
+/* The board file's tree, parsed once for all of a level's or chart's
+ * variants (NULL after reporting). */
+static ynode *variant_tree(site *s, const char *board_path)
 {
     char *text;
     size_t len;
@@ -278,11 +279,17 @@ static bp_board *variant(site *s, const char *board_path, const override_t *ov, 
     bool empty;
     ynode *root = yaml_parse(board_path, text, len, 0, &s->d, &empty);
     free(text);
-    if (!root) {
-        if (empty)
-            diag_error(&s->d, board_path, 1, 1, "the board file is empty");
+    if (!root && empty)
+        diag_error(&s->d, board_path, 1, 1, "the board file is empty");
+    return root;
+}
+
+static bp_board *variant(site *s, const char *board_path, const ynode *tree, const override_t *ov,
+                         size_t n, const sim_goal *goals, const bp_pos *goal_pos)
+{
+    if (!tree)
         return NULL;
-    }
+    ynode *root = ynode_clone(tree);
     int before = s->d.errors;
     for (size_t i = 0; i < n; i++)
         board_override(board_path, root, ov[i].set, ov[i].value, ov[i].src, ov[i].pos.line,
@@ -326,6 +333,7 @@ static void load_level_ref(site *s, const bp_page *p, const bp_ref *r)
     override_t ov[8];
     int opts[8];
     int before = s->d.errors;
+    ynode *tree = variant_tree(s, board_path);
     for (size_t c = 0; c < l->n_combos && s->d.errors == before; c++) {
         level_combo(l, c, opts);
         for (size_t i = 0; i < l->n_choices; i++) {
@@ -337,10 +345,11 @@ static void load_level_ref(site *s, const bp_page *p, const bp_ref *r)
         }
         sboard *b = &sl->combos[c];
         b->file = xstrdup(l->board);
-        b->board =
-            variant(s, board_path, ov, l->n_choices, l->has_goals ? l->goals : NULL, l->goal_pos);
+        b->board = variant(s, board_path, tree, ov, l->n_choices, l->has_goals ? l->goals : NULL,
+                           l->goal_pos);
         want_trace(b);
     }
+    ynode_free(tree);
     free(board_path);
     if (s->d.errors == before) {
         bool any_goal = false;
@@ -390,6 +399,7 @@ static void load_chart_ref(site *s, const bp_page *p, const bp_ref *r)
     sc->n_points = ns * c->n_x;
     sc->points = xcalloc(sc->n_points, sizeof *sc->points);
     int before = s->d.errors;
+    ynode *tree = variant_tree(s, board_path);
     for (size_t si = 0; si < ns && s->d.errors == before; si++) {
         for (size_t xi = 0; xi < c->n_x && s->d.errors == before; xi++) {
             override_t ov[2];
@@ -406,9 +416,10 @@ static void load_chart_ref(site *s, const bp_page *p, const bp_ref *r)
             }
             sboard *b = &sc->points[si * c->n_x + xi];
             b->file = xstrdup(c->board);
-            b->board = variant(s, board_path, ov, n, NULL, NULL);
+            b->board = variant(s, board_path, tree, ov, n, NULL, NULL);
         }
     }
+    ynode_free(tree);
     free(board_path);
 }
 
@@ -710,6 +721,60 @@ int site_draw_timeline(site *s, sboard *b, const char *path, int line, int col)
     int rc = b->tl_failed ? -1 : 0;
     pthread_mutex_unlock(&draw_lock);
     return rc;
+}
+
+/* Charts are drawn by expand.c when a page first shows one; a chart drawn by
+ * an earlier build from the same points is put in place before, and the new
+ * ones are stored after. Returns which came from the cache. */
+static const sim_result **chart_points(const schart *sc)
+{
+    const sim_result **r = xcalloc(sc->n_points + 1, sizeof *r);
+    for (size_t k = 0; k < sc->n_points; k++) {
+        if (!sc->points[k].ran || sc->points[k].run_failed) {
+            free(r);
+            return NULL;
+        }
+        r[k] = &sc->points[k].result;
+    }
+    return r;
+}
+
+static bool *charts_from_cache(site *s)
+{
+    bool *cached = xcalloc(s->n_charts + 1, sizeof *cached);
+    for (size_t i = 0; s->opt.cache && i < s->n_charts; i++) {
+        schart *sc = s->charts[i];
+        const sim_result **r = sc->chart && sc->points ? chart_points(sc) : NULL;
+        if (!r)
+            continue;
+        buf key;
+        buf_init(&key);
+        drawcache_key_chart(&key, sc->chart, r, sc->n_points);
+        if (drawcache_get(s->opt.cache, &key, &sc->svg, &sc->alt))
+            cached[i] = sc->drawn = true;
+        buf_free(&key);
+        free(r);
+    }
+    return cached;
+}
+
+static void charts_to_cache(site *s, bool *cached)
+{
+    for (size_t i = 0; s->opt.cache && i < s->n_charts; i++) {
+        schart *sc = s->charts[i];
+        if (cached[i] || !sc->drawn || sc->draw_failed || !sc->svg || !sc->alt)
+            continue;
+        const sim_result **r = chart_points(sc);
+        if (!r)
+            continue;
+        buf key;
+        buf_init(&key);
+        drawcache_key_chart(&key, sc->chart, r, sc->n_points);
+        drawcache_put(s->opt.cache, &key, sc->svg, sc->alt);
+        buf_free(&key);
+        free(r);
+    }
+    free(cached);
 }
 
 /* ------------------------------------------------------------ page lookups */
@@ -1413,7 +1478,9 @@ int site_build(const site_options *o)
             res[i].errors = ws.d.errors;
             res[i].io = ws.d.io;
         }
+        bool *chart_cached = charts_from_cache(&s);
         render_all(&s, out, order, n_order, page_t, res);
+        charts_to_cache(&s, chart_cached);
         for (size_t i = 0; i < s.n_pages; i++) {
             diag_merge(&s.d, res[i].text, res[i].errors, res[i].io);
             free(res[i].text);

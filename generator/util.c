@@ -124,14 +124,22 @@ void buf_putc(buf *b, char c)
 
 void buf_vprintf(buf *b, const char *fmt, va_list ap)
 {
+    /* Format straight into the free space; only text longer than that is
+     * formatted twice (most calls are short numbers: one pass, not two). */
+    reserve(b, 64);
     va_list ap2;
     va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
+    size_t room = b->cap - b->len;
+    int n = vsnprintf(b->data + b->len, room, fmt, ap2);
     va_end(ap2);
-    if (n < 0)
+    if (n < 0) {
+        b->data[b->len] = '\0';
         return;
-    reserve(b, (size_t)n);
-    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    }
+    if ((size_t)n >= room) {
+        reserve(b, (size_t)n);
+        vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    }
     b->len += (size_t)n;
 }
 

@@ -35,6 +35,20 @@ void ynode_free(ynode *n)
     free(n);
 }
 
+ynode *ynode_clone(const ynode *n)
+{
+    if (!n)
+        return NULL;
+    ynode *c = xmalloc(sizeof *c);
+    *c = *n;
+    c->s = n->s ? xstrndup(n->s, n->len) : NULL;
+    c->kids = n->n ? xmalloc(n->n * sizeof *c->kids) : NULL;
+    c->cap = n->n;
+    for (size_t i = 0; i < n->n; i++)
+        c->kids[i] = ynode_clone(n->kids[i]);
+    return c;
+}
+
 ynode *ynode_new_scalar(const char *s, int line, int col)
 {
     ynode *n = new_node(YN_SCALAR, line, col);
