@@ -42,7 +42,6 @@ typedef struct {
     strset old_files;    /* paths the live tree's manifest lists */
     strset spare_files;  /* paths the recycled tree held when it was claimed */
     strset new_files;    /* paths written into the new tree */
-    strset dirs;         /* folders known to exist in the new tree */
     entry *entries;      /* the manifest, sorted at commit */
     size_t n_entries, cap_entries;
     bool had_old;        /* out existed */
@@ -55,7 +54,8 @@ typedef struct {
 struct outdir {
     outcore *c;
     size_t seq, sub;
-    bool view; /* made by outdir_view: freeing it leaves the core alone */
+    bool view;      /* made by outdir_view: freeing it leaves the core alone */
+    char *last_dir; /* the folder this handle made last */
 };
 
 static char *parent_of(const char *path)
@@ -234,19 +234,6 @@ static bool claim_spare(outcore *c)
     }
     c->spare_files = files;
     c->recycled = true;
-    /* Folders of the files it holds exist already. */
-    for (size_t i = 0; i < files.cap; i++) {
-        const char *f = files.slots[i];
-        if (!f)
-            continue;
-        char *dir = xstrdup(f);
-        for (char *slash = strrchr(dir, '/'); slash; slash = strrchr(dir, '/')) {
-            *slash = '\0';
-            if (!strset_add(&c->dirs, dir))
-                break;
-        }
-        free(dir);
-    }
     char *m = xasprintf("%s/%s", c->tmp, OUTPUT_MANIFEST);
     unlink(m);
     free(m);
@@ -345,8 +332,10 @@ outdir *outdir_view(outdir *o, size_t seq)
 
 void outdir_view_free(outdir *v)
 {
-    if (v && v->view)
+    if (v && v->view) {
+        free(v->last_dir);
         free(v);
+    }
 }
 
 void outdir_set_seq(outdir *o, size_t seq)
@@ -379,44 +368,39 @@ static bool same_content(const char *path, const void *data, size_t len, struct 
     return same && at == len;
 }
 
-/* Make the folders of rel inside the new tree (once per folder). */
-static int make_dirs(outcore *c, const char *rel)
+/* Make the folders of rel inside the new tree. A handle remembers the last
+ * folder it made (a page writes its files into one folder), so nothing is
+ * kept per page; a folder that exists already is fine. */
+static int make_dirs(outdir *o, const char *rel)
 {
     const char *slash = strrchr(rel, '/');
     if (!slash)
         return 0;
-    char *dir = xstrndup(rel, (size_t)(slash - rel));
-    pthread_mutex_lock(&c->lock);
-    bool known = strset_has(&c->dirs, dir);
-    pthread_mutex_unlock(&c->lock);
+    size_t n = (size_t)(slash - rel);
+    if (o->last_dir && strlen(o->last_dir) == n && memcmp(o->last_dir, rel, n) == 0)
+        return 0;
+    char *path = xasprintf("%s/%.*s", o->c->tmp, (int)n, rel);
     int rc = 0;
-    if (!known) {
-        /* shallowest first */
-        for (char *p = dir;; p++) {
+    if (mkdir(path, 0755) != 0 && errno != EEXIST) {
+        /* parents first, shallowest first */
+        rc = errno == ENOENT ? 0 : -1;
+        for (char *p = path + strlen(o->c->tmp) + 1; rc == 0; p++) {
             if (*p != '/' && *p != '\0')
                 continue;
             char keep = *p;
             *p = '\0';
-            pthread_mutex_lock(&c->lock);
-            bool have = strset_has(&c->dirs, dir);
-            pthread_mutex_unlock(&c->lock);
-            if (!have) {
-                char *path = xasprintf("%s/%s", c->tmp, dir);
-                if (mkdir(path, 0755) != 0 && errno != EEXIST)
-                    rc = -1;
-                free(path);
-                if (rc == 0) {
-                    pthread_mutex_lock(&c->lock);
-                    strset_add(&c->dirs, dir);
-                    pthread_mutex_unlock(&c->lock);
-                }
-            }
+            if (mkdir(path, 0755) != 0 && errno != EEXIST)
+                rc = -1;
             *p = keep;
-            if (rc || keep == '\0')
+            if (keep == '\0')
                 break;
         }
     }
-    free(dir);
+    free(path);
+    if (rc == 0) {
+        free(o->last_dir);
+        o->last_dir = xstrndup(rel, n);
+    }
     return rc;
 }
 
@@ -498,7 +482,7 @@ int outdir_write(outdir *o, const char *rel, const void *data, size_t len, diag 
         diag_error(d, rel, 0, 0, "internal: bad or repeated output path");
         return -1;
     }
-    if (make_dirs(c, rel) != 0) {
+    if (make_dirs(o, rel) != 0) {
         d->io = true;
         diag_error(d, c->tmp, 0, 0, "cannot create folders for '%s': %s", rel, strerror(errno));
         return -1;
@@ -767,13 +751,13 @@ void outdir_abort(outdir *o)
     strset_free(&c->old_files);
     strset_free(&c->spare_files);
     strset_free(&c->new_files);
-    strset_free(&c->dirs);
     for (size_t i = 0; i < c->n_entries; i++)
         free(c->entries[i].rel);
     free(c->entries);
     free(c->out);
     pthread_mutex_destroy(&c->lock);
     free(c);
+    free(o->last_dir);
     free(o);
 }
 

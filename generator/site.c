@@ -1087,22 +1087,43 @@ static tmpl *template_for(site *s, tmpl ***cache, char ***names, size_t *n, cons
     return t;
 }
 
-static void nav_vars(const tmpl *t, tmpl_scope *sc, bp_page **order, size_t n_order,
-                     const bp_page *current, const char *root)
+/* The nav and pages lists of a page, made item by item while its template
+ * renders (tmpl_list_lazy): a list of every page costs one item at a time. */
+typedef struct {
+    bp_page **order;
+    size_t n_order;
+    const bp_page *current;
+    const char *root;
+} page_lists;
+
+static void fill_nav(void *ctx, size_t i, tmpl_scope *item)
 {
-    /* The nav list is O(pages) per page: build it only for templates that
-     * show it (a 10,000-page site with a nav-less layout skips 10^8 items). */
-    tmpl_list_declare(sc, "nav");
-    if (tmpl_uses(t, "nav")) {
-        for (size_t i = 0; i < n_order; i++) {
-            tmpl_scope *item = tmpl_list_add(sc, "nav");
-            char *url = xasprintf("%s%s/", root, order[i]->slug);
-            tmpl_set_text(item, "title", order[i]->title);
-            tmpl_set_text(item, "url", url);
-            tmpl_set_text(item, "current", order[i] == current ? "page" : "");
-            free(url);
-        }
-    }
+    const page_lists *l = ctx;
+    char *url = xasprintf("%s%s/", l->root, l->order[i]->slug);
+    tmpl_set_text(item, "title", l->order[i]->title);
+    tmpl_set_text(item, "url", url);
+    tmpl_set_text(item, "current", l->order[i] == l->current ? "page" : "");
+    free(url);
+}
+
+static void fill_pages(void *ctx, size_t i, tmpl_scope *item)
+{
+    const page_lists *l = ctx;
+    char *url = xasprintf("%s/", l->order[i]->slug);
+    tmpl_set_text(item, "title", l->order[i]->title);
+    tmpl_set_text(item, "summary", l->order[i]->summary ? l->order[i]->summary : "");
+    tmpl_set_text(item, "url", url);
+    free(url);
+}
+
+/* nav, prev/next, and the pages list (only where with_pages: home pages);
+ * l must outlive the rendering. */
+static void nav_vars(tmpl_scope *sc, page_lists *l, bp_page **order, size_t n_order,
+                     const bp_page *current, const char *root, bool with_pages)
+{
+    *l = (page_lists){order, n_order, current, root};
+    tmpl_list_lazy(sc, "nav", n_order, fill_nav, l);
+    tmpl_list_lazy(sc, "pages", with_pages ? n_order : 0, fill_pages, l);
     size_t at = current && current->nav_pos < n_order && order[current->nav_pos] == current
                     ? current->nav_pos
                     : n_order;
@@ -1173,16 +1194,8 @@ static void render_page(site *s, outdir *out, bp_page *p, bp_page **order, size_
         buf_free(&note);
         tmpl_set_text(sc, "interactive", pc.interactive ? "yes" : "");
         tmpl_set_text(sc, "results_url", pc.results.len ? "results.json" : "");
-        nav_vars(t, sc, order, n_order, p, root);
-        tmpl_list_declare(sc, "pages");
-        for (size_t i = 0; i < n_order && p->is_home; i++) {
-            tmpl_scope *item = tmpl_list_add(sc, "pages");
-            char *url = xasprintf("%s/", order[i]->slug);
-            tmpl_set_text(item, "title", order[i]->title);
-            tmpl_set_text(item, "summary", order[i]->summary ? order[i]->summary : "");
-            tmpl_set_text(item, "url", url);
-            free(url);
-        }
+        page_lists lists;
+        nav_vars(sc, &lists, order, n_order, p, root, p->is_home);
         buf html;
         buf_init(&html);
         if (tmpl_render(t, sc, &html, &s->d) == 0 && out) {
@@ -1306,16 +1319,8 @@ static void render_default_index(site *s, outdir *out, bp_page **order, size_t n
     tmpl_set_html(sc, "measured", "");
     tmpl_set_text(sc, "interactive", "");
     tmpl_set_text(sc, "results_url", "");
-    nav_vars(t, sc, order, n_order, NULL, "");
-    tmpl_list_declare(sc, "pages");
-    for (size_t i = 0; i < n_order; i++) {
-        tmpl_scope *item = tmpl_list_add(sc, "pages");
-        char *url = xasprintf("%s/", order[i]->slug);
-        tmpl_set_text(item, "title", order[i]->title);
-        tmpl_set_text(item, "summary", order[i]->summary ? order[i]->summary : "");
-        tmpl_set_text(item, "url", url);
-        free(url);
-    }
+    page_lists lists;
+    nav_vars(sc, &lists, order, n_order, NULL, "", true);
     buf html;
     buf_init(&html);
     if (tmpl_render(t, sc, &html, &s->d) == 0 && out)

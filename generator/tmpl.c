@@ -38,6 +38,10 @@ typedef struct {
     char *s;
     tmpl_scope **items;
     size_t n_items, cap_items;
+    /* a lazy list: n_items items made one at a time while rendering */
+    tmpl_fill_fn fill;
+    void *fill_ctx;
+    const tmpl_scope *owner; /* the scope the variable belongs to */
 } tvar;
 
 struct tmpl_scope {
@@ -62,7 +66,7 @@ void tmpl_scope_free(tmpl_scope *s)
     for (size_t i = 0; i < s->n; i++) {
         free(s->vars[i].name);
         free(s->vars[i].s);
-        for (size_t k = 0; k < s->vars[i].n_items; k++)
+        for (size_t k = 0; k < s->vars[i].n_items && !s->vars[i].fill; k++)
             tmpl_scope_free(s->vars[i].items[k]);
         free(s->vars[i].items);
     }
@@ -82,6 +86,7 @@ static tvar *own_var(tmpl_scope *s, const char *name)
     tvar *v = &s->vars[s->n++];
     memset(v, 0, sizeof *v);
     v->name = xstrdup(name);
+    v->owner = s;
     return v;
 }
 
@@ -108,10 +113,28 @@ void tmpl_list_declare(tmpl_scope *s, const char *name)
     own_var(s, name)->type = TV_LIST;
 }
 
+void tmpl_list_lazy(tmpl_scope *s, const char *name, size_t n, tmpl_fill_fn fill, void *ctx)
+{
+    tvar *v = own_var(s, name);
+    for (size_t k = 0; k < v->n_items; k++)
+        tmpl_scope_free(v->items[k]);
+    free(v->items);
+    v->items = NULL;
+    v->cap_items = 0;
+    v->type = TV_LIST;
+    v->n_items = n;
+    v->fill = fill;
+    v->fill_ctx = ctx;
+}
+
 tmpl_scope *tmpl_list_add(tmpl_scope *s, const char *name)
 {
     tvar *v = own_var(s, name);
     v->type = TV_LIST;
+    if (v->fill) { /* items added to a lazy list: it becomes a plain one */
+        v->fill = NULL;
+        v->n_items = 0;
+    }
     v->items = xgrow(v->items, sizeof *v->items, &v->cap_items, v->n_items + 1);
     tmpl_scope *item = tmpl_scope_new(s);
     v->items[v->n_items++] = item;
@@ -471,33 +494,21 @@ static int render_nodes(tnode *nodes, size_t count, const tmpl_scope *scope, buf
                 rc = -1;
                 break;
             }
-            for (size_t k = 0; k < v->n_items; k++)
+            for (size_t k = 0; k < v->n_items && v->fill; k++) {
+                /* one item at a time: a list of every page costs one item */
+                tmpl_scope *item = tmpl_scope_new(v->owner);
+                v->fill(v->fill_ctx, k, item);
+                if (render_nodes(n->body, n->n_body, item, out, d) != 0)
+                    rc = -1;
+                tmpl_scope_free(item);
+            }
+            for (size_t k = 0; k < v->n_items && !v->fill; k++)
                 if (render_nodes(n->body, n->n_body, v->items[k], out, d) != 0)
                     rc = -1;
             break;
         }
     }
     return rc;
-}
-
-static bool nodes_use(const tnode *nodes, size_t count, const char *name)
-{
-    for (size_t i = 0; i < count; i++) {
-        const tnode *n = &nodes[i];
-        if (n->type != TN_TEXT && n->type != TN_PARTIAL && strcmp(n->s, name) == 0)
-            return true;
-        if (n->type == TN_PARTIAL && n->partial &&
-            nodes_use(n->partial->nodes, n->partial->n, name))
-            return true;
-        if (nodes_use(n->body, n->n_body, name) || nodes_use(n->alt, n->n_alt, name))
-            return true;
-    }
-    return false;
-}
-
-bool tmpl_uses(const tmpl *t, const char *name)
-{
-    return t && nodes_use(t->nodes, t->n, name);
 }
 
 int tmpl_render(tmpl *t, const tmpl_scope *scope, buf *out, diag *d)

@@ -31,11 +31,6 @@ void tmpl_free(tmpl *t);
  * unknown variables (each position once per template). */
 int tmpl_render(tmpl *t, const tmpl_scope *scope, buf *out, diag *d);
 
-/* True when the template (or a partial it includes) names the variable or
- * list anywhere: callers skip building values nobody shows (the nav list
- * of every page costs O(pages) per page). */
-bool tmpl_uses(const tmpl *t, const char *name);
-
 /* Scopes: a set of named values; parent scopes are searched after. */
 tmpl_scope *tmpl_scope_new(const tmpl_scope *parent);
 void tmpl_scope_free(tmpl_scope *s);
@@ -45,6 +40,12 @@ void tmpl_set_text(tmpl_scope *s, const char *name, const char *value);
 void tmpl_set_html(tmpl_scope *s, const char *name, const char *value);
 /* Add an item to the list variable name and return its scope (owned by s). */
 tmpl_scope *tmpl_list_add(tmpl_scope *s, const char *name);
+/* A list of n items made while rendering, one at a time: fill(ctx, i, item)
+ * sets item i's variables into a fresh scope that is freed right after.
+ * Memory stays flat however long the list (every page of a site). ctx must
+ * outlive the rendering. */
+typedef void (*tmpl_fill_fn)(void *ctx, size_t i, tmpl_scope *item);
+void tmpl_list_lazy(tmpl_scope *s, const char *name, size_t n, tmpl_fill_fn fill, void *ctx);
 /* Declare an empty list (so {{#each}} and {{#if}} over it are valid). */
 void tmpl_list_declare(tmpl_scope *s, const char *name);
 

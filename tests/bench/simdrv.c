@@ -1,9 +1,9 @@
 /* simdrv.c — the simulator side of the bench. Loads a board file with the
  * generator's own loader (catalog defaults, --set style overrides), then
  *
- *   simdrv run BOARD CATALOG JOBS OVER
- *       times sim_run (all replications) and prints events, seconds,
- *       events/s and the process's peak RSS;
+ *   simdrv run BOARD CATALOG JOBS OVER [REPLICATIONS]
+ *       times sim_run (all replications, one model reused) and prints
+ *       events, seconds, events/s and the process's peak RSS;
  *   simdrv pending BOARD CATALOG JOBS OVER
  *       runs the model and reads the pending-event count at 19 points
  *       (5%, 10%, ... 95% of its events), printing their mean: the heap size
@@ -34,7 +34,7 @@ static double now_s(void)
 }
 
 static bp_board *load(const char *path, const bp_catalog *cat, const char *jobs, const char *over,
-                      diag *d)
+                      const char *reps, diag *d)
 {
     char *text;
     size_t len;
@@ -47,6 +47,8 @@ static bp_board *load(const char *path, const bp_catalog *cat, const char *jobs,
         return NULL;
     board_override(path, root, "traffic.jobs", jobs, "simdrv", 0, 0, d);
     board_override(path, root, "traffic.over", over, "simdrv", 0, 0, d);
+    if (reps)
+        board_override(path, root, "replications", reps, "simdrv", 0, 0, d);
     sim_limits lim = sim_limits_default();
     bp_board *b = d->errors ? NULL : board_from_tree(path, root, cat, &lim, d);
     ynode_free(root);
@@ -55,14 +57,14 @@ static bp_board *load(const char *path, const bp_catalog *cat, const char *jobs,
 
 int main(int argc, char **argv)
 {
-    if (argc != 6) {
-        fprintf(stderr, "usage: simdrv run|pending BOARD CATALOG JOBS OVER\n");
+    if (argc != 6 && argc != 7) {
+        fprintf(stderr, "usage: simdrv run|pending BOARD CATALOG JOBS OVER [REPLICATIONS]\n");
         return 2;
     }
     diag d;
     diag_init(&d, stderr);
     bp_catalog *cat = catalog_load(argv[3], &d);
-    bp_board *b = cat ? load(argv[2], cat, argv[4], argv[5], &d) : NULL;
+    bp_board *b = cat ? load(argv[2], cat, argv[4], argv[5], argc == 7 ? argv[6] : NULL, &d) : NULL;
     if (!b)
         return 1;
     sim_limits lim = sim_limits_default();
