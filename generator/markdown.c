@@ -18,6 +18,8 @@ typedef struct {
     int errors;
     char **ids; /* heading ids used so far */
     size_t n_ids, cap_ids;
+    char **snippets; /* expanded HTML standing in for marker text (see stand_in) */
+    size_t n_snippets, cap_snippets;
 } walker;
 
 /* 1-based character column of a byte column (1-based) on a body line. */
@@ -94,6 +96,78 @@ static const char *unique_id(walker *w, const char *base)
     return id;
 }
 
+/* Put expanded HTML before node. cmark-gfm's table cells refuse custom
+ * inline nodes (its table extension lists the inline types a cell may
+ * hold), so there the HTML goes in as a marker text "\xffN\xff" that
+ * md_render swaps for snippet N after rendering: 0xFF never occurs in the
+ * UTF-8 that cmark writes, so no author text can look like a marker. */
+static void stand_in(walker *w, cmark_node *node, const char *html)
+{
+    cmark_node *ci = cmark_node_new(CMARK_NODE_CUSTOM_INLINE);
+    cmark_node_set_on_enter(ci, html);
+    if (cmark_node_insert_before(node, ci))
+        return;
+    cmark_node_free(ci);
+    char marker[32];
+    snprintf(marker, sizeof marker, "\xff%zu\xff", w->n_snippets);
+    w->snippets = xgrow(w->snippets, sizeof *w->snippets, &w->cap_snippets, w->n_snippets + 1);
+    w->snippets[w->n_snippets++] = xstrdup(html);
+    cmark_node *t = cmark_node_new(CMARK_NODE_TEXT);
+    cmark_node_set_literal(t, marker);
+    cmark_node_insert_before(node, t);
+}
+
+/* html with every marker of stand_in replaced by its snippet, appended to out. */
+static void put_snippets(buf *out, const char *html, size_t len, const walker *w)
+{
+    size_t i = 0;
+    while (i < len) {
+        const char *m = memchr(html + i, 0xff, len - i);
+        if (!m) {
+            buf_put(out, html + i, len - i);
+            break;
+        }
+        size_t at = (size_t)(m - html);
+        buf_put(out, html + i, at - i);
+        char *end;
+        unsigned long long k = strtoull(m + 1, &end, 10);
+        if ((unsigned char)*end == 0xff && k < w->n_snippets) {
+            buf_puts(out, w->snippets[k]);
+            i = (size_t)(end + 1 - html);
+        } else {
+            buf_putc(out, *m);
+            i = at + 1;
+        }
+    }
+}
+
+/* Byte column (1-based) of the k-th "{{" of a text node on its source line.
+ * The node's literal has entities and backslash escapes decoded ("&amp;" is
+ * "&"), so an offset into it can lie left of the source; counting
+ * placeholders along the source line from the node's start does not.
+ * Returns fallback when the source does not show k + 1 of them. */
+static int source_col(const walker *w, int line, int col0, size_t k, int fallback)
+{
+    if (line < 1 || (size_t)line > w->n_lines || col0 < 1)
+        return fallback;
+    size_t ls = w->line_start[line - 1];
+    size_t end = (size_t)line < w->n_lines ? w->line_start[line] : w->len;
+    size_t seen = 0;
+    for (size_t i = ls + (size_t)(col0 - 1); i + 1 < end;) {
+        if (w->text[i] != '{' || w->text[i + 1] != '{') {
+            i++;
+            continue;
+        }
+        if (seen++ == k)
+            return (int)(i - ls) + 1;
+        size_t j = i + 2;
+        while (j + 1 < end && !(w->text[j] == '}' && w->text[j + 1] == '}'))
+            j++;
+        i = j + 2;
+    }
+    return fallback;
+}
+
 /* Expand the placeholders of one text node, splitting it around them. */
 static void expand_text(walker *w, cmark_node *node, bool alone_possible)
 {
@@ -102,7 +176,7 @@ static void expand_text(walker *w, cmark_node *node, bool alone_possible)
         return;
     char *s = xstrdup(lit);
     int line = cmark_node_get_start_line(node), col0 = cmark_node_get_start_column(node);
-    size_t pos = 0, n = strlen(s);
+    size_t pos = 0, n = strlen(s), k = 0;
     buf before;
     buf_init(&before);
     while (pos < n) {
@@ -112,10 +186,11 @@ static void expand_text(walker *w, cmark_node *node, bool alone_possible)
             break;
         }
         size_t o = (size_t)(open - s);
+        int byte_col = source_col(w, line, col0, k++, col0 + (int)o);
         buf_put(&before, s + pos, o - pos);
         char *close = strstr(open + 2, "}}");
         if (!close) {
-            report(w, line, col0 + (int)o,
+            report(w, line, byte_col,
                    "unterminated placeholder: '{{' without '}}' on the same line");
             buf_puts(&before, s + o);
             break;
@@ -133,7 +208,7 @@ static void expand_text(walker *w, cmark_node *node, bool alone_possible)
         buf_init(&html);
         bool block = false;
         if (w->o->expand(w->o->ctx, open + 2, c - o - 2, line + w->o->line_offset,
-                         char_col(w, line, col0 + (int)o), alone, &html, &block) != 0) {
+                         char_col(w, line, byte_col), alone, &html, &block) != 0) {
             w->errors++;
         } else if (block) {
             cmark_node *para = cmark_node_parent(node);
@@ -147,9 +222,7 @@ static void expand_text(walker *w, cmark_node *node, bool alone_possible)
             free(s);
             return;
         } else {
-            cmark_node *ci = cmark_node_new(CMARK_NODE_CUSTOM_INLINE);
-            cmark_node_set_on_enter(ci, html.data);
-            cmark_node_insert_before(node, ci);
+            stand_in(w, node, html.data ? html.data : "");
         }
         buf_free(&html);
         pos = c + 2;
@@ -221,8 +294,9 @@ int md_render(const char *text, size_t len, const md_options *o, buf *out, diag 
     w.len = len;
     w.d = d;
     if (len > MD_MAX_BYTES) {
+        /* rounded up: a body just over the limit must not read "256 KiB" */
         diag_error(d, o->path, o->line_offset + 1, 1, "page body is %zu KiB; the limit is %zu KiB",
-                   len >> 10, MD_MAX_BYTES >> 10);
+                   (len + 1023) >> 10, MD_MAX_BYTES >> 10);
         return -1;
     }
     size_t cap = 0;
@@ -289,6 +363,14 @@ int md_render(const char *text, size_t len, const md_options *o, buf *out, diag 
     if (rc == 0) {
         char *html = cmark_render_html(doc, options, exts);
         size_t hl = strlen(html);
+        if (w.n_snippets) {
+            buf full;
+            buf_init(&full);
+            put_snippets(&full, html, hl, &w);
+            free(html);
+            hl = full.len;
+            html = buf_detach(&full);
+        }
         if (hl > MD_MAX_HTML_BYTES) {
             diag_error(d, o->path, o->line_offset + 1, 1,
                        "page renders to %zu MiB of HTML; the limit is %zu MiB", hl >> 20,
@@ -304,6 +386,9 @@ int md_render(const char *text, size_t len, const md_options *o, buf *out, diag 
     for (size_t i = 0; i < w.n_ids; i++)
         free(w.ids[i]);
     free(w.ids);
+    for (size_t i = 0; i < w.n_snippets; i++)
+        free(w.snippets[i]);
+    free(w.snippets);
     free(w.line_start);
     return rc;
 }
