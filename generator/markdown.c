@@ -83,7 +83,7 @@ static const char *unique_id(walker *w, const char *base)
 {
     char *id = xstrdup(base);
     for (int k = 2;; k++) {
-        bool taken = false;
+        bool taken = w->o->ids && strset_has(w->o->ids, id);
         for (size_t i = 0; i < w->n_ids && !taken; i++)
             taken = strcmp(w->ids[i], id) == 0;
         if (!taken)
@@ -93,6 +93,8 @@ static const char *unique_id(walker *w, const char *base)
     }
     w->ids = xgrow(w->ids, sizeof *w->ids, &w->cap_ids, w->n_ids + 1);
     w->ids[w->n_ids++] = id;
+    if (w->o->ids)
+        strset_add(w->o->ids, id);
     return id;
 }
 

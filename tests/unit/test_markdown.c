@@ -69,7 +69,7 @@ static void render(run *x, const char *text, bool unsafe_html)
     diag_init(&x->d, NULL);
     x->r.d = &x->d;
     buf_init(&x->html);
-    md_options o = {"p.md", 3, unsafe_html, record, &x->r};
+    md_options o = {"p.md", 3, unsafe_html, record, &x->r, NULL};
     x->rc = md_render(text, strlen(text), &o, &x->html, &x->d);
 }
 
@@ -320,6 +320,32 @@ static void heading_ids(void **state)
     done(&x);
 }
 
+static void heading_ids_avoid_page_ids(void **state)
+{
+    (void)state;
+    /* ids the template and the figures already use are not reused */
+    strset ids = {0};
+    strset_add(&ids, "main");
+    strset_add(&ids, "compare");
+    diag d;
+    diag_init(&d, NULL);
+    recorder r = {.d = &d};
+    md_options o = {"p.md", 0, false, record, &r, &ids};
+    buf out;
+    buf_init(&out);
+    const char *text = "# Main\n\n## Compare\n\n## Compare\n";
+    assert_int_equal(md_render(text, strlen(text), &o, &out, &d), 0);
+    assert_non_null(strstr(out.data, "<h1 id=\"main-2\">"));
+    assert_non_null(strstr(out.data, "<h2 id=\"compare-2\">"));
+    assert_non_null(strstr(out.data, "<h2 id=\"compare-3\">"));
+    assert_true(strset_has(&ids, "main-2"));
+    assert_true(strset_has(&ids, "compare-3"));
+    assert_int_equal(ids.n, 5);
+    buf_free(&out);
+    strset_free(&ids);
+    diag_free(&d);
+}
+
 static void slugify_eq(const char *text, const char *want)
 {
     buf b;
@@ -439,6 +465,7 @@ int main(void)
         cmocka_unit_test(alone_and_replacement),
         cmocka_unit_test(placeholder_errors),
         cmocka_unit_test(heading_ids),
+        cmocka_unit_test(heading_ids_avoid_page_ids),
         cmocka_unit_test(slugify),
         cmocka_unit_test(raw_html_and_links),
         cmocka_unit_test(limits),

@@ -39,6 +39,8 @@ static const char page_md[] =
     "\n"
     "{{ key-numbers }}\n"
     "\n"
+    "## Compare\n"
+    "\n"
     "Code keeps `{{ alpha.jobs }}` as written.\n";
 
 static const char alpha_yaml[] = "id: alpha\n"
@@ -247,6 +249,18 @@ static void builds_a_site(void **state)
     assert_null(strstr(html, "{{ compare"));
     assert_null(strstr(html, "{{ key-numbers"));
     assert_non_null(strstr(html, "alpha.svg"));
+    /* every element id once: headings keep clear of the figures' ids */
+    strset ids = {0};
+    for (const char *at = strstr(html, " id=\""); at; at = strstr(at + 1, " id=\"")) {
+        const char *end = strchr(at + 5, '"');
+        char *id = xstrndup(at + 5, (size_t)(end - at - 5));
+        if (!strset_add(&ids, id))
+            fail_msg("id '%s' is used twice", id);
+        free(id);
+    }
+    assert_true(strset_has(&ids, "compare"));
+    assert_true(strset_has(&ids, "compare-2"));
+    strset_free(&ids);
     free(html);
     free(json);
 
