@@ -903,7 +903,8 @@ static void render_page(site *s, outdir *out, bp_page *p, bp_page **order, size_
         diag_error(&s->d, p->path, 0, 0, "cannot read the page again: %s", strerror(errno));
         goto out;
     }
-    md_options mo = {p->path, p->body_line - 1, s->cfg.unsafe_html, expand_placeholder, &pc};
+    md_options mo = {p->path, p->body_line - 1, s->cfg.unsafe_html, expand_placeholder,
+                     &pc,     &pc.ids};
     buf body;
     buf_init(&body);
     int before = s->d.errors;
