@@ -61,7 +61,7 @@ static char lower(char c)
 }
 
 /* Optimal string alignment distance (Damerau-Levenshtein with adjacent
- * transpositions), ignoring ASCII case). O(|a|·|b|); words here are short identifiers. */
+ * transpositions), ignoring ASCII case. O(|a|·|b|); words here are short identifiers. */
 static size_t distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
@@ -80,8 +80,8 @@ static size_t distance(const char *a, const char *b)
                 best = d[i][j - 1] + 1;
             if (d[i - 1][j - 1] + cost < best)
                 best = d[i - 1][j - 1] + cost;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-                d[i - 2][j - 2] + 1 < best)
+            if (i > 1 && j > 1 && lower(a[i - 1]) == lower(b[j - 2]) &&
+                lower(a[i - 2]) == lower(b[j - 1]) && d[i - 2][j - 2] + 1 < best)
                 best = d[i - 2][j - 2] + 1;
             d[i][j] = best;
         }

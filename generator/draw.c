@@ -24,6 +24,7 @@
  * The glyph mode stays (DTEXT_GLYPHS) for the PNG renderer and for tests
  * that the id renumbering keeps documents identical. */
 #include "draw_internal.h"
+#include "fmt.h"
 
 #include <cairo.h>
 #include <fontconfig/fontconfig.h>
@@ -541,31 +542,11 @@ void dfmt_percent(char *dst, size_t n, double p)
 
 void dfmt_duration(char *dst, size_t n, int64_t us)
 {
-    static const struct {
-        int64_t us;
-        const char *one, *many;
-    } units[] = {
-        {86400000000LL, "day", "days"},
-        {3600000000LL, "h", "h"},
-        {60000000LL, "min", "min"},
-        {1000000, "s", "s"},
-        {1000, "ms", "ms"},
-        {1, "us", "us"},
-    };
-    size_t nu = sizeof units / sizeof units[0];
-    char num[48];
-    if (us == 0) {
-        snprintf(dst, n, "0 s");
-        return;
-    }
-    for (size_t i = 0; i < nu; i++) {
-        if (us >= units[i].us || i + 1 == nu) {
-            double v = round((double)us / (double)units[i].us * 10) / 10;
-            dfmt_number(num, sizeof num, v);
-            snprintf(dst, n, "%s %s", num, v == 1 ? units[i].one : units[i].many);
-            return;
-        }
-    }
+    buf b;
+    buf_init(&b);
+    fmt_duration_us(&b, us);
+    snprintf(dst, n, "%s", b.data);
+    buf_free(&b);
 }
 
 size_t dwrap(dcanvas *c, const char *s, double size, bool bold, double max_w, char ***lines,

@@ -42,7 +42,8 @@ int draw_timeline(const bp_board *b, const sim_trace_entry *tr, size_t n, buf *s
                   char *err, size_t errn);
 
 /* Line chart: x/y series with axes, ticks, labels and a legend. With
- * x_percent / y_percent the values are fractions (0.2) shown as "20%".
+ * x_percent / y_percent the values are fractions (0.2) shown as "20%"; with
+ * x_seconds / y_seconds they are durations, ticked at round durations.
  * Strings are borrowed. Same contract as draw_board. */
 typedef struct {
     const char *name; /* legend entry */
@@ -57,6 +58,8 @@ typedef struct {
     const char *y_label;
     bool x_percent;
     bool y_percent;
+    bool x_seconds; /* values are durations in seconds: duration ticks ("10 min") */
+    bool y_seconds;
     const draw_series *series;
     size_t n_series; /* 1 .. DRAW_CHART_MAX_SERIES */
 } draw_chart;

@@ -3,6 +3,7 @@
  * where it overlaps no box, line or other label (else the gutters grow and
  * the layout is tried again). Geometry only; the canvas does the drawing. */
 #include "draw_internal.h"
+#include "fields.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -89,6 +90,18 @@ static bool S_provider_keys(const bp_board *b, size_t prov)
 }
 
 /* The lines under the label: size, faults and settings of the part, in words. */
+/* True when the board file itself set part i's field (bp_board.part_set). */
+static bool S_board_set(const bp_board *b, size_t i, const char *field)
+{
+    size_t n;
+    const field_def *table = fields_part(&n);
+    const field_def *f = fields_find(table, n, field);
+    if (!b->part_set || !f)
+        return false;
+    size_t bit = (size_t)(f - table);
+    return (b->part_set[i].bits >> bit) & 1u;
+}
+
 static void S_part_facts(const bp_board *b, size_t i, char facts[][128], uint32_t *colors,
                          size_t *n)
 {
@@ -107,6 +120,21 @@ static void S_part_facts(const bp_board *b, size_t i, char facts[][128], uint32_
             snprintf(facts[*n], 128, "%s vCPU", a);
         else
             snprintf(facts[*n], 128, "%s GB", c);
+        colors[(*n)++] = DC_MUTED;
+    }
+    /* Sender settings a board chose itself (not the catalog's defaults). */
+    if ((p->kind == SIM_KIND_BROKER || p->kind == SIM_KIND_USERS) && S_board_set(b, i, "tries")) {
+        snprintf(facts[*n], 128, "%d %s", p->tries, p->tries == 1 ? "try" : "tries");
+        colors[(*n)++] = DC_MUTED;
+    }
+    if (p->kind == SIM_KIND_BROKER && S_board_set(b, i, "redelivery_after")) {
+        dfmt_duration(a, sizeof a, p->redelivery_after_us);
+        snprintf(facts[*n], 128, "redelivers after %s", a);
+        colors[(*n)++] = DC_MUTED;
+    }
+    if (p->kind == SIM_KIND_USERS && S_board_set(b, i, "timeout")) {
+        dfmt_duration(a, sizeof a, p->timeout_us);
+        snprintf(facts[*n], 128, "waits %s for a response", a);
         colors[(*n)++] = DC_MUTED;
     }
     if (p->kind == SIM_KIND_BROKER && p->delivery == SIM_DELIVERY_AT_MOST_ONCE) {

@@ -3,6 +3,7 @@
  * axis labels, a legend, and a marker shape per series so colour is not the
  * only way to tell the lines apart. */
 #include "draw_internal.h"
+#include "fmt.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -22,7 +23,14 @@ static const uint32_t palette[] = {0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7, 0x8C6
 typedef struct {
     double lo, hi, step;
     int decimals;
+    bool seconds; /* ticks at round durations, written as durations */
 } axis;
+
+/* Round durations for ticks, in seconds. */
+static const double nice_durations[] = {
+    1e-3, 2e-3, 5e-3, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30,
+    60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800, 604800,
+};
 
 static void S_nice(double lo, double hi, axis *a)
 {
@@ -37,6 +45,14 @@ static void S_nice(double lo, double hi, axis *a)
     double mag = pow(10, floor(log10(raw)));
     double norm = raw / mag;
     double step = (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * mag;
+    if (a->seconds) {
+        size_t nd = sizeof nice_durations / sizeof nice_durations[0], k = 0;
+        while (k + 1 < nd && nice_durations[k] < raw * 0.8)
+            k++;
+        step = nice_durations[k];
+        while ((hi - lo) / step > 8)
+            step *= 2;
+    }
     a->step = step;
     a->lo = floor(lo / step + 1e-9) * step;
     a->hi = ceil(hi / step - 1e-9) * step;
@@ -46,6 +62,14 @@ static void S_nice(double lo, double hi, axis *a)
 static void S_tick_text(char *dst, size_t n, double v, const axis *a, bool percent)
 {
     char num[48];
+    if (a->seconds) {
+        buf b;
+        buf_init(&b);
+        fmt_seconds(&b, fabs(v) < 1e-12 ? 0 : v);
+        snprintf(dst, n, "%s", b.data);
+        buf_free(&b);
+        return;
+    }
     int dec = a->decimals - (percent ? 2 : 0);
     if (dec < 0)
         dec = 0;
@@ -139,6 +163,8 @@ static void S_frame(dcanvas *m, const draw_chart *c, frame *f)
         }
     if (ymin > 0)
         ymin = 0; /* counts and rates read against zero */
+    f->ax.seconds = c->x_seconds;
+    f->ay.seconds = c->y_seconds;
     S_nice(xmin, xmax, &f->ax);
     S_nice(ymin, ymax, &f->ay);
     double y = MARGIN;

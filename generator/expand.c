@@ -1032,6 +1032,8 @@ static int expand_chart(page_ctx *pc, const at *a, word *w, size_t n, buf *out)
                          expand_measure_label(c->measure),
                          c->x_percent,
                          sim_measure_unit(c->measure) == SIM_UNIT_RATIO,
+                         c->x_seconds,
+                         sim_measure_unit(c->measure) == SIM_UNIT_SECONDS,
                          series,
                          ns};
         buf svg, alt;
@@ -1173,21 +1175,19 @@ static void describe_board(buf *out, const bp_board *b, const bp_catalog *cat)
             buf_html_s(out, to);
             buf_puts(out, " lost");
         }
-        if (l->lose_reply > 0 || l->n_lose_reply_of > 0) {
+        const char *replies = l->protocol == SIM_PROTO_AMQP ? "acknowledgment" : "response";
+        if (l->lose_reply > 0) {
             buf_puts(out, "; ");
-            if (l->lose_reply > 0)
-                fmt_ratio(out, l->lose_reply);
-            else
-                buf_printf(out, "%zu", l->n_lose_reply_of);
-            buf_puts(out, l->protocol == SIM_PROTO_AMQP ? " of acknowledgments from "
-                                                        : " of responses from ");
-            if (l->n_lose_reply_of > 0 && l->lose_reply == 0)
-                buf_puts(out, "");
+            fmt_ratio(out, l->lose_reply);
+            buf_printf(out, " of %ss from ", replies);
             buf_html_s(out, to);
             buf_puts(out, " to ");
             buf_html_s(out, from);
             buf_puts(out, " lost");
         }
+        for (size_t k = 0; k < l->n_lose_reply_of; k++)
+            buf_printf(out, "%s%s first %s of job %lld lost", k ? "" : "; ",
+                       k ? ", and the" : "the", replies, (long long)l->lose_reply_of[k]);
         if (l->transactional)
             buf_puts(out, "; a transactional receive");
     }
@@ -1225,7 +1225,31 @@ void expand_model_note(page_ctx *pc, buf *out)
                 buf_puts(&items, "</li>\n");
                 shown++;
             }
-    if (shown == 0 && pc->page->n_levels == 0 && pc->page->n_charts == 0) {
+    for (size_t i = 0; i < pc->page->n_levels; i++)
+        for (size_t k = 0; k < s->n_levels; k++) {
+            const slevel *sl = s->levels[k];
+            if (!sl->loaded || strcmp(sl->file, pc->page->levels[i].path) != 0)
+                continue;
+            buf_puts(&items, "<li>Level “");
+            buf_html_s(&items, sl->level->title);
+            buf_puts(&items, "”, as it starts: ");
+            describe_board(&items, sl->combos[sl->start].board, s->cat);
+            buf_puts(&items, "</li>\n");
+            shown++;
+        }
+    for (size_t i = 0; i < pc->page->n_charts; i++)
+        for (size_t k = 0; k < s->n_charts; k++) {
+            const schart *sc = s->charts[k];
+            if (!sc->chart || !sc->points || strcmp(sc->file, pc->page->charts[i].path) != 0)
+                continue;
+            buf_puts(&items, "<li>Chart “");
+            buf_html_s(&items, sc->chart->title);
+            buf_printf(&items, "”: %zu variants of ", sc->n_points);
+            describe_board(&items, sc->points[0].board, s->cat);
+            buf_puts(&items, "</li>\n");
+            shown++;
+        }
+    if (shown == 0) {
         buf_free(&items);
         return;
     }

@@ -261,7 +261,7 @@ static const char *const chart_keys[] = {"id", "title", "board", "measure", "x",
 
 /* x value as a number: a probability ("0.2", "20%") reads as a fraction,
  * a duration as seconds, anything else as a plain number. */
-static int x_number(const char *s, double *x, bool *percent)
+static int x_number(const char *s, double *x, bool *percent, bool *seconds)
 {
     char err[128];
     size_t off;
@@ -274,6 +274,7 @@ static int x_number(const char *s, double *x, bool *percent)
         return 0;
     if (units_duration(s, &us, err, sizeof err, &off) == 0) {
         *x = (double)us / 1e6;
+        *seconds = true;
         return 0;
     }
     return -1;
@@ -327,7 +328,7 @@ bp_chart *chart_load(const char *path, diag *d)
                 const ynode *xv = x->kids[i];
                 if (yread_text(path, xv, "an x value", &c->x_values[c->n_x], d) != 0)
                     continue;
-                if (x_number(xv->s, &c->x[c->n_x], &c->x_percent) != 0) {
+                if (x_number(xv->s, &c->x[c->n_x], &c->x_percent, &c->x_seconds) != 0) {
                     diag_error(d, path, xv->line, xv->col,
                                "x value '%s' is not a number, probability or duration", xv->s);
                     free(c->x_values[c->n_x]);

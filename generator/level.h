@@ -67,6 +67,7 @@ typedef struct {
     char **x_values; /* YAML text per point */
     double *x;       /* numeric x per point */
     bool x_percent;
+    bool x_seconds; /* x values are durations */
     size_t n_x;
     char *series_set; /* NULL: one line, the board as it is */
     bp_option *series;

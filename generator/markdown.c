@@ -19,8 +19,8 @@ typedef struct {
     int errors;
     char **ids; /* heading ids used so far */
     size_t n_ids, cap_ids;
-    char **late; /* HTML for markers left where a custom node cannot go (table cells) */
-    size_t n_late, cap_late;
+    char **snippets; /* expanded HTML standing in for marker text (see stand_in) */
+    size_t n_snippets, cap_snippets;
     cmark_mem *mem; /* the document's allocator: cmark links only nodes of one */
 } walker;
 
@@ -137,10 +137,6 @@ void md_release(void)
 static cmark_mem arena_mem = {arena_calloc, arena_realloc, arena_free};
 static _Thread_local int md_depth; /* md_render within md_render uses malloc */
 
-/* U+E000 <n> U+E001: a private-use marker the final HTML swaps for late[n]. */
-#define MARK_OPEN "\xEE\x80\x80"
-#define MARK_CLOSE "\xEE\x80\x81"
-
 /* 1-based character column of a byte column (1-based) on a body line. */
 static int char_col(const walker *w, int line, int byte_col)
 {
@@ -202,7 +198,7 @@ static const char *unique_id(walker *w, const char *base)
 {
     char *id = xstrdup(base);
     for (int k = 2;; k++) {
-        bool taken = false;
+        bool taken = w->o->ids && strset_has(w->o->ids, id);
         for (size_t i = 0; i < w->n_ids && !taken; i++)
             taken = strcmp(w->ids[i], id) == 0;
         if (!taken)
@@ -212,7 +208,81 @@ static const char *unique_id(walker *w, const char *base)
     }
     w->ids = xgrow(w->ids, sizeof *w->ids, &w->cap_ids, w->n_ids + 1);
     w->ids[w->n_ids++] = id;
+    if (w->o->ids)
+        strset_add(w->o->ids, id);
     return id;
+}
+
+/* Put expanded HTML before node. cmark-gfm's table cells refuse custom
+ * inline nodes (its table extension lists the inline types a cell may
+ * hold), so there the HTML goes in as a marker text "\xffN\xff" that
+ * md_render swaps for snippet N after rendering: 0xFF never occurs in the
+ * UTF-8 that cmark writes, so no author text can look like a marker. */
+static void stand_in(walker *w, cmark_node *node, const char *html)
+{
+    cmark_node *ci = cmark_node_new_with_mem(CMARK_NODE_CUSTOM_INLINE, w->mem);
+    cmark_node_set_on_enter(ci, html);
+    if (cmark_node_insert_before(node, ci))
+        return;
+    cmark_node_free(ci);
+    char marker[32];
+    snprintf(marker, sizeof marker, "\xff%zu\xff", w->n_snippets);
+    w->snippets = xgrow(w->snippets, sizeof *w->snippets, &w->cap_snippets, w->n_snippets + 1);
+    w->snippets[w->n_snippets++] = xstrdup(html);
+    cmark_node *t = cmark_node_new_with_mem(CMARK_NODE_TEXT, w->mem);
+    cmark_node_set_literal(t, marker);
+    cmark_node_insert_before(node, t);
+}
+
+/* html with every marker of stand_in replaced by its snippet, appended to out. */
+static void put_snippets(buf *out, const char *html, size_t len, const walker *w)
+{
+    size_t i = 0;
+    while (i < len) {
+        const char *m = memchr(html + i, 0xff, len - i);
+        if (!m) {
+            buf_put(out, html + i, len - i);
+            break;
+        }
+        size_t at = (size_t)(m - html);
+        buf_put(out, html + i, at - i);
+        char *end;
+        unsigned long long k = strtoull(m + 1, &end, 10);
+        if ((unsigned char)*end == 0xff && k < w->n_snippets) {
+            buf_puts(out, w->snippets[k]);
+            i = (size_t)(end + 1 - html);
+        } else {
+            buf_putc(out, *m);
+            i = at + 1;
+        }
+    }
+}
+
+/* Byte column (1-based) of the k-th "{{" of a text node on its source line.
+ * The node's literal has entities and backslash escapes decoded ("&amp;" is
+ * "&"), so an offset into it can lie left of the source; counting
+ * placeholders along the source line from the node's start does not.
+ * Returns fallback when the source does not show k + 1 of them. */
+static int source_col(const walker *w, int line, int col0, size_t k, int fallback)
+{
+    if (line < 1 || (size_t)line > w->n_lines || col0 < 1)
+        return fallback;
+    size_t ls = w->line_start[line - 1];
+    size_t end = (size_t)line < w->n_lines ? w->line_start[line] : w->len;
+    size_t seen = 0;
+    for (size_t i = ls + (size_t)(col0 - 1); i + 1 < end;) {
+        if (w->text[i] != '{' || w->text[i + 1] != '{') {
+            i++;
+            continue;
+        }
+        if (seen++ == k)
+            return (int)(i - ls) + 1;
+        size_t j = i + 2;
+        while (j + 1 < end && !(w->text[j] == '}' && w->text[j + 1] == '}'))
+            j++;
+        i = j + 2;
+    }
+    return fallback;
 }
 
 /* Expand the placeholders of one text node, splitting it around them. */
@@ -223,7 +293,7 @@ static void expand_text(walker *w, cmark_node *node, bool alone_possible)
         return;
     char *s = xstrdup(lit);
     int line = cmark_node_get_start_line(node), col0 = cmark_node_get_start_column(node);
-    size_t pos = 0, n = strlen(s);
+    size_t pos = 0, n = strlen(s), k = 0;
     buf before;
     buf_init(&before);
     while (pos < n) {
@@ -233,10 +303,11 @@ static void expand_text(walker *w, cmark_node *node, bool alone_possible)
             break;
         }
         size_t o = (size_t)(open - s);
+        int byte_col = source_col(w, line, col0, k++, col0 + (int)o);
         buf_put(&before, s + pos, o - pos);
         char *close = strstr(open + 2, "}}");
         if (!close) {
-            report(w, line, col0 + (int)o,
+            report(w, line, byte_col,
                    "unterminated placeholder: '{{' without '}}' on the same line");
             buf_puts(&before, s + o);
             break;
@@ -254,7 +325,7 @@ static void expand_text(walker *w, cmark_node *node, bool alone_possible)
         buf_init(&html);
         bool block = false;
         if (w->o->expand(w->o->ctx, open + 2, c - o - 2, line + w->o->line_offset,
-                         char_col(w, line, col0 + (int)o), alone, &html, &block) != 0) {
+                         char_col(w, line, byte_col), alone, &html, &block) != 0) {
             w->errors++;
         } else if (block) {
             cmark_node *para = cmark_node_parent(node);
@@ -268,19 +339,7 @@ static void expand_text(walker *w, cmark_node *node, bool alone_possible)
             free(s);
             return;
         } else {
-            cmark_node *ci = cmark_node_new_with_mem(CMARK_NODE_CUSTOM_INLINE, w->mem);
-            cmark_node_set_on_enter(ci, html.data ? html.data : "");
-            if (!cmark_node_insert_before(node, ci)) {
-                /* GFM table cells refuse custom inlines: leave a marker. */
-                cmark_node_free(ci);
-                w->late = xgrow(w->late, sizeof *w->late, &w->cap_late, w->n_late + 1);
-                w->late[w->n_late] = xstrdup(html.data ? html.data : "");
-                char mark[32];
-                snprintf(mark, sizeof mark, MARK_OPEN "%zu" MARK_CLOSE, w->n_late++);
-                cmark_node *t = cmark_node_new_with_mem(CMARK_NODE_TEXT, w->mem);
-                cmark_node_set_literal(t, mark);
-                cmark_node_insert_before(node, t);
-            }
+            stand_in(w, node, html.data ? html.data : "");
         }
         buf_free(&html);
         pos = c + 2;
@@ -343,16 +402,6 @@ static void add_ext(cmark_parser *p, const char *name)
         cmark_parser_attach_syntax_extension(p, e);
 }
 
-/* Offset of the first U+E000 or U+E001 in text, or len. */
-static size_t reserved_at(const char *text, size_t len)
-{
-    for (size_t i = 0; i + 2 < len; i++)
-        if ((unsigned char)text[i] == 0xEE && (unsigned char)text[i + 1] == 0x80 &&
-            ((unsigned char)text[i + 2] == 0x80 || (unsigned char)text[i + 2] == 0x81))
-            return i;
-    return len;
-}
-
 void md_init(void)
 {
     cmark_gfm_core_extensions_ensure_registered();
@@ -367,23 +416,9 @@ int md_render(const char *text, size_t len, const md_options *o, buf *out, diag 
     w.len = len;
     w.d = d;
     if (len > MD_MAX_BYTES) {
+        /* rounded up: a body just over the limit must not read "256 KiB" */
         diag_error(d, o->path, o->line_offset + 1, 1, "page body is %zu KiB; the limit is %zu KiB",
-                   len >> 10, MD_MAX_BYTES >> 10);
-        return -1;
-    }
-    size_t off = reserved_at(text, len);
-    if (off < len) {
-        int line = 1, col = 1;
-        for (size_t i = 0; i < off; i++) {
-            if (text[i] == '\n') {
-                line++;
-                col = 1;
-            } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
-                col++;
-            }
-        }
-        diag_error(d, o->path, line + o->line_offset, col,
-                   "the private-use characters U+E000 and U+E001 are reserved by boardpress");
+                   (len + 1023) >> 10, MD_MAX_BYTES >> 10);
         return -1;
     }
     size_t cap = 0;
@@ -452,31 +487,21 @@ int md_render(const char *text, size_t len, const md_options *o, buf *out, diag 
     if (rc == 0) {
         char *html = cmark_render_html_with_mem(doc, options, exts, cmark_get_default_mem_allocator());
         size_t hl = strlen(html);
+        if (w.n_snippets) {
+            buf full;
+            buf_init(&full);
+            put_snippets(&full, html, hl, &w);
+            free(html);
+            hl = full.len;
+            html = buf_detach(&full);
+        }
         if (hl > MD_MAX_HTML_BYTES) {
             diag_error(d, o->path, o->line_offset + 1, 1,
                        "page renders to %zu MiB of HTML; the limit is %zu MiB", hl >> 20,
                        MD_MAX_HTML_BYTES >> 20);
             rc = -1;
-        } else if (w.n_late == 0) {
-            buf_put(out, html, hl);
         } else {
-            for (const char *at = html; *at;) {
-                const char *m = strstr(at, MARK_OPEN);
-                if (!m) {
-                    buf_puts(out, at);
-                    break;
-                }
-                buf_put(out, at, (size_t)(m - at));
-                char *end;
-                unsigned long k = strtoul(m + 3, &end, 10);
-                if (k < w.n_late && strncmp(end, MARK_CLOSE, 3) == 0) {
-                    buf_puts(out, w.late[k]);
-                    at = end + 3;
-                } else {
-                    buf_put(out, m, 3);
-                    at = m + 3;
-                }
-            }
+            buf_put(out, html, hl);
         }
         free(html);
     }
@@ -487,9 +512,9 @@ int md_render(const char *text, size_t len, const md_options *o, buf *out, diag 
     for (size_t i = 0; i < w.n_ids; i++)
         free(w.ids[i]);
     free(w.ids);
-    for (size_t i = 0; i < w.n_late; i++)
-        free(w.late[i]);
-    free(w.late);
+    for (size_t i = 0; i < w.n_snippets; i++)
+        free(w.snippets[i]);
+    free(w.snippets);
     free(w.line_start);
     return rc;
 }

@@ -28,6 +28,8 @@ typedef struct {
     bool unsafe_html; /* pass raw HTML through (site.yaml unsafe_html) */
     md_expand_fn expand;
     void *ctx;
+    strset *ids; /* element ids the page already uses (the expand callback's figures, the
+                    template's); heading ids avoid them and are added. NULL: none */
 } md_options;
 
 /* Register cmark-gfm's extensions: call once before rendering from several

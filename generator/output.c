@@ -4,11 +4,13 @@
  *
  * Speed (README "Performance"): deleting a folder is the slowest thing a
  * build can ask of the file system (ext4 mounted with `discard` frees each
- * folder's block synchronously: ~2.5 ms per rmdir on the bench machine), so
- * the previous tree is not deleted after the swap but kept beside --out as
- * OUT.old-spare and recycled as the next build's new tree: its folders stay,
- * unchanged files are hard links shared with the live tree, and a rebuild
- * only replaces what changed. Writes may come from several threads (pages
+ * folder's block synchronously: up to ~2.5 ms per rmdir on the bench
+ * machine), so the previous tree is not deleted after the swap but kept in
+ * the cache folder (spare-NAME-HASH) and recycled as the next build's new
+ * tree: its folders stay, unchanged files are hard links shared with the
+ * live tree, and a rebuild only replaces what changed. Nothing is left
+ * beside --out. Without a cache folder, or across file systems, the previous
+ * tree is deleted as before. Writes may come from several threads (pages
  * render in parallel); the manifest is kept in a deterministic order by the
  * (seq, sub) of each write, whatever the threads did. */
 #define _GNU_SOURCE
@@ -27,7 +29,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define SPARE_SUFFIX ".old-spare"
 #define IN_PROGRESS ".boardpress-in-progress"
 
 typedef struct {
@@ -38,7 +39,8 @@ typedef struct {
 typedef struct {
     char *out;           /* as given */
     char *tmp;           /* the new tree */
-    char *spare;         /* OUT.old-spare: the tree kept for the next build */
+    char *keep_dir;      /* where the spare tree is kept (the cache folder), or NULL */
+    char *spare;         /* the tree kept for the next build, or NULL: none */
     strset old_files;    /* paths the live tree's manifest lists */
     strset spare_files;  /* paths the recycled tree held when it was claimed */
     strset new_files;    /* paths written into the new tree */
@@ -198,8 +200,7 @@ static void clean_stale(const char *out)
     struct dirent *e;
     while ((e = readdir(dh))) {
         if (strncmp(e->d_name, name, n) != 0 ||
-            (strncmp(e->d_name + n, ".tmp-", 5) != 0 && strncmp(e->d_name + n, ".old-", 5) != 0) ||
-            strcmp(e->d_name + n, SPARE_SUFFIX) == 0)
+            (strncmp(e->d_name + n, ".tmp-", 5) != 0 && strncmp(e->d_name + n, ".old-", 5) != 0))
             continue;
         char *path = xasprintf("%s/%s", parent, e->d_name);
         if (has_marker(path))
@@ -215,7 +216,7 @@ static void clean_stale(const char *out)
 static bool claim_spare(outcore *c)
 {
     struct stat st;
-    if (lstat(c->spare, &st) != 0 || !S_ISDIR(st.st_mode))
+    if (!c->spare || lstat(c->spare, &st) != 0 || !S_ISDIR(st.st_mode))
         return false;
     strset files = {0};
     if (!manifest_read(c->spare, &files)) {
@@ -240,7 +241,26 @@ static bool claim_spare(outcore *c)
     return true;
 }
 
-outdir *outdir_begin(const char *out, const char *const *sources, size_t n_sources, diag *d)
+/* The spare tree's place in keep_dir: named after out's resolved path, and
+ * only where neither folder holds the other. */
+static char *spare_path(const char *keep_dir, const char *out_real)
+{
+    if (!keep_dir)
+        return NULL;
+    char *keep_real = resolve(keep_dir);
+    char *r = NULL;
+    if (keep_real && !within(keep_real, out_real) && !within(out_real, keep_real)) {
+        const char *name = strrchr(out_real, '/');
+        name = name && name[1] ? name + 1 : "site";
+        r = xasprintf("%s/spare-%s-%016llx", keep_dir, name,
+                      (unsigned long long)hash64(out_real, strlen(out_real), 0));
+    }
+    free(keep_real);
+    return r;
+}
+
+outdir *outdir_begin(const char *out, const char *const *sources, size_t n_sources,
+                     const char *keep_dir, diag *d)
 {
     char *real = resolve(out);
     if (!real) {
@@ -277,7 +297,8 @@ outdir *outdir_begin(const char *out, const char *const *sources, size_t n_sourc
     o->c = c;
     pthread_mutex_init(&c->lock, NULL);
     c->out = xstrdup(out);
-    c->spare = xasprintf("%s%s", out, SPARE_SUFFIX);
+    c->keep_dir = keep_dir ? xstrdup(keep_dir) : NULL;
+    c->spare = spare_path(keep_dir, real);
     mode_t mask = umask(022);
     umask(mask);
     c->chmod_needed = (mask & 0644) != 0;
@@ -650,9 +671,15 @@ static void drop_stale(outcore *c)
 
 /* After the swap, path holds the previous site: keep it as the spare tree
  * for the next build, or delete it when a spare is already there. */
+static bool keep(outcore *c, const char *path)
+{
+    return c->spare && (mkdir(c->keep_dir, 0755) == 0 || errno == EEXIST) &&
+           rename(path, c->spare) == 0;
+}
+
 static void retire(outcore *c, const char *path)
 {
-    if (rename(path, c->spare) != 0)
+    if (!keep(c, path))
         rm_tree(path);
 }
 
@@ -731,7 +758,7 @@ static void keep_as_spare(outcore *c)
     if (ok)
         unlink(inprog);
     free(inprog);
-    if (!ok || rename(c->tmp, c->spare) != 0)
+    if (!ok || !keep(c, c->tmp))
         rm_tree(c->tmp);
 }
 
@@ -741,13 +768,14 @@ void outdir_abort(outdir *o)
         return;
     outcore *c = o->c;
     if (c->tmp) {
-        if (c->had_old && c->n_entries + c->spare_files.n > 0)
+        if (c->spare && c->had_old && c->n_entries + c->spare_files.n > 0)
             keep_as_spare(c);
         else
             rm_tree(c->tmp);
     }
     free(c->tmp);
     free(c->spare);
+    free(c->keep_dir);
     strset_free(&c->old_files);
     strset_free(&c->spare_files);
     strset_free(&c->new_files);

@@ -1159,7 +1159,8 @@ static void render_page(site *s, outdir *out, bp_page *p, bp_page **order, size_
         diag_error(&s->d, p->path, 0, 0, "cannot read the page again: %s", strerror(errno));
         goto out;
     }
-    md_options mo = {p->path, p->body_line - 1, s->cfg.unsafe_html, expand_placeholder, &pc};
+    md_options mo = {p->path, p->body_line - 1, s->cfg.unsafe_html, expand_placeholder,
+                     &pc,     &pc.ids};
     buf body;
     buf_init(&body);
     int before = s->d.errors;
@@ -1464,7 +1465,7 @@ int site_build(const site_options *o)
     size_t n_order = nav_order(&s, order);
     if (s.d.errors == 0 && o->write) {
         const char *sources[3] = {o->content, o->templates, o->statics};
-        out = outdir_begin(o->out, sources, 3, &s.d);
+        out = outdir_begin(o->out, sources, 3, o->cache, &s.d);
     }
     if (s.d.errors == 0) {
         bool have_home = false;

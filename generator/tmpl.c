@@ -141,9 +141,30 @@ tmpl_scope *tmpl_list_add(tmpl_scope *s, const char *name)
     return item;
 }
 
-static const tvar *lookup(const tmpl_scope *s, const char *name)
+/* What a name can mean while rendering: the scope given to tmpl_render
+ * (with its parents), and inside {{#each}} the item, then whatever the
+ * enclosing frame sees. An item's own parent is the scope holding the list,
+ * which the enclosing frame already sees; walking frames instead means an
+ * {{#each}} nested in another still sees the outer item. */
+typedef struct frame {
+    const tmpl_scope *scope;
+    const struct frame *up; /* NULL for the outermost frame */
+} frame;
+
+/* The scopes a frame searches, in order: an item frame its own scope only,
+ * the outermost frame its whole parent chain. Call with s = NULL first. */
+static const tmpl_scope *frame_next(const frame **f, const tmpl_scope *s)
 {
-    for (; s; s = s->parent)
+    if (s && !(*f)->up && s->parent)
+        return s->parent;
+    if (s)
+        *f = (*f)->up;
+    return *f ? (*f)->scope : NULL;
+}
+
+static const tvar *lookup(const frame *f, const char *name)
+{
+    for (const tmpl_scope *s = frame_next(&f, NULL); s; s = frame_next(&f, s))
         for (size_t i = 0; i < s->n; i++)
             if (strcmp(s->vars[i].name, name) == 0)
                 return &s->vars[i];
@@ -160,8 +181,9 @@ typedef struct {
     int line, col;
     diag *d;
     int errors;
-    int depth;          /* partial nesting */
-    const char **chain; /* partial names being loaded, for cycles */
+    int depth;               /* partial nesting */
+    const char **chain;      /* partial names being loaded, for cycles */
+    int stop_line, stop_col; /* where the closing tag that ended parse_nodes starts */
 } parser;
 
 static void advance(parser *p, size_t n)
@@ -250,6 +272,8 @@ static tnode *parse_nodes(parser *p, size_t *count, const char **stop)
                 diag_error(p->d, p->path, line, col, "unknown closing tag '%.*s'", (int)in_len, in);
                 p->errors++;
             }
+            p->stop_line = line;
+            p->stop_col = col;
             break;
         }
         const char *name = in;
@@ -300,6 +324,20 @@ static tnode *parse_nodes(parser *p, size_t *count, const char **stop)
             t->body = parse_nodes(p, &t->n_body, &inner_stop);
             if (type == TN_IF && inner_stop && strcmp(inner_stop, "else") == 0)
                 t->alt = parse_nodes(p, &t->n_alt, &inner_stop);
+            /* A misplaced {{else}}: say so, and read on to the closing tag
+             * rather than report the block unclosed and its end stray. */
+            while (inner_stop && strcmp(inner_stop, "else") == 0) {
+                if (type == TN_IF)
+                    diag_error(p->d, p->path, p->stop_line, p->stop_col,
+                               "'{{#if %s}}' has a second '{{else}}'", t->s);
+                else
+                    diag_error(p->d, p->path, p->stop_line, p->stop_col,
+                               "'{{else}}' belongs to an '{{#if}}', not to '{{#each %s}}'", t->s);
+                p->errors++;
+                size_t n_more;
+                tnode *more = parse_nodes(p, &n_more, &inner_stop);
+                free_nodes(more, n_more);
+            }
             const char *want = type == TN_IF ? "/if" : "/each";
             if (!inner_stop || strcmp(inner_stop, want) != 0) {
                 diag_error(p->d, p->path, line, col, "'{{#%s %s}}' is not closed with '{{%s}}'",
@@ -315,14 +353,14 @@ static tnode *parse_nodes(parser *p, size_t *count, const char **stop)
 static tmpl *parse_text(const char *dir, const char *path, const char *text, size_t len, diag *d,
                         int depth, const char **chain, int *errors)
 {
-    parser p = {dir, NULL, text, len, 0, 1, 1, d, 0, depth, chain};
+    parser p = {dir, NULL, text, len, 0, 1, 1, d, 0, depth, chain, 0, 0};
     tmpl *t = xcalloc(1, sizeof *t);
     t->path = xstrdup(path);
     p.path = t->path;
     const char *stop;
     t->nodes = parse_nodes(&p, &t->n, &stop);
-    if (stop) {
-        diag_error(d, t->path, p.line, p.col, "'{{%s}}' without an opening block", stop);
+    if (stop && *stop != '?') { /* an unknown closing tag was reported already */
+        diag_error(d, t->path, p.stop_line, p.stop_col, "'{{%s}}' without an opening block", stop);
         p.errors++;
     }
     *errors += p.errors;
@@ -346,7 +384,16 @@ static tmpl *load_file(const char *dir, const char *file, diag *d, int depth, co
     } else {
         size_t bad;
         if (!utf8_valid(text, len, &bad)) {
-            diag_error(d, path, 0, 0, "template is not valid UTF-8 text (byte %zu)", bad);
+            int bad_line = 1, bad_col = 1;
+            for (size_t i = 0; i < bad; i++) {
+                if (text[i] == '\n') {
+                    bad_line++;
+                    bad_col = 1;
+                } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
+                    bad_col++;
+                }
+            }
+            diag_error(d, path, bad_line, bad_col, "template is not valid UTF-8 text");
             (*errors)++;
         } else {
             t = parse_text(dir, path, text, len, d, depth, chain, errors);
@@ -426,19 +473,24 @@ static bool first_report(tnode *n)
     return !__atomic_exchange_n(&n->reported, true, __ATOMIC_RELAXED);
 }
 
-static void unknown(tnode *n, const tmpl_scope *scope, diag *d, const char *kind)
+static void unknown(tnode *n, const frame *f, diag *d, const char *kind)
 {
     if (!first_report(n))
         return;
     const char *names[128];
     size_t count = 0;
-    for (const tmpl_scope *s = scope; s; s = s->parent)
-        for (size_t i = 0; i < s->n && count < 128; i++)
-            names[count++] = s->vars[i].name;
+    for (const tmpl_scope *s = frame_next(&f, NULL); s; s = frame_next(&f, s))
+        for (size_t i = 0; i < s->n && count < 128; i++) {
+            bool seen = false; /* an item's name hides the page's: list it once */
+            for (size_t k = 0; k < count && !seen; k++)
+                seen = strcmp(names[k], s->vars[i].name) == 0;
+            if (!seen)
+                names[count++] = s->vars[i].name;
+        }
     diag_unknown(d, n->path, n->line, n->col, kind, n->s, names, count);
 }
 
-static int render_nodes(tnode *nodes, size_t count, const tmpl_scope *scope, buf *out, diag *d)
+static int render_nodes(tnode *nodes, size_t count, const frame *scope, buf *out, diag *d)
 {
     int rc = 0;
     for (size_t i = 0; i < count; i++) {
@@ -496,15 +548,18 @@ static int render_nodes(tnode *nodes, size_t count, const tmpl_scope *scope, buf
             }
             for (size_t k = 0; k < v->n_items && v->fill; k++) {
                 /* one item at a time: a list of every page costs one item */
-                tmpl_scope *item = tmpl_scope_new(v->owner);
-                v->fill(v->fill_ctx, k, item);
-                if (render_nodes(n->body, n->n_body, item, out, d) != 0)
+                tmpl_scope *it = tmpl_scope_new(v->owner);
+                v->fill(v->fill_ctx, k, it);
+                frame item = {it, scope};
+                if (render_nodes(n->body, n->n_body, &item, out, d) != 0)
                     rc = -1;
-                tmpl_scope_free(item);
+                tmpl_scope_free(it);
             }
-            for (size_t k = 0; k < v->n_items && !v->fill; k++)
-                if (render_nodes(n->body, n->n_body, v->items[k], out, d) != 0)
+            for (size_t k = 0; k < v->n_items && !v->fill; k++) {
+                frame item = {v->items[k], scope};
+                if (render_nodes(n->body, n->n_body, &item, out, d) != 0)
                     rc = -1;
+            }
             break;
         }
     }
@@ -513,5 +568,6 @@ static int render_nodes(tnode *nodes, size_t count, const tmpl_scope *scope, buf
 
 int tmpl_render(tmpl *t, const tmpl_scope *scope, buf *out, diag *d)
 {
-    return render_nodes(t->nodes, t->n, scope, out, d);
+    frame top = {scope, NULL};
+    return render_nodes(t->nodes, t->n, &top, out, d);
 }

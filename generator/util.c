@@ -348,7 +348,7 @@ bad:
 uint64_t hash64(const void *data, size_t n, uint64_t seed)
 {
     const unsigned char *p = data;
-    uint64_t h = 1469598103934665603ULL ^ seed;
+    uint64_t h = 14695981039346656037ULL ^ seed; /* FNV-1a 64 offset basis */
     for (size_t i = 0; i < n; i++) {
         h ^= p[i];
         h *= 1099511628211ULL;

@@ -230,8 +230,9 @@ def gen_sites():
         run([PY, os.path.join(HERE, "gen_site.py"), str(n), os.path.join(OUT, "site-%d" % n)])
 
 
-def build_bp(site, out, jobs=None, extra=()):
-    cmd = [BP, "build", "-q", "--no-cache", "--out", out] + list(extra)
+def build_bp(site, out, jobs=None, extra=(), cache=None):
+    cmd = [BP, "build", "-q", "--out", out] + list(extra)
+    cmd += ["--cache", cache] if cache else ["--no-cache"]
     if jobs:
         cmd += ["--jobs", str(jobs)]
     return run(cmd, cwd=os.path.join(site, "bp"))
@@ -245,7 +246,6 @@ def cold(builder, site, out, runs=RUNS, **kw):
     res = []
     for _ in range(runs):
         rmtree(out)
-        rmtree(out + ".old-spare")
         res.append(builder(site, out, **kw))
     return res
 
@@ -332,7 +332,6 @@ def bench_real():
     colds = []
     for _ in range(RUNS):
         rmtree(out)
-        rmtree(out + ".old-spare")
         colds.append(bp_real(site, out, cache=False))
     tc = med([r.wall for r in colds])
     sims = summary(colds[0])[0]
@@ -374,8 +373,7 @@ def bench_jobs(real_site):
         res = []
         for _ in range(RUNS):
             rmtree(out)
-            rmtree(out + ".old-spare")
-            res.append(bp_real(real_site, out, "--jobs", str(j), cache=False))
+                res.append(bp_real(real_site, out, "--jobs", str(j), cache=False))
         t[j] = med([r.wall for r in res])
     same = subprocess.run(["diff", "-r", out1, out2], capture_output=True).returncode == 0
     if not same:
@@ -441,7 +439,7 @@ def bench_files():
     rmtree(base)
     os.makedirs(base)
     out = os.path.join(base, "public")
-    spare = out + ".old-spare"
+    cache = os.path.join(base, "cache")  # where the previous tree is kept (no boards: only that)
     hugo_out = os.path.join(base, "hugo")
     log("files: %d runs each: fresh, rebuilds with and without the spare tree, deletion, "
         "hugo rebuild, C references" % RUNS)
@@ -450,12 +448,12 @@ def bench_files():
     build_hugo(site, hugo_out)
     for k in range(RUNS):
         rmtree(out)
-        rmtree(spare)
-        fresh.append(build_bp(site, out))    # no previous tree: every folder and file new
-        nospare.append(build_bp(site, out))  # previous tree, no spare: new folders, hard links
-        same.append(build_bp(site, out))     # previous tree and its spare: recycled in place
+        rmtree(cache)
+        fresh.append(build_bp(site, out, cache=cache))    # no previous tree: all new
+        nospare.append(build_bp(site, out, cache=cache))  # no spare yet: new folders, hard links
+        same.append(build_bp(site, out, cache=cache))     # the spare recycled in place
         t0 = time.perf_counter()
-        rmtree(spare)                        # what each build paid before the spare existed
+        rmtree(cache)                        # the kept tree: what each build paid before
         deletes.append(time.perf_counter() - t0)
         hugo.append(build_hugo(site, hugo_out))  # hugo rewrites every file of its public/
         ref = os.path.join(base, "ref")

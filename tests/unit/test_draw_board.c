@@ -502,7 +502,7 @@ static void words_on_the_picture(void **state)
     assert_non_null(strstr(s, ">10% of responses lost</text>"));
     assert_non_null(strstr(s, ">provider idempotency key</text>"));
     assert_non_null(strstr(s, ">crashes after 1% of effects</text>"));
-    assert_non_null(strstr(s, ">keys kept 1 day</text>"));
+    assert_non_null(strstr(s, ">keys kept 24 h</text>"));
     assert_non_null(strstr(s, ">1 vCPU · 2 GB</text>"));
     assert_non_null(strstr(s, "stroke-dasharray")); /* the external provider */
     free(s);

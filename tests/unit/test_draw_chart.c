@@ -23,7 +23,7 @@ static void legend_axes_ticks(void **state)
                        {"ID check after effect", 4, rate, after},
                        {"ID check in transaction", 4, rate, tx}};
     draw_chart c = {
-        "Duplicates against ack loss", "acks lost", "duplicate charges", true, false, s, 3};
+        "Duplicates against ack loss", "acks lost", "duplicate charges", true, false, false, false, s, 3};
     buf svg, alt;
     buf_init(&svg);
     buf_init(&alt);
@@ -57,7 +57,7 @@ static void flat_and_single_points(void **state)
     (void)state;
     double one_x[] = {0.5}, one_y[] = {7};
     draw_series s[] = {{"one point", 1, one_x, one_y}, {"flat", 4, rate, tx}};
-    draw_chart c = {NULL, "x", "y", false, true, s, 2};
+    draw_chart c = {NULL, "x", "y", false, true, false, false, s, 2};
     buf svg, alt;
     buf_init(&svg);
     buf_init(&alt);
@@ -69,12 +69,32 @@ static void flat_and_single_points(void **state)
     buf_free(&alt);
 }
 
+/* Durations on the x axis tick at round durations written with units. */
+static void duration_axis(void **state)
+{
+    (void)state;
+    static const double ttl[] = {60, 300, 900, 1800};
+    static const double dups[] = {50, 20, 2, 0};
+    draw_series s[] = {{"redelivery after 10 min", 4, ttl, dups}};
+    draw_chart c = {NULL, "key kept for", "duplicates", false, false, true, false, s, 1};
+    buf svg, alt;
+    buf_init(&svg);
+    buf_init(&alt);
+    char err[256];
+    assert_int_equal(draw_chart_svg(&c, &svg, &alt, err, sizeof err), 0);
+    assert_non_null(strstr(svg.data, ">10 min</text>"));
+    assert_non_null(strstr(svg.data, ">30 min</text>"));
+    assert_null(strstr(svg.data, ">600</text>"));
+    buf_free(&svg);
+    buf_free(&alt);
+}
+
 static void bad_charts(void **state)
 {
     (void)state;
     double bad_y[] = {0, NAN, 1, 2};
     draw_series s[] = {{"ok", 4, rate, none}, {"bad", 4, rate, bad_y}};
-    draw_chart c = {"t", "x", "y", false, false, s, 2};
+    draw_chart c = {"t", "x", "y", false, false, false, false, s, 2};
     buf svg, alt;
     buf_init(&svg);
     buf_init(&alt);
@@ -98,6 +118,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(legend_axes_ticks),
         cmocka_unit_test(flat_and_single_points),
+        cmocka_unit_test(duration_axis),
         cmocka_unit_test(bad_charts),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
