@@ -29,7 +29,8 @@
 #define SITE_MAX_PAGES 100000
 
 /* Board and timeline drawings are cached on shared boards and made with
- * cairo: one at a time, whichever thread renders the page. */
+ * cairo. Pages that draw render on one thread (render_all); the lock keeps
+ * drawing one at a time should that ever change. */
 static pthread_mutex_t draw_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Append messages another diag collected (text may be NULL). */

@@ -368,29 +368,32 @@ def bench_jobs(real_site):
     sec = "--jobs N (simulations and pages on N threads; output must not change)"
     out1, out2 = os.path.join(TMP, "jobs1"), os.path.join(TMP, "jobs2")
     log("--jobs: real site cold, %d runs each of --jobs 1 and --jobs 2" % RUNS)
-    t = {}
+    t, busy = {}, {}
     for j, out in ((1, out1), (2, out2)):
         res = []
         for _ in range(RUNS):
             rmtree(out)
-                res.append(bp_real(real_site, out, "--jobs", str(j), cache=False))
+            res.append(bp_real(real_site, out, "--jobs", str(j), cache=False))
         t[j] = med([r.wall for r in res])
+        busy[j] = med([r.cpu / r.wall for r in res])
     same = subprocess.run(["diff", "-r", out1, out2], capture_output=True).returncode == 0
     if not same:
         failures.append("--jobs 1 and --jobs 2 built different real sites")
     row(sec, "real site, cold: --jobs 2 vs --jobs 1", "%s vs %s" % (fmt_s(t[2]), fmt_s(t[1])), "",
-        "", "%.2f× faster" % (t[1] / t[2]), "", "byte-identical: %s" % ("yes" if same else "NO"),
-        same)
+        "", "%.2f× faster (CPU ÷ wall: %.2f vs %.2f)" % (t[1] / t[2], busy[2], busy[1]), "",
+        "byte-identical: %s" % ("yes" if same else "NO"), same)
     site = os.path.join(OUT, "site-10000")
     log("--jobs: 10,000 pages, %d runs each of --jobs 1 and --jobs 2" % RUNS)
     for j, out in ((1, out1), (2, out2)):
-        t[j] = med([r.wall for r in cold(build_bp, site, out, jobs=j)])
+        res = cold(build_bp, site, out, jobs=j)
+        t[j] = med([r.wall for r in res])
+        busy[j] = med([r.cpu / r.wall for r in res])
     same = subprocess.run(["diff", "-r", "-q", out1, out2], capture_output=True).returncode == 0
     if not same:
         failures.append("--jobs 1 and --jobs 2 built different 10,000-page sites")
     row(sec, "10,000 pages, cold: --jobs 2 vs --jobs 1", "%s vs %s" % (fmt_s(t[2]), fmt_s(t[1])),
-        "", "", "%.2f× faster" % (t[1] / t[2]), "", "byte-identical: %s" % (
-            "yes" if same else "NO"), same)
+        "", "", "%.2f× faster (CPU ÷ wall: %.2f vs %.2f)" % (t[1] / t[2], busy[2], busy[1]), "",
+        "byte-identical: %s" % ("yes" if same else "NO"), same)
     rmtree(out1)
     rmtree(out2)
 
@@ -511,7 +514,8 @@ def main():
         rmtree(TMP)
     load1 = os.getloadavg()
     head = ("boardpress bench, %s; median of %d runs each; load average %.1f at the start, "
-            "%.1f at the end (other work on the machine slows every number); %.0f s in all" % (
+            "%.1f at the end (other work on the machine slows every number, and takes the "
+            "second core from --jobs 2); %.0f s in all" % (
                 time.strftime("%Y-%m-%d"), RUNS, load0[0], load1[0], time.time() - t0))
     text = "%s\n\nMachine: %s\n\n%s\n" % (head, machine(), table())
     with open(os.path.join(OUT, "results.md"), "w") as f:
