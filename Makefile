@@ -25,7 +25,9 @@ BUILD_CMDS := pkg-config:pkg-config /usr/share/fonts/truetype/dejavu/DejaVuSans.
 TEST_CMDS := clang:clang /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev \
              xmllint:libxml2-utils tidy:tidy valgrind:valgrind node:nodejs npm:npm \
              /usr/bin/chromium:chromium python3:python3
-BENCH_CMDS := hugo:hugo /usr/lib/python3/dist-packages/simpy:python3-simpy /usr/bin/time:time
+# SimPy 3 (python3-simpy3) for Debian's /usr/bin/python3; python3-simpy is SimPy 2.3.
+BENCH_CMDS := hugo:hugo /usr/lib/python3/dist-packages/simpy/core.py:python3-simpy3 \
+              /usr/bin/python3:python3 /usr/bin/time:time
 
 # $(call ensure,PKGCONFIG:DEB ...,CMD-OR-FILE:DEB ...,WHY): install what is missing.
 define ensure
@@ -182,10 +184,28 @@ unit-tests: test-build
 	if [ $$fail != 0 ]; then echo "unit tests FAILED"; exit 1; fi
 
 # ---------------------------------------------------------------- bench, fuzz
+# make bench: the release build (-O2, no sanitizers) against its references
+# (tests/bench/run.py prints the table; BENCH_RUNS=N for more runs).
+BENCH_TOOLS := $(addprefix $(BUILD)/bench/,heap fsref cmarkref simdrv drawbench)
+BENCH_GEN_OBJ := $(filter-out $(BUILD)/obj/generator/main.o,$(GEN_OBJ))
+
 .PHONY: bench fuzz regen
 bench: bench-deps
-	@$(MAKE) --no-print-directory $(BUILD)/boardpress
-	@if [ -x tests/bench/run.sh ]; then BUILD=$(BUILD) tests/bench/run.sh; else echo "no benchmarks yet"; fi
+	@$(MAKE) --no-print-directory $(BUILD)/boardpress $(BENCH_TOOLS)
+	@BUILD=$(BUILD) tests/bench/run.sh
+
+$(BUILD)/bench/heap $(BUILD)/bench/fsref: $(BUILD)/bench/%: tests/bench/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(REL_CFLAGS) -o $@ $<
+
+$(BUILD)/bench/cmarkref: tests/bench/cmarkref.c
+	@mkdir -p $(dir $@)
+	$(CC) $(REL_CFLAGS) $(PKG_CFLAGS) -o $@ $< $(PKG_LIBS)
+
+$(BUILD)/bench/simdrv $(BUILD)/bench/drawbench: $(BUILD)/bench/%: tests/bench/%.c $(BENCH_GEN_OBJ) $(BUILD)/libsimcore.a
+	@mkdir -p $(dir $@)
+	$(CC) $(REL_CFLAGS) -D_DEFAULT_SOURCE -Isim-core -Igenerator $(PKG_CFLAGS) -o $@ $< \
+	  $(BENCH_GEN_OBJ) $(BUILD)/libsimcore.a $(PKG_LIBS)
 
 fuzz: test-deps
 	@if [ -x tests/fuzz/run.sh ]; then FUZZ_SECONDS=$${FUZZ_SECONDS:-120} tests/fuzz/run.sh; else echo "no fuzz harnesses yet"; fi

@@ -386,8 +386,11 @@ bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog 
             b->sim.parts = xcalloc(parts->n, sizeof *b->sim.parts);
             b->parts = xcalloc(parts->n, sizeof *b->parts);
             b->part_set = xcalloc(parts->n, sizeof *b->part_set);
-            for (size_t i = 0; i < parts->n; i++)
+            for (size_t i = 0; i < parts->n; i++) {
                 load_part(b, i, path, parts->kids[i], cat, d);
+                /* so sim_board_check says "part 'broker'", not "part 1" */
+                b->sim.parts[i].id = b->parts[i].id;
+            }
         }
     }
     const ynode *links = ymap_get(root, "links");

@@ -24,6 +24,14 @@ void diag_free(diag *d)
     d->n_seen = d->cap_seen = 0;
 }
 
+char *diag_take(diag *d)
+{
+    char *text = d->text;
+    d->text = NULL;
+    diag_free(d);
+    return text;
+}
+
 int diag_exit_status(const diag *d)
 {
     return d->io ? 3 : d->errors ? 1 : 0;
@@ -58,6 +66,40 @@ static bool first_time(diag *d, uint64_t h)
     return true;
 }
 
+/* One message line (ending in '\n'): shown, kept and counted, unless the
+ * same line was given before. */
+static void add_line(diag *d, const char *line, size_t n)
+{
+    if (!first_time(d, hash64(line, n, 0)))
+        return;
+    if (d->out) {
+        fwrite(line, 1, n, d->out);
+        fflush(d->out);
+    }
+    d->text = xgrow(d->text, 1, &d->cap, d->len + n + 1);
+    memcpy(d->text + d->len, line, n);
+    d->len += n;
+    d->text[d->len] = '\0';
+    d->errors++;
+}
+
+void diag_add_text(diag *d, const char *text, bool io)
+{
+    d->io |= io;
+    for (const char *p = text; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        if (nl) {
+            add_line(d, p, (size_t)(nl - p) + 1);
+            p = nl + 1;
+        } else {
+            char *line = xasprintf("%s\n", p);
+            add_line(d, line, strlen(line));
+            free(line);
+            break;
+        }
+    }
+}
+
 void diag_error(diag *d, const char *path, int line, int col, const char *fmt, ...)
 {
     buf b;
@@ -76,18 +118,7 @@ void diag_error(diag *d, const char *path, int line, int col, const char *fmt, .
     buf_vprintf(&b, fmt, ap);
     va_end(ap);
     buf_putc(&b, '\n');
-    if (!first_time(d, hash64(b.data, b.len, 0))) {
-        buf_free(&b);
-        return;
-    }
-    if (d->out) {
-        fputs(b.data, d->out);
-        fflush(d->out);
-    }
-    d->text = xgrow(d->text, 1, &d->cap, d->len + b.len + 1);
-    memcpy(d->text + d->len, b.data, b.len + 1);
-    d->len += b.len;
-    d->errors++;
+    add_line(d, b.data, b.len);
     buf_free(&b);
 }
 
@@ -97,7 +128,7 @@ static char lower(char c)
 }
 
 /* Optimal string alignment distance (Damerau-Levenshtein with adjacent
- * transpositions), ignoring ASCII case). O(|a|·|b|); words here are short identifiers. */
+ * transpositions), ignoring ASCII case. O(|a|·|b|); words here are short identifiers. */
 static size_t distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
@@ -116,8 +147,8 @@ static size_t distance(const char *a, const char *b)
                 best = d[i][j - 1] + 1;
             if (d[i - 1][j - 1] + cost < best)
                 best = d[i - 1][j - 1] + cost;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-                d[i - 2][j - 2] + 1 < best)
+            if (i > 1 && j > 1 && lower(a[i - 1]) == lower(b[j - 2]) &&
+                lower(a[i - 2]) == lower(b[j - 1]) && d[i - 2][j - 2] + 1 < best)
                 best = d[i - 2][j - 2] + 1;
             d[i][j] = best;
         }

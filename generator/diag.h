@@ -22,12 +22,19 @@ typedef struct {
 
 void diag_init(diag *d, FILE *out);
 void diag_free(diag *d);
+/* Hand over the messages (the caller frees; NULL when there were none) and
+ * free the rest, as diag_free does. */
+char *diag_take(diag *d);
 
 /* Report one error. line/col 0 leave the position out ("PATH: error: ...");
  * a NULL path gives "boardpress: error: ...". A line already reported is
  * not repeated (nor counted again). */
 void diag_error(diag *d, const char *path, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+
+/* Report the messages another diag collected (text as it kept them, one
+ * per line; NULL for none), each as diag_error would; io is its I/O flag. */
+void diag_add_text(diag *d, const char *text, bool io);
 
 /* The exit status for what was reported: 0, 1 (bad input) or 3 (I/O). */
 int diag_exit_status(const diag *d);

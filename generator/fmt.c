@@ -1,27 +1,56 @@
 /* fmt.c — locale-independent number formatting for pages and JSON.
- * boardpress never calls setlocale(), so printf's "%f" uses '.'; these
- * helpers also trim trailing zeros so "10.0 s" reads "10 s". */
+ * printf's "%f" follows LC_NUMERIC, so every number goes through fixed(),
+ * which writes '.' whatever the locale; trailing zeros are trimmed so
+ * "10.0 s" reads "10 s". */
 #include "fmt.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-/* Print x with at most `decimals` decimals, trailing zeros trimmed. */
-static void put_trimmed(buf *b, double x, int decimals)
+/* Room for "%.9f" of the largest double (309 integer digits). */
+#define FIXED_MAX 340
+
+/* x with exactly `decimals` decimals, the decimal point always '.', never
+ * an exponent. printf writes [-]digits[SEP digits] with SEP the locale's
+ * decimal point (possibly several bytes); anything not a digit becomes '.'. */
+static void fixed(char *out, double x, int decimals)
 {
-    char tmp[64];
+    char tmp[FIXED_MAX];
     snprintf(tmp, sizeof tmp, "%.*f", decimals, x);
-    char *dot = strchr(tmp, '.');
+    size_t o = 0;
+    bool sep = false;
+    for (const char *p = tmp; *p; p++) {
+        if ((*p >= '0' && *p <= '9') || (p == tmp && *p == '-')) {
+            out[o++] = *p;
+        } else if (!sep) {
+            out[o++] = '.';
+            sep = true;
+        }
+    }
+    out[o] = '\0';
+}
+
+/* x with at most `decimals` decimals, trailing zeros trimmed, never "-0". */
+static void trimmed(char *out, double x, int decimals)
+{
+    fixed(out, x, decimals);
+    char *dot = strchr(out, '.');
     if (dot) {
-        char *end = tmp + strlen(tmp) - 1;
+        char *end = out + strlen(out) - 1;
         while (end > dot && *end == '0')
             *end-- = '\0';
         if (end == dot)
             *end = '\0';
     }
-    if (strcmp(tmp, "-0") == 0)
-        strcpy(tmp, "0");
+    if (strcmp(out, "-0") == 0)
+        strcpy(out, "0");
+}
+
+static void put_trimmed(buf *b, double x, int decimals)
+{
+    char tmp[FIXED_MAX];
+    trimmed(tmp, x, decimals);
     buf_puts(b, tmp);
 }
 
@@ -36,7 +65,7 @@ void fmt_number(buf *b, double x)
 {
     double ax = fabs(x);
     if (ax < 1e15 && fabs(x - round(x)) < 1e-9) {
-        buf_printf(b, "%.0f", round(x) == 0 ? 0.0 : round(x));
+        put_trimmed(b, round(x), 0);
         return;
     }
     if (ax < 1.0)
@@ -45,29 +74,38 @@ void fmt_number(buf *b, double x)
         put_trimmed(b, x, 1);
 }
 
+/* Duration units from small to large; a value is written in the first
+ * unit where it stays below `below` once rounded, so 999.7 ms is "1 s",
+ * not "1000 ms". Hours go up to 48 so a day reads "24 h", as people (and
+ * the catalog) write it. */
+static const struct {
+    double seconds;
+    const char *name;
+    double below;
+} duration_units[] = {
+    {1e-6, "µs", 1000}, {1e-3, "ms", 1000}, {1, "s", 60},
+    {60, "min", 60},    {3600, "h", 48},    {86400, "d", INFINITY},
+};
+
 void fmt_seconds(buf *b, double s)
 {
-    double as = fabs(s);
-    if (as == 0) {
+    if (s == 0) {
         buf_puts(b, "0 s");
-    } else if (as < 1e-3) {
-        put_trimmed(b, s * 1e6, as * 1e6 < 10 ? 1 : 0);
-        buf_puts(b, " µs");
-    } else if (as < 1.0) {
-        put_trimmed(b, s * 1e3, as * 1e3 < 10 ? 1 : 0);
-        buf_puts(b, " ms");
-    } else if (as < 60.0) {
-        put_trimmed(b, s, 1);
-        buf_puts(b, " s");
-    } else if (as < 3600.0) {
-        put_trimmed(b, s / 60.0, 1);
-        buf_puts(b, " min");
-    } else if (as < 2 * 86400.0) { /* "24 h" and "36 h" read better than days */
-        put_trimmed(b, s / 3600.0, 1);
-        buf_puts(b, " h");
-    } else {
-        put_trimmed(b, s / 86400.0, 1);
-        buf_puts(b, " d");
+        return;
+    }
+    size_t n = sizeof duration_units / sizeof duration_units[0];
+    for (size_t i = 0; i < n; i++) {
+        double v = s / duration_units[i].seconds, av = fabs(v);
+        /* µs and ms: one decimal below 10 ("1.5 ms"), whole above ("150 ms");
+         * larger units one decimal ("10.1 s", "1.5 min"). */
+        int decimals = i < 2 && av >= 10 ? 0 : 1;
+        double scale = decimals ? 10.0 : 1.0;
+        if (i + 1 < n && round(av * scale) / scale >= duration_units[i].below)
+            continue;
+        put_trimmed(b, v, decimals);
+        buf_putc(b, ' ');
+        buf_puts(b, duration_units[i].name);
+        return;
     }
 }
 
@@ -95,10 +133,15 @@ void fmt_ratio(buf *b, double r)
 
 void fmt_usd(buf *b, double usd)
 {
-    if (fabs(usd - round(usd)) < 1e-9)
-        buf_printf(b, "%.0f USD", round(usd));
+    /* Whole when it rounds to whole cents: 11.999 is "12 USD", not "12.00 USD". */
+    double cents = round(usd * 100.0);
+    char tmp[FIXED_MAX];
+    if (fmod(cents, 100.0) == 0)
+        trimmed(tmp, cents / 100.0, 0);
     else
-        buf_printf(b, "%.2f USD", usd);
+        fixed(tmp, cents / 100.0, 2);
+    buf_puts(b, tmp);
+    buf_puts(b, " USD");
 }
 
 void fmt_usd_month(buf *b, double usd)
@@ -131,18 +174,5 @@ void fmt_json_number(buf *b, double x)
         buf_puts(b, "null");
         return;
     }
-    if (fabs(x) < 1e15 && x == round(x)) {
-        buf_printf(b, "%.0f", x == 0 ? 0.0 : x);
-        return;
-    }
-    char tmp[64];
-    snprintf(tmp, sizeof tmp, "%.6f", x);
-    char *end = tmp + strlen(tmp) - 1;
-    while (*end == '0')
-        *end-- = '\0';
-    if (*end == '.')
-        *end = '\0';
-    if (strcmp(tmp, "-0") == 0)
-        strcpy(tmp, "0");
-    buf_puts(b, tmp);
+    put_trimmed(b, x, fabs(x) < 1e15 && x == round(x) ? 0 : 6);
 }

@@ -5,6 +5,7 @@
 
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,13 +26,123 @@ typedef struct {
     strset ids;      /* heading ids used so far */
     idcount *counts; /* per base id: the next suffix to try (open addressing) */
     size_t cap_counts, n_counts;
-    char **late; /* HTML for markers left where a custom node cannot go (table cells) */
-    size_t n_late, cap_late;
+    char **snippets; /* expanded HTML standing in for marker text (see stand_in) */
+    size_t n_snippets, cap_snippets;
+    cmark_mem *mem; /* the document's allocator: cmark links only nodes of one */
 } walker;
 
-/* U+E000 <n> U+E001: a private-use marker the final HTML swaps for late[n]. */
-#define MARK_OPEN "\xEE\x80\x80"
-#define MARK_CLOSE "\xEE\x80\x81"
+/* ------------------------------------------------------------ arena
+ * cmark-gfm allocates every node, string and buffer of a page separately;
+ * through this per-thread arena they are bump allocations, freed at once
+ * when the page is done (about a third of the time Markdown took). cmark's
+ * allocator has no context argument, hence thread-local state. Memory the
+ * arena hands out never leaves md_render: the HTML is rendered with the
+ * default allocator. */
+
+typedef struct chunk {
+    struct chunk *next;
+    size_t size, used, last; /* last: offset of the newest block's header */
+} chunk;
+
+#define ARENA_CHUNK ((size_t)256 << 10)
+#define ARENA_HDR ((size_t)16) /* a block: its size, padded to 16 bytes */
+
+static _Thread_local chunk *arena_used;  /* current chunk first */
+static _Thread_local chunk *arena_spare; /* kept for the next page */
+
+static void *arena_alloc(size_t n)
+{
+    size_t need = ARENA_HDR + ((n + 15) & ~(size_t)15);
+    if (need < n)
+        return NULL;
+    chunk *c = arena_used;
+    if (!c || c->size - c->used < need) {
+        if (arena_spare && arena_spare->size - sizeof(chunk) >= need) {
+            c = arena_spare;
+            arena_spare = c->next;
+        } else {
+            size_t size = need + sizeof(chunk) > ARENA_CHUNK ? need + sizeof(chunk) : ARENA_CHUNK;
+            c = malloc(size);
+            if (!c)
+                return NULL;
+            c->size = size;
+        }
+        c->used = sizeof(chunk);
+        c->next = arena_used;
+        arena_used = c;
+    }
+    char *block = (char *)c + c->used;
+    memcpy(block, &n, sizeof n);
+    c->last = c->used;
+    c->used += need;
+    return block + ARENA_HDR;
+}
+
+static void *arena_calloc(size_t count, size_t size)
+{
+    if (size && count > SIZE_MAX / size)
+        return NULL;
+    void *p = arena_alloc(count * size);
+    if (p)
+        memset(p, 0, count * size);
+    return p;
+}
+
+static void *arena_realloc(void *p, size_t n)
+{
+    if (!p)
+        return arena_alloc(n);
+    char *block = (char *)p - ARENA_HDR;
+    size_t old;
+    memcpy(&old, block, sizeof old);
+    chunk *c = arena_used;
+    size_t need = ARENA_HDR + ((n + 15) & ~(size_t)15);
+    if (c && block == (char *)c + c->last && need >= ARENA_HDR && c->last + need <= c->size) {
+        c->used = c->last + need; /* the newest block grows (or shrinks) in place */
+        memcpy(block, &n, sizeof n);
+        return p;
+    }
+    void *q = arena_alloc(n);
+    if (q)
+        memcpy(q, p, old < n ? old : n);
+    return q;
+}
+
+static void arena_free(void *p)
+{
+    chunk *c = arena_used;
+    if (p && c && (char *)p - ARENA_HDR == (char *)c + c->last)
+        c->used = c->last; /* the newest block: give it back */
+}
+
+/* Every block goes back at once; chunks are kept for the next page, except
+ * one-off big ones. */
+static void arena_reset(void)
+{
+    while (arena_used) {
+        chunk *c = arena_used;
+        arena_used = c->next;
+        if (c->size > ARENA_CHUNK) {
+            free(c);
+        } else {
+            c->next = arena_spare;
+            arena_spare = c;
+        }
+    }
+}
+
+void md_release(void)
+{
+    arena_reset();
+    while (arena_spare) {
+        chunk *c = arena_spare;
+        arena_spare = c->next;
+        free(c);
+    }
+}
+
+static cmark_mem arena_mem = {arena_calloc, arena_realloc, arena_free};
+static _Thread_local int md_depth; /* md_render within md_render uses malloc */
 
 /* 1-based character column of a byte column (1-based) on a body line. */
 static int char_col(const walker *w, int line, int byte_col)
@@ -121,18 +232,31 @@ static int *id_counter(walker *w, const char *base)
     return &w->counts[k].next;
 }
 
-/* A heading id not used before on the page: base, else base-2, base-3, ... */
+static bool id_taken(const walker *w, const char *id)
+{
+    return strset_has(&w->ids, id) || (w->o->ids && strset_has(w->o->ids, id));
+}
+
+/* A heading id not used before on the page (by headings or by the page's
+ * other elements): base, else base-2, base-3, ... */
 static char *unique_id(walker *w, const char *base)
 {
-    if (strset_add(&w->ids, base))
-        return xstrdup(base);
-    int *next = id_counter(w, base);
-    for (;;) {
-        char *id = xasprintf("%s-%d", base, (*next)++);
-        if (strset_add(&w->ids, id))
-            return id;
-        free(id);
+    char *id;
+    if (!id_taken(w, base)) {
+        id = xstrdup(base);
+    } else {
+        int *next = id_counter(w, base);
+        for (;;) {
+            id = xasprintf("%s-%d", base, (*next)++);
+            if (!id_taken(w, id))
+                break;
+            free(id);
+        }
     }
+    strset_add(&w->ids, id);
+    if (w->o->ids)
+        strset_add(w->o->ids, id);
+    return id;
 }
 
 /* The 1-based line and byte column of a byte offset in the body. */
@@ -188,6 +312,51 @@ static bool next_open(const walker *w, size_t *cursor, int *line, int *byte_col)
     return false;
 }
 
+/* Put expanded HTML before node. cmark-gfm's table cells refuse custom
+ * inline nodes (its table extension lists the inline types a cell may
+ * hold), so there the HTML goes in as a marker text "\xffN\xff" that
+ * md_render swaps for snippet N after rendering: 0xFF never occurs in the
+ * UTF-8 that cmark writes, so no author text can look like a marker. */
+static void stand_in(walker *w, cmark_node *node, const char *html)
+{
+    cmark_node *ci = cmark_node_new_with_mem(CMARK_NODE_CUSTOM_INLINE, w->mem);
+    cmark_node_set_on_enter(ci, html);
+    if (cmark_node_insert_before(node, ci))
+        return;
+    cmark_node_free(ci);
+    char marker[32];
+    snprintf(marker, sizeof marker, "\xff%zu\xff", w->n_snippets);
+    w->snippets = xgrow(w->snippets, sizeof *w->snippets, &w->cap_snippets, w->n_snippets + 1);
+    w->snippets[w->n_snippets++] = xstrdup(html);
+    cmark_node *t = cmark_node_new_with_mem(CMARK_NODE_TEXT, w->mem);
+    cmark_node_set_literal(t, marker);
+    cmark_node_insert_before(node, t);
+}
+
+/* html with every marker of stand_in replaced by its snippet, appended to out. */
+static void put_snippets(buf *out, const char *html, size_t len, const walker *w)
+{
+    size_t i = 0;
+    while (i < len) {
+        const char *m = memchr(html + i, 0xff, len - i);
+        if (!m) {
+            buf_put(out, html + i, len - i);
+            break;
+        }
+        size_t at = (size_t)(m - html);
+        buf_put(out, html + i, at - i);
+        char *end;
+        unsigned long long k = strtoull(m + 1, &end, 10);
+        if ((unsigned char)*end == 0xff && k < w->n_snippets) {
+            buf_puts(out, w->snippets[k]);
+            i = (size_t)(end + 1 - html);
+        } else {
+            buf_putc(out, *m);
+            i = at + 1;
+        }
+    }
+}
+
 /* Expand the placeholders of one text node, splitting it around them. */
 static void expand_text(walker *w, cmark_node *node, bool alone_possible)
 {
@@ -225,7 +394,7 @@ static void expand_text(walker *w, cmark_node *node, bool alone_possible)
         size_t c = (size_t)(close - s);
         /* Text before goes in its own node. */
         if (before.len) {
-            cmark_node *t = cmark_node_new(CMARK_NODE_TEXT);
+            cmark_node *t = cmark_node_new_with_mem(CMARK_NODE_TEXT, w->mem);
             cmark_node_set_literal(t, before.data);
             cmark_node_insert_before(node, t);
             buf_clear(&before);
@@ -249,7 +418,7 @@ static void expand_text(walker *w, cmark_node *node, bool alone_possible)
             w->errors++;
         } else if (block) {
             cmark_node *para = cmark_node_parent(node);
-            cmark_node *cb = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK);
+            cmark_node *cb = cmark_node_new_with_mem(CMARK_NODE_CUSTOM_BLOCK, w->mem);
             cmark_node_set_on_enter(cb, html.data);
             cmark_node_insert_before(para, cb);
             cmark_node_unlink(para);
@@ -259,19 +428,7 @@ static void expand_text(walker *w, cmark_node *node, bool alone_possible)
             free(s);
             return;
         } else {
-            cmark_node *ci = cmark_node_new(CMARK_NODE_CUSTOM_INLINE);
-            cmark_node_set_on_enter(ci, html.data ? html.data : "");
-            if (!cmark_node_insert_before(node, ci)) {
-                /* GFM table cells refuse custom inlines: leave a marker. */
-                cmark_node_free(ci);
-                w->late = xgrow(w->late, sizeof *w->late, &w->cap_late, w->n_late + 1);
-                w->late[w->n_late] = xstrdup(html.data ? html.data : "");
-                char mark[32];
-                snprintf(mark, sizeof mark, MARK_OPEN "%zu" MARK_CLOSE, w->n_late++);
-                cmark_node *t = cmark_node_new(CMARK_NODE_TEXT);
-                cmark_node_set_literal(t, mark);
-                cmark_node_insert_before(node, t);
-            }
+            stand_in(w, node, html.data ? html.data : "");
         }
         buf_free(&html);
         pos = c + 2;
@@ -302,7 +459,8 @@ static cmark_node *heading_with_id(walker *w, cmark_node *h, cmark_llist *exts, 
     plain_text(h, &text);
     md_slugify(&id, text.data ? text.data : "", text.len);
     char *uid = unique_id(w, id.data);
-    char *rendered = cmark_render_html(h, options, exts);
+    char *rendered =
+        cmark_render_html_with_mem(h, options, exts, cmark_get_default_mem_allocator());
     int level = cmark_node_get_heading_level(h);
     /* rendered is "<hN>...</hN>\n" */
     buf out;
@@ -315,7 +473,7 @@ static cmark_node *heading_with_id(walker *w, cmark_node *h, cmark_llist *exts, 
         &out,
         " <a class=\"bp-anchor\" href=\"#%s\" aria-label=\"Link to this section\">#</a></h%d>\n",
         uid, level);
-    cmark_node *cb = cmark_node_new(CMARK_NODE_CUSTOM_BLOCK);
+    cmark_node *cb = cmark_node_new_with_mem(CMARK_NODE_CUSTOM_BLOCK, w->mem);
     cmark_node_set_on_enter(cb, out.data);
     cmark_node_insert_before(h, cb);
     cmark_node_unlink(h);
@@ -394,12 +552,11 @@ static bool fence_close(const char *text, line_span l, char ch, size_t n)
 
 /* Columns of a GFM delimiter row ("| --- | :-: |"), after any blockquote
  * markers and indentation; 0 when the line is not one. */
-static size_t delimiter_columns(const char *text, line_span l, size_t *first)
+static size_t delimiter_columns(const char *text, line_span l)
 {
     size_t i = l.start;
     while (i < l.end && (text[i] == ' ' || text[i] == '\t' || text[i] == '>'))
         i++;
-    *first = i;
     size_t cols = 0, pipes = 0;
     bool dash = false;
     for (; i < l.end; i++) {
@@ -478,6 +635,7 @@ static int precheck(walker *w)
     size_t table_cols = 0; /* columns of the table the run is in, 0: none */
     bool table_reported = false;
     size_t prev_cells = 0; /* of the line before, as a table row */
+    int prev_first = 1;    /* byte column of its first character */
     /* the page */
     size_t cells = 0, closers = 0, ref_run = 0;
     int ref_line = 0;
@@ -539,15 +697,14 @@ static int precheck(walker *w)
                 run_first++;
         }
         size_t cells_here = row_cells(t, l);
-        size_t first;
-        size_t cols = run_bytes > 0 ? delimiter_columns(t, l, &first) : 0;
+        size_t cols = run_bytes > 0 ? delimiter_columns(t, l) : 0;
         if (cols > 0) {
             table_cols = cols;
             table_reported = cols > MD_MAX_TABLE_COLUMNS;
             if (table_reported) {
                 snprintf(msg, sizeof msg, "table has %zu columns; the limit is %d", cols,
                          MD_MAX_TABLE_COLUMNS);
-                report(w, line, (int)(first - l.start) + 1, msg);
+                report(w, line - 1, prev_first, msg); /* where the table starts */
                 errors++;
             } else if (prev_cells > MD_MAX_ROW_CELLS) {
                 errors += row_too_long(w, line - 1, prev_cells); /* the header row */
@@ -570,6 +727,11 @@ static int precheck(walker *w)
         run_refdef |= has_pair(t, l, ']', ':');
         closers += count_byte(t, l, ']');
         prev_cells = cells_here;
+        prev_first = 1;
+        while (l.start + (size_t)prev_first - 1 < l.end &&
+               (t[l.start + (size_t)prev_first - 1] == ' ' ||
+                t[l.start + (size_t)prev_first - 1] == '\t'))
+            prev_first++;
         run_bytes += l.next - l.start;
         i = l.next;
     }
@@ -601,14 +763,9 @@ static void add_ext(cmark_parser *p, const char *name)
         cmark_parser_attach_syntax_extension(p, e);
 }
 
-/* Offset of the first U+E000 or U+E001 in text, or len. */
-static size_t reserved_at(const char *text, size_t len)
+void md_init(void)
 {
-    for (size_t i = 0; i + 2 < len; i++)
-        if ((unsigned char)text[i] == 0xEE && (unsigned char)text[i + 1] == 0x80 &&
-            ((unsigned char)text[i + 2] == 0x80 || (unsigned char)text[i + 2] == 0x81))
-            return i;
-    return len;
+    cmark_gfm_core_extensions_ensure_registered();
 }
 
 int md_render(const char *text, size_t len, const md_options *o, buf *out, diag *d)
@@ -620,23 +777,9 @@ int md_render(const char *text, size_t len, const md_options *o, buf *out, diag 
     w.len = len;
     w.d = d;
     if (len > MD_MAX_BYTES) {
+        /* rounded up: a body just over the limit must not read "256 KiB" */
         diag_error(d, o->path, o->line_offset + 1, 1, "page body is %zu KiB; the limit is %zu KiB",
-                   len >> 10, MD_MAX_BYTES >> 10);
-        return -1;
-    }
-    size_t off = reserved_at(text, len);
-    if (off < len) {
-        int line = 1, col = 1;
-        for (size_t i = 0; i < off; i++) {
-            if (text[i] == '\n') {
-                line++;
-                col = 1;
-            } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
-                col++;
-            }
-        }
-        diag_error(d, o->path, line + o->line_offset, col,
-                   "the private-use characters U+E000 and U+E001 are reserved by boardpress");
+                   (len + 1023) >> 10, MD_MAX_BYTES >> 10);
         return -1;
     }
     size_t cap = 0;
@@ -658,7 +801,9 @@ int md_render(const char *text, size_t len, const md_options *o, buf *out, diag 
     int options = CMARK_OPT_DEFAULT | CMARK_OPT_STRIKETHROUGH_DOUBLE_TILDE;
     if (o->unsafe_html)
         options |= CMARK_OPT_UNSAFE;
-    cmark_parser *p = cmark_parser_new(options);
+    cmark_mem *mem = md_depth++ == 0 ? &arena_mem : cmark_get_default_mem_allocator();
+    cmark_parser *p = cmark_parser_new_with_mem(options, mem);
+    w.mem = mem;
     add_ext(p, "table");
     add_ext(p, "autolink");
     add_ext(p, "strikethrough");
@@ -706,45 +851,38 @@ int md_render(const char *text, size_t len, const md_options *o, buf *out, diag 
 
     int rc = w.errors ? -1 : 0;
     if (rc == 0) {
-        char *html = cmark_render_html(doc, options, exts);
+        char *html =
+            cmark_render_html_with_mem(doc, options, exts, cmark_get_default_mem_allocator());
         size_t hl = strlen(html);
+        if (w.n_snippets) {
+            buf full;
+            buf_init(&full);
+            put_snippets(&full, html, hl, &w);
+            free(html);
+            hl = full.len;
+            html = buf_detach(&full);
+        }
         if (hl > MD_MAX_HTML_BYTES) {
             diag_error(d, o->path, o->line_offset + 1, 1,
                        "page renders to %zu MiB of HTML; the limit is %zu MiB", hl >> 20,
                        MD_MAX_HTML_BYTES >> 20);
             rc = -1;
-        } else if (w.n_late == 0) {
-            buf_put(out, html, hl);
         } else {
-            for (const char *at = html; *at;) {
-                const char *m = strstr(at, MARK_OPEN);
-                if (!m) {
-                    buf_puts(out, at);
-                    break;
-                }
-                buf_put(out, at, (size_t)(m - at));
-                char *end;
-                unsigned long k = strtoul(m + 3, &end, 10);
-                if (k < w.n_late && strncmp(end, MARK_CLOSE, 3) == 0) {
-                    buf_puts(out, w.late[k]);
-                    at = end + 3;
-                } else {
-                    buf_put(out, m, 3);
-                    at = m + 3;
-                }
-            }
+            buf_put(out, html, hl);
         }
         free(html);
     }
     cmark_node_free(doc);
     cmark_parser_free(p);
+    if (--md_depth == 0)
+        arena_reset();
     strset_free(&w.ids);
     for (size_t i = 0; i < w.cap_counts; i++)
         free(w.counts[i].base);
     free(w.counts);
-    for (size_t i = 0; i < w.n_late; i++)
-        free(w.late[i]);
-    free(w.late);
+    for (size_t i = 0; i < w.n_snippets; i++)
+        free(w.snippets[i]);
+    free(w.snippets);
     free(w.line_start);
     return rc;
 }

@@ -44,7 +44,17 @@ typedef struct {
     bool unsafe_html; /* pass raw HTML through (site.yaml unsafe_html) */
     md_expand_fn expand;
     void *ctx;
+    strset *ids; /* element ids the page already uses (the expand callback's figures, the
+                    template's); heading ids avoid them and are added. NULL: none */
 } md_options;
+
+/* Register cmark-gfm's extensions: call once before rendering from several
+ * threads (md_render is then safe to call concurrently). */
+void md_init(void);
+
+/* Free the calling thread's Markdown memory (kept between pages for
+ * speed); call when a thread is done rendering. */
+void md_release(void);
 
 /* Render text (len bytes, UTF-8 checked by the caller) to HTML appended to
  * out. Returns 0, or -1 when errors were reported to d. */

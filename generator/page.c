@@ -27,8 +27,9 @@ static size_t line_at(const char *text, size_t len, size_t i, size_t *next)
 int page_split(const char *text, size_t len, size_t *fm_start, size_t *fm_len, size_t *body_offset,
                int *body_line)
 {
+    /* Editors on Windows may start a UTF-8 file with a byte order mark. */
+    size_t start = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
     size_t next;
-    size_t start = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0; /* a UTF-8 BOM */
     size_t l = line_at(text, len, start, &next);
     if (!(l == 3 && memcmp(text + start, "---", 3) == 0))
         return 1;
@@ -93,10 +94,20 @@ bp_page *page_parse(const char *path, const char *text, size_t len, const char *
     p->is_home = strcmp(slug_default, "index") == 0;
     p->template_name = xstrdup("page");
 
-    int bad_line, bad_col;
-    const char *why;
-    if (utf8_problem(text, len, &bad_line, &bad_col, &why)) {
-        diag_error(d, path, bad_line, bad_col, "%s", why);
+    size_t bad_at;
+    if (!utf8_valid(text, len, &bad_at)) {
+        int line = 1, col = 1;
+        for (size_t i = 0; i < bad_at; i++) {
+            if (text[i] == '\n') {
+                line++;
+                col = 1;
+            } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
+                col++;
+            }
+        }
+        diag_error(d, path, line, col, "%s",
+                   text[bad_at] == '\0' ? "NUL byte in the page (is it a text file?)"
+                                        : "invalid UTF-8 (pages must be UTF-8 encoded)");
         goto out;
     }
     if (len == 0) {

@@ -33,12 +33,14 @@ typedef struct {
     size_t body_offset; /* byte offset of the body in the file */
     int body_line;      /* 1-based file line where the body starts */
     bool is_home;
+    size_t nav_pos; /* index in the site's navigation order (site.c) */
 } bp_page;
 
-/* Split front matter off text. A page starts with a line "---"; the front
- * matter runs to the next line that is "---" or "...". On success sets the
- * YAML's byte range, the body offset and the body's first line (1-based) and
- * returns 0; without front matter returns 1; unterminated returns -1. */
+/* Split front matter off text. A page starts with a line "---" (after an
+ * optional UTF-8 byte order mark); the front matter runs to the next line
+ * that is "---" or "...". On success sets the YAML's byte range, the body
+ * offset and the body's first line (1-based) and returns 0; without front
+ * matter returns 1; unterminated returns -1. */
 int page_split(const char *text, size_t len, size_t *fm_start, size_t *fm_len, size_t *body_offset,
                int *body_line);
 

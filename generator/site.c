@@ -5,6 +5,7 @@
  * output tree that replaces the old one only when nothing failed. */
 #include "cache.h"
 #include "draw.h"
+#include "drawcache.h"
 #include "fmt.h"
 #include "markdown.h"
 #include "results.h"
@@ -17,6 +18,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +30,11 @@
 /* Jobs times replications over every board, level combination and chart
  * point of a build: a bound on how long simulating can take (minutes). */
 #define SITE_MAX_JOB_RUNS 100000000
+
+/* Board and timeline drawings are cached on shared boards and made with
+ * cairo. Pages that draw render on one thread (render_all); the lock keeps
+ * drawing one at a time should that ever change. */
+static pthread_mutex_t draw_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* ------------------------------------------------------------ site.yaml */
 
@@ -262,8 +269,9 @@ typedef struct {
     bp_pos set_pos; /* of the path */
 } override_t;
 
-static bp_board *variant(site *s, const char *board_path, const override_t *ov, size_t n,
-                         const sim_goal *goals, const bp_pos *goal_pos)
+/* The board file's tree, parsed once for all of a level's or chart's
+ * variants (NULL after reporting). */
+static ynode *variant_tree(site *s, const char *board_path)
 {
     char *text;
     size_t len;
@@ -274,11 +282,17 @@ static bp_board *variant(site *s, const char *board_path, const override_t *ov, 
     bool empty;
     ynode *root = yaml_parse(board_path, text, len, 0, &s->d, &empty);
     free(text);
-    if (!root) {
-        if (empty)
-            diag_error(&s->d, board_path, 1, 1, "the board file is empty");
+    if (!root && empty)
+        diag_error(&s->d, board_path, 1, 1, "the board file is empty");
+    return root;
+}
+
+static bp_board *variant(site *s, const char *board_path, const ynode *tree, const override_t *ov,
+                         size_t n, const sim_goal *goals, const bp_pos *goal_pos)
+{
+    if (!tree)
         return NULL;
-    }
+    ynode *root = ynode_clone(tree);
     int before = s->d.errors;
     for (size_t i = 0; i < n; i++)
         board_override_at(board_path, root, ov[i].set, ov[i].value, ov[i].src, ov[i].set_pos,
@@ -322,6 +336,7 @@ static void load_level_ref(site *s, const bp_page *p, const bp_ref *r)
     override_t ov[8];
     int opts[8];
     int before = s->d.errors;
+    ynode *tree = variant_tree(s, board_path);
     for (size_t c = 0; c < l->n_combos && s->d.errors == before; c++) {
         level_combo(l, c, opts);
         for (size_t i = 0; i < l->n_choices; i++) {
@@ -334,10 +349,11 @@ static void load_level_ref(site *s, const bp_page *p, const bp_ref *r)
         }
         sboard *b = &sl->combos[c];
         b->file = xstrdup(l->board);
-        b->board =
-            variant(s, board_path, ov, l->n_choices, l->has_goals ? l->goals : NULL, l->goal_pos);
+        b->board = variant(s, board_path, tree, ov, l->n_choices, l->has_goals ? l->goals : NULL,
+                           l->goal_pos);
         want_trace(b);
     }
+    ynode_free(tree);
     free(board_path);
     if (s->d.errors == before) {
         bool any_goal = false;
@@ -387,6 +403,7 @@ static void load_chart_ref(site *s, const bp_page *p, const bp_ref *r)
     sc->n_points = ns * c->n_x;
     sc->points = xcalloc(sc->n_points, sizeof *sc->points);
     int before = s->d.errors;
+    ynode *tree = variant_tree(s, board_path);
     for (size_t si = 0; si < ns && s->d.errors == before; si++) {
         for (size_t xi = 0; xi < c->n_x && s->d.errors == before; xi++) {
             override_t ov[2];
@@ -405,9 +422,10 @@ static void load_chart_ref(site *s, const bp_page *p, const bp_ref *r)
             }
             sboard *b = &sc->points[si * c->n_x + xi];
             b->file = xstrdup(c->board);
-            b->board = variant(s, board_path, ov, n, NULL, NULL);
+            b->board = variant(s, board_path, tree, ov, n, NULL, NULL);
         }
     }
+    ynode_free(tree);
     free(board_path);
 }
 
@@ -477,21 +495,36 @@ static void simulate_all(site *s)
         free(runs);
         return;
     }
-    /* Cached results first (in this thread), then the misses in parallel. */
+    /* Cached results first (in this thread), then the misses in parallel;
+     * a variant identical to an earlier one (same key: a level combination
+     * that is also a board of its own) runs once and shares the result. */
     sboard **todo = xcalloc(n ? n : 1, sizeof *todo);
+    sboard **same = xcalloc(n ? n : 1, sizeof *same);      /* repeats, with ... */
+    size_t *same_as = xcalloc(n ? n : 1, sizeof *same_as); /* ... the todo they repeat */
     buf *keys = xcalloc(n ? n : 1, sizeof *keys);
-    size_t n_todo = 0;
+    uint64_t *hashes = xcalloc(n ? n : 1, sizeof *hashes);
+    size_t n_todo = 0, n_same = 0;
     for (size_t i = 0; i < n; i++) {
         sboard *b = runs[i];
-        if (s->opt.cache) {
-            cache_key(&keys[n_todo], &b->board->sim, &s->lim, b->want_trace);
-            if (cache_get(s->opt.cache, &keys[n_todo], &b->result)) {
-                b->ran = true;
-                s->cached++;
-                buf_clear(&keys[n_todo]);
-                continue;
-            }
+        cache_key(&keys[n_todo], &b->board->sim, &s->lim, b->want_trace);
+        if (s->opt.cache && cache_get(s->opt.cache, &keys[n_todo], &b->result)) {
+            b->ran = true;
+            s->cached++;
+            buf_clear(&keys[n_todo]);
+            continue;
         }
+        uint64_t h = hash64(keys[n_todo].data, keys[n_todo].len, 0);
+        size_t k = 0;
+        while (k < n_todo && !(hashes[k] == h && keys[k].len == keys[n_todo].len &&
+                               memcmp(keys[k].data, keys[n_todo].data, keys[k].len) == 0))
+            k++;
+        if (k < n_todo) {
+            same[n_same] = b;
+            same_as[n_same++] = k;
+            buf_clear(&keys[n_todo]);
+            continue;
+        }
+        hashes[n_todo] = h;
         todo[n_todo++] = b;
     }
     run_queue q = {todo, n_todo, 0, &s->lim};
@@ -507,16 +540,41 @@ static void simulate_all(site *s)
     for (int t = 0; t < started; t++)
         pthread_join(tids[t], NULL);
     s->runs += n_todo;
+    s->shared += n_same;
+    for (size_t i = 0; i < n_same; i++) {
+        const sboard *from = todo[same_as[i]];
+        sboard *b = same[i];
+        b->ran = true;
+        b->run_failed = from->run_failed;
+        memcpy(b->run_error, from->run_error, sizeof b->run_error);
+        if (!from->run_failed) {
+            b->result = from->result;
+            if (from->result.n_trace) {
+                size_t bytes = from->result.n_trace * sizeof *from->result.trace;
+                b->result.trace = xmalloc(bytes);
+                memcpy(b->result.trace, from->result.trace, bytes);
+            }
+        }
+    }
     /* Report and store in a fixed order, whatever the threads did. */
-    for (size_t i = 0; i < n_todo; i++) {
-        if (todo[i]->run_failed)
-            diag_error(&s->d, todo[i]->board->path, 0, 0, "%s", todo[i]->run_error);
-        else if (s->opt.cache)
-            cache_put(s->opt.cache, &keys[i], &todo[i]->result);
+    for (size_t i = 0, k = 0; i < n; i++) {
+        sboard *b = runs[i];
+        if (k < n_todo && todo[k] == b) {
+            if (b->run_failed)
+                diag_error(&s->d, b->board->path, 0, 0, "%s", b->run_error);
+            else if (s->opt.cache)
+                cache_put(s->opt.cache, &keys[k], &b->result);
+            k++;
+        } else if (b->run_failed) { /* a repeat of a failed run fails the same way */
+            diag_error(&s->d, b->board->path, 0, 0, "%s", b->run_error);
+        }
     }
     for (size_t i = 0; i < n; i++)
         buf_free(&keys[i]);
     free(keys);
+    free(hashes);
+    free(same);
+    free(same_as);
     free(todo);
     free(runs);
 }
@@ -605,6 +663,7 @@ static void board_notes(const sboard *b, draw_note *notes, char texts[][64], siz
 
 int site_draw_board(site *s, sboard *b, const char *path, int line, int col)
 {
+    pthread_mutex_lock(&draw_lock);
     if (!b->drawn) {
         b->drawn = true;
         draw_note notes[8];
@@ -612,11 +671,16 @@ int site_draw_board(site *s, sboard *b, const char *path, int line, int col)
         size_t n = 0;
         if (b->ran && !b->run_failed)
             board_notes(b, notes, texts, &n);
-        buf svg, alt;
+        buf svg, alt, key;
         buf_init(&svg);
         buf_init(&alt);
+        buf_init(&key);
         char err[256];
-        if (draw_board(b->board, notes, n, &svg, &alt, err, sizeof err) != 0) {
+        if (s->opt.cache)
+            drawcache_key_board(&key, b->board, notes, n);
+        if (s->opt.cache && drawcache_get(s->opt.cache, &key, &b->svg, &b->alt)) {
+            /* drawn by an earlier build, from exactly these inputs */
+        } else if (draw_board(b->board, notes, n, &svg, &alt, err, sizeof err) != 0) {
             diag_error(&s->d, path, line, col, "cannot draw board '%s': %s", b->board->id, err);
             b->draw_failed = true;
             buf_free(&svg);
@@ -624,22 +688,36 @@ int site_draw_board(site *s, sboard *b, const char *path, int line, int col)
         } else {
             b->svg = buf_detach(&svg);
             b->alt = buf_detach(&alt);
+            if (s->opt.cache)
+                drawcache_put(s->opt.cache, &key, b->svg, b->alt);
         }
+        buf_free(&key);
     }
-    return b->draw_failed ? -1 : 0;
+    int rc = b->draw_failed ? -1 : 0;
+    pthread_mutex_unlock(&draw_lock);
+    return rc;
 }
 
 int site_draw_timeline(site *s, sboard *b, const char *path, int line, int col)
 {
+    pthread_mutex_lock(&draw_lock);
     if (!b->tl_drawn) {
         b->tl_drawn = true;
-        buf svg, alt;
+        buf svg, alt, key;
         buf_init(&svg);
         buf_init(&alt);
+        buf_init(&key);
         char err[256];
+        bool cached = false;
+        if (s->opt.cache && !b->result.trace_truncated) {
+            drawcache_key_timeline(&key, b->board, b->result.trace, b->result.n_trace);
+            cached = drawcache_get(s->opt.cache, &key, &b->tl_svg, &b->tl_alt);
+        }
         if (b->result.trace_truncated) {
             snprintf(err, sizeof err, "its trace is longer than the timeline can show");
             b->tl_failed = true;
+        } else if (cached) {
+            /* drawn by an earlier build, from exactly these inputs */
         } else if (draw_timeline(b->board, b->result.trace, b->result.n_trace, &svg, &alt, err,
                                  sizeof err) != 0) {
             b->tl_failed = true;
@@ -649,12 +727,71 @@ int site_draw_timeline(site *s, sboard *b, const char *path, int line, int col)
                        err);
             buf_free(&svg);
             buf_free(&alt);
-        } else {
+        } else if (!cached) {
             b->tl_svg = buf_detach(&svg);
             b->tl_alt = buf_detach(&alt);
+            if (s->opt.cache)
+                drawcache_put(s->opt.cache, &key, b->tl_svg, b->tl_alt);
         }
+        buf_free(&key);
     }
-    return b->tl_failed ? -1 : 0;
+    int rc = b->tl_failed ? -1 : 0;
+    pthread_mutex_unlock(&draw_lock);
+    return rc;
+}
+
+/* Charts are drawn by expand.c when a page first shows one; a chart drawn by
+ * an earlier build from the same points is put in place before, and the new
+ * ones are stored after. Returns which came from the cache. */
+static const sim_result **chart_points(const schart *sc)
+{
+    const sim_result **r = xcalloc(sc->n_points + 1, sizeof *r);
+    for (size_t k = 0; k < sc->n_points; k++) {
+        if (!sc->points[k].ran || sc->points[k].run_failed) {
+            free(r);
+            return NULL;
+        }
+        r[k] = &sc->points[k].result;
+    }
+    return r;
+}
+
+static bool *charts_from_cache(site *s)
+{
+    bool *cached = xcalloc(s->n_charts + 1, sizeof *cached);
+    for (size_t i = 0; s->opt.cache && i < s->n_charts; i++) {
+        schart *sc = s->charts[i];
+        const sim_result **r = sc->chart && sc->points ? chart_points(sc) : NULL;
+        if (!r)
+            continue;
+        buf key;
+        buf_init(&key);
+        drawcache_key_chart(&key, sc->chart, r, sc->n_points);
+        if (drawcache_get(s->opt.cache, &key, &sc->svg, &sc->alt))
+            cached[i] = sc->drawn = true;
+        buf_free(&key);
+        free(r);
+    }
+    return cached;
+}
+
+static void charts_to_cache(site *s, bool *cached)
+{
+    for (size_t i = 0; s->opt.cache && i < s->n_charts; i++) {
+        schart *sc = s->charts[i];
+        if (cached[i] || !sc->drawn || sc->draw_failed || !sc->svg || !sc->alt)
+            continue;
+        const sim_result **r = chart_points(sc);
+        if (!r)
+            continue;
+        buf key;
+        buf_init(&key);
+        drawcache_key_chart(&key, sc->chart, r, sc->n_points);
+        drawcache_put(s->opt.cache, &key, sc->svg, sc->alt);
+        buf_free(&key);
+        free(r);
+    }
+    free(cached);
 }
 
 /* ------------------------------------------------------------ page lookups */
@@ -717,9 +854,88 @@ static int page_cmp(const void *a, const void *b)
     return strcmp(x->slug, y->slug);
 }
 
-static int name_cmp(const void *a, const void *b)
+/* One page file of the content folder, read and its front matter parsed on
+ * a worker thread; messages are kept per page and shown in name order. */
+typedef struct {
+    char *name;    /* file name */
+    bool plain;    /* readdir says: a regular file, not a link */
+    bp_page *page; /* NULL when it failed */
+    char *text;    /* messages */
+    int errors;
+    bool io;
+} page_file;
+
+typedef struct {
+    site *s;
+    page_file *files;
+    size_t n;
+    const char *root; /* realpath of the content folder, or NULL */
+    atomic_size_t next;
+} discover_queue;
+
+static void discover_one(const discover_queue *q, page_file *f)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    diag d;
+    diag_init(&d, NULL);
+    char *path = xasprintf("%s/%s", q->s->opt.content, f->name);
+    char real[PATH_MAX];
+    char *text = NULL;
+    size_t len;
+    /* A regular file listed in the folder is inside it; a link (or a file
+     * system that does not say) is resolved and checked. */
+    bool inside = q->root && (f->plain || (realpath(path, real) &&
+                                           strncmp(real, q->root, strlen(q->root)) == 0 &&
+                                           real[strlen(q->root)] == '/'));
+    if (!inside) {
+        diag_error(&d, path, 0, 0,
+                   "leads outside the content folder (a symbolic link?); copy the file in");
+    } else if (file_read(path, MD_MAX_BYTES + 64 * 1024, &text, &len) != 0) {
+        d.io = errno != EFBIG;
+        diag_error(&d, path, 0, 0, "cannot read the page: %s",
+                   errno == EFBIG ? "larger than 320 KiB (a page body may be at most 256 KiB)"
+                                  : strerror(errno));
+    } else {
+        f->name[strlen(f->name) - 3] = '\0';
+        f->page = page_parse(path, text, len, f->name, &d);
+    }
+    free(text);
+    free(path);
+    f->errors = d.errors;
+    f->io = d.io;
+    f->text = diag_take(&d);
+}
+
+static void *discover_worker(void *arg)
+{
+    discover_queue *q = arg;
+    for (;;) {
+        size_t i = atomic_fetch_add(&q->next, 1);
+        if (i >= q->n)
+            break;
+        discover_one(q, &q->files[i]);
+    }
+    return NULL;
+}
+
+static int page_file_cmp(const void *a, const void *b)
+{
+    return strcmp(((const page_file *)a)->name, ((const page_file *)b)->name);
+}
+
+/* Run fn on --jobs threads (the caller's among them) over a queue. */
+static void run_threads(site *s, size_t n_items, void *(*fn)(void *), void *q)
+{
+    int threads = s->opt.jobs > 0 ? s->opt.jobs : cores();
+    if ((size_t)threads > n_items / 4 + 1) /* a few items are not worth a thread */
+        threads = (int)(n_items / 4 + 1);
+    pthread_t tids[64];
+    int started = 0;
+    for (int t = 1; t < threads && t < 64; t++)
+        if (pthread_create(&tids[started], NULL, fn, q) == 0)
+            started++;
+    fn(q);
+    for (int t = 0; t < started; t++)
+        pthread_join(tids[t], NULL);
 }
 
 static void discover_pages(site *s)
@@ -731,49 +947,38 @@ static void discover_pages(site *s)
                    strerror(errno));
         return;
     }
-    char **names = NULL;
+    page_file *files = NULL;
     size_t n = 0, cap = 0;
     struct dirent *e;
     while ((e = readdir(dh))) {
         size_t l = strlen(e->d_name);
         if (e->d_name[0] == '.' || l < 4 || strcmp(e->d_name + l - 3, ".md") != 0)
             continue;
-        names = xgrow(names, sizeof *names, &cap, n + 1);
-        names[n++] = xstrdup(e->d_name);
+        files = xgrow(files, sizeof *files, &cap, n + 1);
+        memset(&files[n], 0, sizeof files[n]);
+        files[n].name = xstrdup(e->d_name);
+        files[n].plain = e->d_type == DT_REG;
+        n++;
     }
     closedir(dh);
-    qsort(names, n, sizeof *names, name_cmp);
+    if (n)
+        qsort(files, n, sizeof *files, page_file_cmp);
     if (n > SITE_MAX_PAGES)
         diag_error(&s->d, s->opt.content, 0, 0, "%zu pages; the limit is %d", n, SITE_MAX_PAGES);
     s->pages = xcalloc(n ? n : 1, sizeof *s->pages);
     char root[PATH_MAX];
-    bool have_root = realpath(s->opt.content, root) != NULL;
-    for (size_t i = 0; i < n && i < SITE_MAX_PAGES; i++) {
-        char *path = xasprintf("%s/%s", s->opt.content, names[i]);
-        char real[PATH_MAX];
-        char *text = NULL;
-        size_t len;
-        if (!have_root || !realpath(path, real) || strncmp(real, root, strlen(root)) != 0 ||
-            real[strlen(root)] != '/') {
-            diag_error(&s->d, path, 0, 0,
-                       "leads outside the content folder (a symbolic link?); copy the file in");
-        } else if (file_read(path, MD_MAX_BYTES + 64 * 1024, &text, &len) != 0) {
-            s->d.io = errno != EFBIG;
-            diag_error(&s->d, path, 0, 0, "cannot read the page: %s",
-                       errno == EFBIG ? "larger than 320 KiB (a page body may be at most 256 KiB)"
-                                      : strerror(errno));
-        } else {
-            names[i][strlen(names[i]) - 3] = '\0';
-            bp_page *p = page_parse(path, text, len, names[i], &s->d);
-            if (p)
-                s->pages[s->n_pages++] = p;
-        }
-        free(text);
-        free(path);
+    discover_queue q = {s, files, n < SITE_MAX_PAGES ? n : SITE_MAX_PAGES,
+                        realpath(s->opt.content, root) ? root : NULL, 0};
+    run_threads(s, q.n, discover_worker, &q);
+    for (size_t i = 0; i < q.n; i++) {
+        diag_add_text(&s->d, files[i].text, files[i].io);
+        free(files[i].text);
+        if (files[i].page)
+            s->pages[s->n_pages++] = files[i].page;
     }
     for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
+        free(files[i].name);
+    free(files);
     qsort(s->pages, s->n_pages, sizeof *s->pages, page_cmp);
     for (size_t i = 1; i < s->n_pages; i++) {
         if (strcmp(s->pages[i]->slug, s->pages[i - 1]->slug) != 0)
@@ -793,17 +998,22 @@ static void discover_pages(site *s)
 static size_t nav_order(site *s, bp_page **out)
 {
     size_t n = 0;
+    for (size_t i = 0; i < s->n_pages; i++)
+        s->pages[i]->nav_pos = SIZE_MAX;
     for (size_t k = 0; k < s->cfg.n_nav; k++)
-        for (size_t i = 0; i < s->n_pages; i++)
-            if (!s->pages[i]->is_home && strcmp(s->pages[i]->slug, s->cfg.nav[k]) == 0)
-                out[n++] = s->pages[i];
+        for (size_t i = 0; i < s->n_pages; i++) {
+            bp_page *p = s->pages[i];
+            if (!p->is_home && p->nav_pos == SIZE_MAX && strcmp(p->slug, s->cfg.nav[k]) == 0) {
+                p->nav_pos = n;
+                out[n++] = p;
+            }
+        }
     for (size_t i = 0; i < s->n_pages; i++) {
         bp_page *p = s->pages[i];
-        bool listed = p->is_home;
-        for (size_t k = 0; k < n && !listed; k++)
-            listed = out[k] == p;
-        if (!listed)
+        if (!p->is_home && p->nav_pos == SIZE_MAX) {
+            p->nav_pos = n;
             out[n++] = p;
+        }
     }
     return n;
 }
@@ -920,21 +1130,46 @@ static tmpl *template_for(site *s, tmpl ***cache, char ***names, size_t *n, cons
     return t;
 }
 
-static void nav_vars(site *s, tmpl_scope *sc, bp_page **order, size_t n_order,
-                     const bp_page *current, const char *root)
+/* The nav and pages lists of a page, made item by item while its template
+ * renders (tmpl_list_lazy): a list of every page costs one item at a time. */
+typedef struct {
+    bp_page **order;
+    size_t n_order;
+    const bp_page *current;
+    const char *root;
+} page_lists;
+
+static void fill_nav(void *ctx, size_t i, tmpl_scope *item)
 {
-    tmpl_list_declare(sc, "nav");
-    size_t at = n_order;
-    for (size_t i = 0; i < n_order; i++) {
-        tmpl_scope *item = tmpl_list_add(sc, "nav");
-        char *url = xasprintf("%s%s/", root, order[i]->slug);
-        tmpl_set_text(item, "title", order[i]->title);
-        tmpl_set_text(item, "url", url);
-        tmpl_set_text(item, "current", order[i] == current ? "page" : "");
-        free(url);
-        if (order[i] == current)
-            at = i;
-    }
+    const page_lists *l = ctx;
+    char *url = xasprintf("%s%s/", l->root, l->order[i]->slug);
+    tmpl_set_text(item, "title", l->order[i]->title);
+    tmpl_set_text(item, "url", url);
+    tmpl_set_text(item, "current", l->order[i] == l->current ? "page" : "");
+    free(url);
+}
+
+static void fill_pages(void *ctx, size_t i, tmpl_scope *item)
+{
+    const page_lists *l = ctx;
+    char *url = xasprintf("%s/", l->order[i]->slug);
+    tmpl_set_text(item, "title", l->order[i]->title);
+    tmpl_set_text(item, "summary", l->order[i]->summary ? l->order[i]->summary : "");
+    tmpl_set_text(item, "url", url);
+    free(url);
+}
+
+/* nav, prev/next, and the pages list (only where with_pages: home pages);
+ * l must outlive the rendering. */
+static void nav_vars(tmpl_scope *sc, page_lists *l, bp_page **order, size_t n_order,
+                     const bp_page *current, const char *root, bool with_pages)
+{
+    *l = (page_lists){order, n_order, current, root};
+    tmpl_list_lazy(sc, "nav", n_order, fill_nav, l);
+    tmpl_list_lazy(sc, "pages", with_pages ? n_order : 0, fill_pages, l);
+    size_t at = current && current->nav_pos < n_order && order[current->nav_pos] == current
+                    ? current->nav_pos
+                    : n_order;
     const bp_page *prev = at < n_order && at > 0 ? order[at - 1] : NULL;
     const bp_page *next = at + 1 < n_order ? order[at + 1] : NULL;
     char *u;
@@ -946,7 +1181,6 @@ static void nav_vars(site *s, tmpl_scope *sc, bp_page **order, size_t n_order,
     u = next ? xasprintf("%s%s/", root, next->slug) : xstrdup("");
     tmpl_set_text(sc, "next_url", u);
     free(u);
-    (void)s;
 }
 
 static void render_page(site *s, outdir *out, bp_page *p, bp_page **order, size_t n_order, tmpl *t)
@@ -968,7 +1202,8 @@ static void render_page(site *s, outdir *out, bp_page *p, bp_page **order, size_
         diag_error(&s->d, p->path, 0, 0, "cannot read the page again: %s", strerror(errno));
         goto out;
     }
-    md_options mo = {p->path, p->body_line - 1, s->cfg.unsafe_html, expand_placeholder, &pc};
+    md_options mo = {p->path, p->body_line - 1, s->cfg.unsafe_html, expand_placeholder,
+                     &pc,     &pc.ids};
     buf body;
     buf_init(&body);
     int before = s->d.errors;
@@ -1003,16 +1238,8 @@ static void render_page(site *s, outdir *out, bp_page *p, bp_page **order, size_
         buf_free(&note);
         tmpl_set_text(sc, "interactive", pc.interactive ? "yes" : "");
         tmpl_set_text(sc, "results_url", pc.results.len ? "results.json" : "");
-        nav_vars(s, sc, order, n_order, p, root);
-        tmpl_list_declare(sc, "pages");
-        for (size_t i = 0; i < n_order && p->is_home; i++) {
-            tmpl_scope *item = tmpl_list_add(sc, "pages");
-            char *url = xasprintf("%s/", order[i]->slug);
-            tmpl_set_text(item, "title", order[i]->title);
-            tmpl_set_text(item, "summary", order[i]->summary ? order[i]->summary : "");
-            tmpl_set_text(item, "url", url);
-            free(url);
-        }
+        page_lists lists;
+        nav_vars(sc, &lists, order, n_order, p, root, p->is_home);
         buf html;
         buf_init(&html);
         if (tmpl_render(t, sc, &html, &s->d) == 0 && out) {
@@ -1046,6 +1273,82 @@ out:
     strset_free(&pc.in_results);
 }
 
+/* ------------------------------------------------------------ parallel pages */
+
+/* What rendering one page reported, shown in page order afterwards. */
+typedef struct {
+    char *text; /* its error messages (owned), or NULL */
+    int errors;
+    bool io;
+} page_out;
+
+typedef struct {
+    site *s;
+    outdir *out;
+    bp_page **order;
+    size_t n_order;
+    tmpl **page_t;
+    page_out *res;
+    size_t *todo; /* page indices, in page order */
+    size_t n_todo;
+    atomic_size_t next;
+} render_queue;
+
+/* Render page i with its own error buffer and its own handle on the output
+ * (the manifest lists its files at the page's place, whatever thread wrote
+ * them first). */
+static void render_one(render_queue *q, size_t i)
+{
+    site ws = *q->s; /* shared tables; only the diag is the page's own */
+    diag_init(&ws.d, NULL);
+    page_out *r = &q->res[i];
+    if (r->text) { /* the template's messages come first */
+        diag_add_text(&ws.d, r->text, r->io);
+        free(r->text);
+    }
+    outdir *v = q->out ? outdir_view(q->out, i) : NULL;
+    render_page(&ws, v, q->s->pages[i], q->order, q->n_order, q->page_t[i]);
+    outdir_view_free(v);
+    r->errors = ws.d.errors;
+    r->io = ws.d.io;
+    r->text = diag_take(&ws.d);
+}
+
+static void *render_worker(void *arg)
+{
+    render_queue *q = arg;
+    for (;;) {
+        size_t k = atomic_fetch_add(&q->next, 1);
+        if (k >= q->n_todo)
+            break;
+        render_one(q, q->todo[k]);
+    }
+    md_release();
+    return NULL;
+}
+
+/* Render every page: pages that show simulated boards first, one at a time
+ * in page order (their drawings are cached on shared boards, and a drawing
+ * error is reported by the first page that meets it), then the pages
+ * without on --jobs threads. Memory stays per page in flight: bodies are
+ * read, rendered and written one page at a time. */
+static void render_all(site *s, outdir *out, bp_page **order, size_t n_order, tmpl **page_t,
+                       page_out *res)
+{
+    md_init();
+    render_queue q = {s, out, order, n_order, page_t, res, NULL, 0, 0};
+    q.todo = xcalloc(s->n_pages + 1, sizeof *q.todo);
+    for (size_t i = 0; i < s->n_pages; i++) {
+        const bp_page *p = s->pages[i];
+        if (p->n_boards || p->n_levels || p->n_charts)
+            render_one(&q, i);
+        else
+            q.todo[q.n_todo++] = i;
+    }
+    run_threads(s, q.n_todo, render_worker, &q);
+    free(q.todo);
+}
+
 /* The home page: index.md when there is one, else a list of pages. */
 static void render_default_index(site *s, outdir *out, bp_page **order, size_t n_order, tmpl *t)
 {
@@ -1060,16 +1363,8 @@ static void render_default_index(site *s, outdir *out, bp_page **order, size_t n
     tmpl_set_html(sc, "measured", "");
     tmpl_set_text(sc, "interactive", "");
     tmpl_set_text(sc, "results_url", "");
-    nav_vars(s, sc, order, n_order, NULL, "");
-    tmpl_list_declare(sc, "pages");
-    for (size_t i = 0; i < n_order; i++) {
-        tmpl_scope *item = tmpl_list_add(sc, "pages");
-        char *url = xasprintf("%s/", order[i]->slug);
-        tmpl_set_text(item, "title", order[i]->title);
-        tmpl_set_text(item, "summary", order[i]->summary ? order[i]->summary : "");
-        tmpl_set_text(item, "url", url);
-        free(url);
-    }
+    page_lists lists;
+    nav_vars(sc, &lists, order, n_order, NULL, "", true);
     buf html;
     buf_init(&html);
     if (tmpl_render(t, sc, &html, &s->d) == 0 && out)
@@ -1213,17 +1508,36 @@ int site_build(const site_options *o)
     size_t n_order = nav_order(&s, order);
     if (s.d.errors == 0 && o->write) {
         const char *sources[3] = {o->content, o->templates, o->statics};
-        out = outdir_begin(o->out, sources, 3, &s.d);
+        out = outdir_begin(o->out, sources, 3, o->cache, &s.d);
     }
     if (s.d.errors == 0) {
         bool have_home = false;
+        tmpl **page_t = xcalloc(s.n_pages + 1, sizeof *page_t);
+        page_out *res = xcalloc(s.n_pages + 1, sizeof *res);
         for (size_t i = 0; i < s.n_pages; i++) {
+            /* Templates load here, in page order; their errors are shown
+             * where the sequential build showed them (before the page's). */
             bp_page *p = s.pages[i];
             have_home |= p->is_home;
-            tmpl *t = template_for(&s, &tcache, &tnames, &n_t,
-                                   p->is_home ? "index" : p->template_name, p);
-            render_page(&s, out, p, order, n_order, t);
+            site ws = s;
+            diag_init(&ws.d, NULL);
+            page_t[i] = template_for(&ws, &tcache, &tnames, &n_t,
+                                     p->is_home ? "index" : p->template_name, p);
+            res[i].errors = ws.d.errors;
+            res[i].io = ws.d.io;
+            res[i].text = diag_take(&ws.d);
         }
+        bool *chart_cached = charts_from_cache(&s);
+        render_all(&s, out, order, n_order, page_t, res);
+        charts_to_cache(&s, chart_cached);
+        for (size_t i = 0; i < s.n_pages; i++) {
+            diag_add_text(&s.d, res[i].text, res[i].io);
+            free(res[i].text);
+        }
+        free(res);
+        free(page_t);
+        if (out)
+            outdir_set_seq(out, s.n_pages);
         if (!have_home) {
             tmpl *t = template_for(&s, &tcache, &tnames, &n_t, "index", NULL);
             if (t)
@@ -1253,14 +1567,18 @@ int site_build(const site_options *o)
     if (!o->quiet) {
         size_t n_boards = s.n_boards;
         double dt = now_s() - t0;
-        if (status == 0)
+        if (status == 0) {
             fprintf(stderr,
                     "boardpress: %s %zu page%s, %zu board%s, %zu level%s, %zu run%s "
-                    "(%zu simulated, %zu from the cache)",
+                    "(%zu simulated, %zu from the cache",
                     o->write ? "built" : "checked", s.n_pages, s.n_pages == 1 ? "" : "s", n_boards,
                     n_boards == 1 ? "" : "s", s.n_levels, s.n_levels == 1 ? "" : "s",
-                    s.runs + s.cached, s.runs + s.cached == 1 ? "" : "s", s.runs, s.cached);
-        else
+                    s.runs + s.cached + s.shared, s.runs + s.cached + s.shared == 1 ? "" : "s",
+                    s.runs, s.cached);
+            if (s.shared)
+                fprintf(stderr, ", %zu the same as another", s.shared);
+            fputc(')', stderr);
+        } else
             fprintf(stderr, "boardpress: %d error%s; %s", s.d.errors, s.d.errors == 1 ? "" : "s",
                     o->write ? "nothing written, the previous site is unchanged" : "check failed");
         if (status == 0 && o->write)

@@ -78,6 +78,7 @@ typedef struct {
     char date[32]; /* build date, YYYY-MM-DD */
     size_t runs;   /* simulations done */
     size_t cached; /* results taken from the cache */
+    size_t shared; /* variants identical to another, simulated once */
 } site;
 
 /* Per-page state while expanding placeholders. */

@@ -39,6 +39,10 @@ typedef struct {
     char *s;
     tmpl_scope **items;
     size_t n_items, cap_items;
+    /* a lazy list: n_items items made one at a time while rendering */
+    tmpl_fill_fn fill;
+    void *fill_ctx;
+    const tmpl_scope *owner; /* the scope the variable belongs to */
 } tvar;
 
 struct tmpl_scope {
@@ -63,7 +67,7 @@ void tmpl_scope_free(tmpl_scope *s)
     for (size_t i = 0; i < s->n; i++) {
         free(s->vars[i].name);
         free(s->vars[i].s);
-        for (size_t k = 0; k < s->vars[i].n_items; k++)
+        for (size_t k = 0; k < s->vars[i].n_items && !s->vars[i].fill; k++)
             tmpl_scope_free(s->vars[i].items[k]);
         free(s->vars[i].items);
     }
@@ -76,10 +80,14 @@ static tvar *own_var(tmpl_scope *s, const char *name)
     for (size_t i = 0; i < s->n; i++)
         if (strcmp(s->vars[i].name, name) == 0)
             return &s->vars[i];
-    s->vars = xgrow(s->vars, sizeof *s->vars, &s->cap, s->n + 1);
+    if (s->n == s->cap) { /* list items hold a few variables: start small */
+        s->cap = s->cap ? s->cap * 2 : 4;
+        s->vars = xrealloc(s->vars, s->cap * sizeof *s->vars);
+    }
     tvar *v = &s->vars[s->n++];
     memset(v, 0, sizeof *v);
     v->name = xstrdup(name);
+    v->owner = s;
     return v;
 }
 
@@ -106,19 +114,58 @@ void tmpl_list_declare(tmpl_scope *s, const char *name)
     own_var(s, name)->type = TV_LIST;
 }
 
+void tmpl_list_lazy(tmpl_scope *s, const char *name, size_t n, tmpl_fill_fn fill, void *ctx)
+{
+    tvar *v = own_var(s, name);
+    for (size_t k = 0; k < v->n_items; k++)
+        tmpl_scope_free(v->items[k]);
+    free(v->items);
+    v->items = NULL;
+    v->cap_items = 0;
+    v->type = TV_LIST;
+    v->n_items = n;
+    v->fill = fill;
+    v->fill_ctx = ctx;
+}
+
 tmpl_scope *tmpl_list_add(tmpl_scope *s, const char *name)
 {
     tvar *v = own_var(s, name);
     v->type = TV_LIST;
+    if (v->fill) { /* items added to a lazy list: it becomes a plain one */
+        v->fill = NULL;
+        v->n_items = 0;
+    }
     v->items = xgrow(v->items, sizeof *v->items, &v->cap_items, v->n_items + 1);
     tmpl_scope *item = tmpl_scope_new(s);
     v->items[v->n_items++] = item;
     return item;
 }
 
-static const tvar *lookup(const tmpl_scope *s, const char *name)
+/* What a name can mean while rendering: the scope given to tmpl_render
+ * (with its parents), and inside {{#each}} the item, then whatever the
+ * enclosing frame sees. An item's own parent is the scope holding the list,
+ * which the enclosing frame already sees; walking frames instead means an
+ * {{#each}} nested in another still sees the outer item. */
+typedef struct frame {
+    const tmpl_scope *scope;
+    const struct frame *up; /* NULL for the outermost frame */
+} frame;
+
+/* The scopes a frame searches, in order: an item frame its own scope only,
+ * the outermost frame its whole parent chain. Call with s = NULL first. */
+static const tmpl_scope *frame_next(const frame **f, const tmpl_scope *s)
 {
-    for (; s; s = s->parent)
+    if (s && !(*f)->up && s->parent)
+        return s->parent;
+    if (s)
+        *f = (*f)->up;
+    return *f ? (*f)->scope : NULL;
+}
+
+static const tvar *lookup(const frame *f, const char *name)
+{
+    for (const tmpl_scope *s = frame_next(&f, NULL); s; s = frame_next(&f, s))
         for (size_t i = 0; i < s->n; i++)
             if (strcmp(s->vars[i].name, name) == 0)
                 return &s->vars[i];
@@ -135,8 +182,9 @@ typedef struct {
     int line, col;
     diag *d;
     int errors;
-    int depth;          /* partial nesting */
-    const char **chain; /* partial names being loaded, for cycles */
+    int depth;               /* partial nesting */
+    const char **chain;      /* partial names being loaded, for cycles */
+    int stop_line, stop_col; /* where the closing tag that ended parse_nodes starts */
 } parser;
 
 static void advance(parser *p, size_t n)
@@ -225,6 +273,8 @@ static tnode *parse_nodes(parser *p, size_t *count, const char **stop)
                 diag_error(p->d, p->path, line, col, "unknown closing tag '%.*s'", (int)in_len, in);
                 p->errors++;
             }
+            p->stop_line = line;
+            p->stop_col = col;
             break;
         }
         const char *name = in;
@@ -275,6 +325,20 @@ static tnode *parse_nodes(parser *p, size_t *count, const char **stop)
             t->body = parse_nodes(p, &t->n_body, &inner_stop);
             if (type == TN_IF && inner_stop && strcmp(inner_stop, "else") == 0)
                 t->alt = parse_nodes(p, &t->n_alt, &inner_stop);
+            /* A misplaced {{else}}: say so, and read on to the closing tag
+             * rather than report the block unclosed and its end stray. */
+            while (inner_stop && strcmp(inner_stop, "else") == 0) {
+                if (type == TN_IF)
+                    diag_error(p->d, p->path, p->stop_line, p->stop_col,
+                               "'{{#if %s}}' has a second '{{else}}'", t->s);
+                else
+                    diag_error(p->d, p->path, p->stop_line, p->stop_col,
+                               "'{{else}}' belongs to an '{{#if}}', not to '{{#each %s}}'", t->s);
+                p->errors++;
+                size_t n_more;
+                tnode *more = parse_nodes(p, &n_more, &inner_stop);
+                free_nodes(more, n_more);
+            }
             const char *want = type == TN_IF ? "/if" : "/each";
             if (!inner_stop || strcmp(inner_stop, want) != 0) {
                 diag_error(p->d, p->path, line, col, "'{{#%s %s}}' is not closed with '{{%s}}'",
@@ -290,14 +354,14 @@ static tnode *parse_nodes(parser *p, size_t *count, const char **stop)
 static tmpl *parse_text(const char *dir, const char *path, const char *text, size_t len, diag *d,
                         int depth, const char **chain, int *errors)
 {
-    parser p = {dir, NULL, text, len, 0, 1, 1, d, 0, depth, chain};
+    parser p = {dir, NULL, text, len, 0, 1, 1, d, 0, depth, chain, 0, 0};
     tmpl *t = xcalloc(1, sizeof *t);
     t->path = xstrdup(path);
     p.path = t->path;
     const char *stop;
     t->nodes = parse_nodes(&p, &t->n, &stop);
-    if (stop) {
-        diag_error(d, t->path, p.line, p.col, "'{{%s}}' without an opening block", stop);
+    if (stop && *stop != '?') { /* an unknown closing tag was reported already */
+        diag_error(d, t->path, p.stop_line, p.stop_col, "'{{%s}}' without an opening block", stop);
         p.errors++;
     }
     *errors += p.errors;
@@ -341,10 +405,18 @@ static tmpl *load_file(const char *dir, const char *file, diag *d, int depth, co
             diag_error(d, path, 0, 0, "cannot read the template: %s", strerror(errno));
         (*errors)++;
     } else {
-        int bad_line, bad_col;
-        const char *why;
-        if (utf8_problem(text, len, &bad_line, &bad_col, &why)) {
-            diag_error(d, path, bad_line, bad_col, "%s", why);
+        size_t bad;
+        if (!utf8_valid(text, len, &bad)) {
+            int bad_line = 1, bad_col = 1;
+            for (size_t i = 0; i < bad; i++) {
+                if (text[i] == '\n') {
+                    bad_line++;
+                    bad_col = 1;
+                } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
+                    bad_col++;
+                }
+            }
+            diag_error(d, path, bad_line, bad_col, "template is not valid UTF-8 text");
             (*errors)++;
         } else {
             t = parse_text(dir, path, text, len, d, depth, chain, errors);
@@ -418,20 +490,30 @@ void tmpl_free(tmpl *t)
 
 /* ------------------------------------------------------------ rendering */
 
-static void unknown(tnode *n, const tmpl_scope *scope, diag *d, const char *kind)
+/* Pages render on several threads: exactly one of them reports a node. */
+static bool first_report(tnode *n)
 {
-    if (n->reported)
+    return !__atomic_exchange_n(&n->reported, true, __ATOMIC_RELAXED);
+}
+
+static void unknown(tnode *n, const frame *f, diag *d, const char *kind)
+{
+    if (!first_report(n))
         return;
-    n->reported = true;
     const char *names[128];
     size_t count = 0;
-    for (const tmpl_scope *s = scope; s; s = s->parent)
-        for (size_t i = 0; i < s->n && count < 128; i++)
-            names[count++] = s->vars[i].name;
+    for (const tmpl_scope *s = frame_next(&f, NULL); s; s = frame_next(&f, s))
+        for (size_t i = 0; i < s->n && count < 128; i++) {
+            bool seen = false; /* an item's name hides the page's: list it once */
+            for (size_t k = 0; k < count && !seen; k++)
+                seen = strcmp(names[k], s->vars[i].name) == 0;
+            if (!seen)
+                names[count++] = s->vars[i].name;
+        }
     diag_unknown(d, n->path, n->line, n->col, kind, n->s, names, count);
 }
 
-static int render_nodes(tnode *nodes, size_t count, const tmpl_scope *scope, buf *out, diag *d)
+static int render_nodes(tnode *nodes, size_t count, const frame *scope, buf *out, diag *d)
 {
     int rc = 0;
     for (size_t i = 0; i < count; i++) {
@@ -451,8 +533,7 @@ static int render_nodes(tnode *nodes, size_t count, const tmpl_scope *scope, buf
                 unknown(n, scope, d, "template variable");
                 rc = -1;
             } else if (v->type == TV_LIST) {
-                if (!n->reported) {
-                    n->reported = true;
+                if (first_report(n)) {
                     diag_error(d, n->path, n->line, n->col,
                                "'%s' is a list: use {{#each %s}} ... {{/each}}", n->s, n->s);
                 }
@@ -482,16 +563,26 @@ static int render_nodes(tnode *nodes, size_t count, const tmpl_scope *scope, buf
             if (!v || v->type != TV_LIST) {
                 if (!v)
                     unknown(n, scope, d, "template list");
-                else if (!n->reported) {
-                    n->reported = true;
+                else if (first_report(n)) {
                     diag_error(d, n->path, n->line, n->col, "'%s' is not a list", n->s);
                 }
                 rc = -1;
                 break;
             }
-            for (size_t k = 0; k < v->n_items; k++)
-                if (render_nodes(n->body, n->n_body, v->items[k], out, d) != 0)
+            for (size_t k = 0; k < v->n_items && v->fill; k++) {
+                /* one item at a time: a list of every page costs one item */
+                tmpl_scope *it = tmpl_scope_new(v->owner);
+                v->fill(v->fill_ctx, k, it);
+                frame item = {it, scope};
+                if (render_nodes(n->body, n->n_body, &item, out, d) != 0)
                     rc = -1;
+                tmpl_scope_free(it);
+            }
+            for (size_t k = 0; k < v->n_items && !v->fill; k++) {
+                frame item = {v->items[k], scope};
+                if (render_nodes(n->body, n->n_body, &item, out, d) != 0)
+                    rc = -1;
+            }
             break;
         }
     }
@@ -500,5 +591,6 @@ static int render_nodes(tnode *nodes, size_t count, const tmpl_scope *scope, buf
 
 int tmpl_render(tmpl *t, const tmpl_scope *scope, buf *out, diag *d)
 {
-    return render_nodes(t->nodes, t->n, scope, out, d);
+    frame top = {scope, NULL};
+    return render_nodes(t->nodes, t->n, &top, out, d);
 }

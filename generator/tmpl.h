@@ -40,6 +40,12 @@ void tmpl_set_text(tmpl_scope *s, const char *name, const char *value);
 void tmpl_set_html(tmpl_scope *s, const char *name, const char *value);
 /* Add an item to the list variable name and return its scope (owned by s). */
 tmpl_scope *tmpl_list_add(tmpl_scope *s, const char *name);
+/* A list of n items made while rendering, one at a time: fill(ctx, i, item)
+ * sets item i's variables into a fresh scope that is freed right after.
+ * Memory stays flat however long the list (every page of a site). ctx must
+ * outlive the rendering. */
+typedef void (*tmpl_fill_fn)(void *ctx, size_t i, tmpl_scope *item);
+void tmpl_list_lazy(tmpl_scope *s, const char *name, size_t n, tmpl_fill_fn fill, void *ctx);
 /* Declare an empty list (so {{#each}} and {{#if}} over it are valid). */
 void tmpl_list_declare(tmpl_scope *s, const char *name);
 

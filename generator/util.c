@@ -2,9 +2,12 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void oom(size_t n)
 {
@@ -121,14 +124,22 @@ void buf_putc(buf *b, char c)
 
 void buf_vprintf(buf *b, const char *fmt, va_list ap)
 {
+    /* Format straight into the free space; only text longer than that is
+     * formatted twice (most calls are short numbers: one pass, not two). */
+    reserve(b, 64);
     va_list ap2;
     va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
+    size_t room = b->cap - b->len;
+    int n = vsnprintf(b->data + b->len, room, fmt, ap2);
     va_end(ap2);
-    if (n < 0)
+    if (n < 0) {
+        b->data[b->len] = '\0';
         return;
-    reserve(b, (size_t)n);
-    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    }
+    if ((size_t)n >= room) {
+        reserve(b, (size_t)n);
+        vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    }
     b->len += (size_t)n;
 }
 
@@ -228,35 +239,54 @@ void buf_json_str(buf *b, const char *s, size_t n)
 
 int file_read(const char *path, size_t max_bytes, char **out, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* open, fstat, one read of the known size, close: pages are read twice
+     * per build, so every system call counts */
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
         return -1;
-    buf b;
-    buf_init(&b);
-    char chunk[65536];
-    size_t n;
-    int rc = 0;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        if (b.len + n > max_bytes) {
-            errno = EFBIG;
-            rc = -1;
+    struct stat st;
+    bool sized = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0;
+    size_t cap = sized ? (size_t)st.st_size + 1 : 65536;
+    if (cap > max_bytes + 1)
+        cap = max_bytes + 1;
+    char *b = xmalloc(cap + 1);
+    size_t n = 0;
+    int err = 0;
+    for (;;) {
+        if (n == cap) {
+            if (cap > max_bytes) {
+                err = EFBIG;
+                break;
+            }
+            cap = cap * 2 > max_bytes + 1 ? max_bytes + 1 : cap * 2;
+            b = xrealloc(b, cap + 1);
+        }
+        ssize_t r = read(fd, b + n, cap - n);
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            err = EIO;
             break;
         }
-        buf_put(&b, chunk, n);
+        if (r == 0)
+            break;
+        n += (size_t)r;
+        if (n > max_bytes) {
+            err = EFBIG;
+            break;
+        }
+        if (sized && n == (size_t)st.st_size)
+            break; /* all of it: no read just to see the end */
     }
-    if (rc == 0 && ferror(f)) {
-        errno = EIO;
-        rc = -1;
-    }
-    fclose(f);
-    if (rc != 0) {
-        int e = errno;
-        buf_free(&b);
-        errno = e;
+    close(fd);
+    if (err) {
+        free(b);
+        errno = err;
         return -1;
     }
-    *len = b.len;
-    *out = buf_detach(&b);
+    b[n] = '\0';
+    *len = n;
+    *out = b;
     return 0;
 }
 
@@ -265,6 +295,17 @@ bool utf8_valid(const char *s, size_t n, size_t *bad_at)
     const unsigned char *p = (const unsigned char *)s;
     size_t i = 0;
     while (i < n) {
+        /* ASCII without NUL, eight bytes at a time */
+        while (i + 8 <= n) {
+            uint64_t w;
+            memcpy(&w, p + i, sizeof w);
+            if ((w & 0x8080808080808080ULL) |
+                ((w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL))
+                break;
+            i += 8;
+        }
+        if (i >= n)
+            break;
         unsigned char c = p[i];
         size_t need;
         uint32_t cp;
@@ -304,37 +345,10 @@ bad:
     return false;
 }
 
-bool utf8_problem(const char *s, size_t n, int *line, int *col, const char **why)
-{
-    size_t bad;
-    if (utf8_valid(s, n, &bad))
-        return false;
-    const unsigned char *p = (const unsigned char *)s;
-    int l = 1, c = 1;
-    for (size_t i = 0; i < bad; i++) {
-        if (s[i] == '\n') {
-            l++;
-            c = 1;
-        } else if ((p[i] & 0xC0) != 0x80) {
-            c++;
-        }
-    }
-    *line = l;
-    *col = c;
-    bool bom16 = n >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF));
-    if (bom16)
-        *why = "UTF-16 text (it starts with a UTF-16 byte order mark); save the file as UTF-8";
-    else if (p[bad] == 0)
-        *why = "NUL byte (is this a UTF-16 or binary file?); save the file as UTF-8 text";
-    else
-        *why = "invalid UTF-8; save the file as UTF-8";
-    return true;
-}
-
 uint64_t hash64(const void *data, size_t n, uint64_t seed)
 {
     const unsigned char *p = data;
-    uint64_t h = 1469598103934665603ULL ^ seed;
+    uint64_t h = 14695981039346656037ULL ^ seed; /* FNV-1a 64 offset basis */
     for (size_t i = 0; i < n; i++) {
         h ^= p[i];
         h *= 1099511628211ULL;

@@ -55,12 +55,6 @@ int file_read(const char *path, size_t max_bytes, char **out, size_t *len);
  * offset of the first bad byte. */
 bool utf8_valid(const char *s, size_t n, size_t *bad_at);
 
-/* For a message about text that is not valid UTF-8: the 1-based line and
- * column (in characters) of the first bad byte, and what is wrong ("invalid
- * UTF-8 (byte 0xe9)", "NUL byte", "UTF-16 text") with what to do. Returns
- * false (and sets nothing) when the text is valid. */
-bool utf8_problem(const char *s, size_t n, int *line, int *col, const char **why);
-
 /* A set of strings (open addressing; copies what it stores). */
 typedef struct {
     char **slots;

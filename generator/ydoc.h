@@ -40,6 +40,9 @@ ynode *yaml_parse(const char *path, const char *text, size_t len, int line_offse
                   bool *empty);
 
 void ynode_free(ynode *n);
+/* A deep copy (positions and file pointers kept), to apply overrides to one
+ * parse of a board many times. */
+ynode *ynode_clone(const ynode *n);
 
 /* The value for key in a mapping, or NULL. */
 ynode *ymap_get(const ynode *map, const char *key);

@@ -79,13 +79,16 @@ int yread_id(const char *path, const ynode *n, const char *what, char **out, dia
 
 typedef int (*unit_parser)(const char *, void *, char *, size_t, size_t *);
 
+/* Report a unit parser's failure. off is read here, after the parser (an
+ * argument beside it) has run: C leaves the order of argument evaluation
+ * open, so passing the offset by value could pass it before it is set. */
 static int parse_with(const char *path, const ynode *n, const char *what, const char *expected,
-                      int rc, const char *err, size_t off, diag *d)
+                      int rc, const char *err, const size_t *off, diag *d)
 {
     (void)expected;
     if (rc == 0)
         return 0;
-    diag_error(d, YPATH(path, n), n->line, col_at(n, off), "%s: %s", what, err);
+    diag_error(d, YPATH(path, n), n->line, col_at(n, *off), "%s: %s", what, err);
     return -1;
 }
 
@@ -98,7 +101,7 @@ int yread_int(const char *path, const ynode *n, const char *what, int64_t min, i
     size_t off = 0;
     int64_t v;
     if (parse_with(path, n, what, "a whole number", units_count(n->s, &v, err, sizeof err, &off),
-                   err, off, d) != 0)
+                   err, &off, d) != 0)
         return -1;
     if (v < min || v > max) {
         if (max == INT64_MAX)
@@ -123,7 +126,7 @@ int yread_number(const char *path, const ynode *n, const char *what, double min,
     size_t off = 0;
     double v;
     if (parse_with(path, n, what, "a number", units_number(n->s, &v, err, sizeof err, &off), err,
-                   off, d) != 0)
+                   &off, d) != 0)
         return -1;
     if (v < min || v > max) {
         diag_error(d, YPATH(path, n), n->line, n->col, "%s must be between %g and %g, found %s",
@@ -141,7 +144,7 @@ int yread_prob(const char *path, const ynode *n, const char *what, double *out, 
     char err[256];
     size_t off = 0;
     return parse_with(path, n, what, "a probability",
-                      units_probability(n->s, out, err, sizeof err, &off), err, off, d);
+                      units_probability(n->s, out, err, sizeof err, &off), err, &off, d);
 }
 
 int yread_duration(const char *path, const ynode *n, const char *what, bool positive, int64_t *out,
@@ -152,7 +155,7 @@ int yread_duration(const char *path, const ynode *n, const char *what, bool posi
     char err[256];
     size_t off = 0;
     if (parse_with(path, n, what, "a duration", units_duration(n->s, out, err, sizeof err, &off),
-                   err, off, d) != 0)
+                   err, &off, d) != 0)
         return -1;
     if (positive && *out <= 0) {
         diag_error(d, YPATH(path, n), n->line, n->col, "%s must be longer than zero, found %s",
@@ -169,7 +172,7 @@ int yread_money(const char *path, const ynode *n, const char *what, double *out,
     char err[256];
     size_t off = 0;
     return parse_with(path, n, what, "an amount", units_money(n->s, out, err, sizeof err, &off),
-                      err, off, d);
+                      err, &off, d);
 }
 
 int yread_bool(const char *path, const ynode *n, const char *what, bool *out, diag *d)

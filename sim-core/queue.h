@@ -2,7 +2,12 @@
  * A 4-ary min-heap holds events with random delays; "lanes" are FIFO rings
  * for events scheduled a constant delay ahead (timers, link transit), whose
  * times arrive already sorted. A lane push that would break its order goes
- * to the heap instead, so the order taken is always exactly (time, seq). */
+ * to the heap instead, so the order taken is always exactly (time, seq).
+ *
+ * Push and pop are inline (every event passes through both, and the model
+ * lives in other files); only growing an array leaves the header. The time
+ * and order of each lane's first event are kept side by side, so choosing
+ * the next event reads two small arrays instead of every ring. */
 #ifndef SIM_QUEUE_H
 #define SIM_QUEUE_H
 
@@ -32,6 +37,8 @@ typedef struct {
     sim_event *heap;
     size_t n, cap;
     queue_lane lanes[QUEUE_LANES];
+    int64_t head_t[QUEUE_LANES];      /* each busy lane's first event: time ... */
+    uint64_t head_order[QUEUE_LANES]; /* ... and order */
     uint64_t next_seq;
     unsigned busy_lanes; /* bit i: lane i holds events */
     bool oom;            /* a push failed for want of memory; the event was dropped */
@@ -49,14 +56,128 @@ void queue_free(sim_queue *q);
 /* Drop every pending event and restart the sequence; keeps the memory. */
 void queue_clear(sim_queue *q);
 
+size_t queue_size(const sim_queue *q);
+
+/* Out of line: double an array (false and q->oom when memory runs out). */
+bool queue_heap_grow(sim_queue *q);
+bool queue_lane_grow(sim_queue *q, queue_lane *l);
+
+/* (time, order) as one unsigned 128-bit number: times are never negative,
+ * so one comparison, without branches, orders two events. */
+__extension__ typedef unsigned __int128 queue_key;
+
+static inline queue_key queue_key_of(int64_t t, uint64_t order)
+{
+    return (queue_key)(uint64_t)t << 64 | order;
+}
+
+static inline bool queue_before(int64_t at, uint64_t ao, int64_t bt, uint64_t bo)
+{
+    return queue_key_of(at, ao) < queue_key_of(bt, bo);
+}
+
+static inline void queue_heap_push(sim_queue *q, const sim_event *e)
+{
+    if (q->n == q->cap && !queue_heap_grow(q))
+        return;
+    sim_event *h = q->heap;
+    size_t i = q->n++;
+    while (i > 0) {
+        size_t parent = (i - 1) / 4;
+        if (!queue_before(e->t_us, e->order, h[parent].t_us, h[parent].order))
+            break;
+        h[i] = h[parent];
+        i = parent;
+    }
+    h[i] = *e;
+}
+
+static inline void queue_heap_pop(sim_queue *q)
+{
+    sim_event *h = q->heap;
+    size_t n = --q->n;
+    if (n == 0)
+        return;
+    sim_event last = h[n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 4 * i + 1;
+        if (c >= n)
+            break;
+        size_t best = c;
+        size_t end = c + 4 < n ? c + 4 : n;
+        for (size_t j = c + 1; j < end; j++)
+            if (queue_before(h[j].t_us, h[j].order, h[best].t_us, h[best].order))
+                best = j;
+        if (!queue_before(h[best].t_us, h[best].order, last.t_us, last.order))
+            break;
+        h[i] = h[best];
+        i = best;
+    }
+    h[i] = last;
+}
+
 /* Schedule an event. lane is 0..QUEUE_LANES-1 for events pushed a constant
  * delay ahead, or QUEUE_HEAP. On allocation failure sets q->oom. */
-void queue_push(sim_queue *q, int lane, int64_t t_us, unsigned kind, uint32_t job, uint32_t arg,
-                uint32_t gen, uint32_t slot);
+__attribute__((always_inline)) static inline void queue_push(sim_queue *q, int lane, int64_t t_us, unsigned kind, uint32_t job,
+                              uint32_t arg, uint32_t gen, uint32_t slot)
+{
+    sim_event e = {t_us, (q->next_seq++ << 8) | (kind & 0xffu), job, arg, gen, slot};
+    if (lane >= 0 && lane < QUEUE_LANES) {
+        queue_lane *l = &q->lanes[lane];
+        if (l->n == 0) {
+            if (l->cap == 0 && !queue_lane_grow(q, l))
+                return;
+            l->v[l->head] = e;
+            l->n = 1;
+            q->head_t[lane] = e.t_us;
+            q->head_order[lane] = e.order;
+            q->busy_lanes |= 1u << lane;
+            return;
+        }
+        if (l->v[(l->head + l->n - 1) & (l->cap - 1)].t_us <= t_us) {
+            if (l->n == l->cap && !queue_lane_grow(q, l))
+                return;
+            l->v[(l->head + l->n) & (l->cap - 1)] = e;
+            l->n++;
+            return;
+        }
+        /* out of order: the heap takes it */
+    }
+    queue_heap_push(q, &e);
+}
 
 /* Take the earliest event (ties: the one pushed first). False when empty. */
-bool queue_pop(sim_queue *q, sim_event *out);
-
-size_t queue_size(const sim_queue *q);
+static inline bool queue_pop(sim_queue *q, sim_event *out)
+{
+    int from = QUEUE_HEAP;
+    /* nothing comes after (max, max): an empty heap loses to any lane */
+    queue_key best = q->n ? queue_key_of(q->heap[0].t_us, q->heap[0].order) : ~(queue_key)0;
+    for (unsigned busy = q->busy_lanes; busy; busy &= busy - 1) {
+        int i = __builtin_ctz(busy);
+        queue_key k = queue_key_of(q->head_t[i], q->head_order[i]);
+        if (k < best) {
+            best = k;
+            from = i;
+        }
+    }
+    if (from == QUEUE_HEAP) {
+        if (!q->n)
+            return false;
+        *out = q->heap[0];
+        queue_heap_pop(q);
+        return true;
+    }
+    queue_lane *l = &q->lanes[from];
+    *out = l->v[l->head];
+    l->head = (l->head + 1) & (l->cap - 1);
+    if (--l->n == 0) {
+        q->busy_lanes &= ~(1u << from);
+    } else {
+        q->head_t[from] = l->v[l->head].t_us;
+        q->head_order[from] = l->v[l->head].order;
+    }
+    return true;
+}
 
 #endif

@@ -4,9 +4,11 @@
 # changed site's build is killed while it writes its new tree, and the
 # previous site must be whole and byte-identical. The next build must
 # succeed, swap the new site in and remove the stale temporary folder.
-# To interrupt mid-write every time, however fast the machine, the last page
-# uses a template that is a named pipe: the build writes every other page into
-# its temporary tree, then waits to read that template, and is killed there.
+# To interrupt mid-write every time, however fast the machine: the last page
+# draws a board of its own, and that drawing's file in the results cache is
+# replaced by a named pipe. The build writes every other page, then waits to
+# read the pipe, and is killed there (the pipe is removed before the next
+# build, which then draws the board afresh).
 set -euo pipefail
 export LC_ALL=C
 BP=${BP:-build/asan/boardpress}
@@ -15,73 +17,82 @@ here=$(cd "$(dirname "$0")" && pwd)
 PAGES=${INTERRUPT_PAGES:-200}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/bp-interrupt.XXXXXX")
+pid=
 cleanup() {
-  [ -n "${pid:-}" ] && kill -KILL "$pid" 2>/dev/null || true
+  if [ -n "$pid" ]; then kill -KILL "$pid" 2>/dev/null || true; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
 site=$work/site
+cache=$work/cache
 cp -a "$here/bad/base" "$site"
 cd "$site"
+sed -e 's/^id: mini/id: last/' -e 's/^title: .*/title: The last board/' \
+  content/boards/mini.yaml >content/boards/last.yaml
 
-# Many pages, each with a board figure: thousands of files to write.
+# Many pages, each with a board figure; the last one with its own board.
 gen() { # gen VERSION
   python3 - "$PAGES" "$1" <<'PY'
 import sys
 n, version = int(sys.argv[1]), sys.argv[2]
 for i in range(n):
+    board = "last" if i == n - 1 else "mini"
     with open("content/p%04d.md" % i, "w") as f:
-        slow = "template: slow\n" if i == n - 1 else ""
-        f.write("---\ntitle: Page %d\nboards: [boards/mini.yaml]\norder: %d\n%s---\n" % (i, i, slow))
-        f.write("Version %s. Of {{ mini.jobs }} jobs, {{ mini.duplicates }} ran twice.\n\n" % version)
-        f.write("{{ board mini }}\n\n" + ("Some text to write. " * 40 + "\n\n") * 5)
+        f.write("---\ntitle: Page %d\nboards: [boards/%s.yaml]\norder: %d\n---\n" % (i, board, i))
+        f.write("Version %s. Of {{ %s.jobs }} jobs, {{ %s.duplicates }} ran twice.\n\n"
+                % (version, board, board))
+        f.write("{{ board %s }}\n\n" % board + ("Some text to write. " * 40 + "\n\n") * 5)
 PY
 }
 
 # type, mode, path and contents of every file under the output folder
 snapshot() { (cd "$1" && find . -printf '%y %m %p\n' | sort && find . -type f -print0 | sort -z | xargs -0r sha256sum); }
 
-build() { SOURCE_DATE_EPOCH=0 "$BP" build -q --cache "$work/cache" "$@"; }
+build() { SOURCE_DATE_EPOCH=0 "$BP" build -q --cache "$cache" "$@"; }
 
-slow_template() { rm -f templates/slow.html; cp templates/page.html templates/slow.html; }
 gen 1
-slow_template
 build
 before=$(snapshot public)
 echo "interrupt: previous site built ($(find public -type f | wc -l) files)"
+# The cached drawing of the last page's board (the one that names it).
+drawing=$(grep -l "The last board" "$cache"/draw-* 2>/dev/null | head -1 || true)
+if [ -z "$drawing" ]; then
+  echo "interrupt: no cached drawing of the last board in $cache; cannot stop a build mid-write"
+  exit 1
+fi
 
 fail=0
 version=1
 for sig in INT TERM KILL; do
   version=$((version + 1))
   gen "$version"
-  rm -f templates/slow.html
-  mkfifo templates/slow.html
+  rm -f "$drawing"
+  mkfifo "$drawing"
   # (a background job of a script starts with SIGINT ignored: restore it)
-  SOURCE_DATE_EPOCH=0 env --default-signal=INT,TERM "$BP" build -q --cache "$work/cache" \
+  SOURCE_DATE_EPOCH=0 env --default-signal=INT,TERM "$BP" build -q --cache "$cache" \
     >"$work/out.txt" 2>&1 &
   pid=$!
   tmp=public.tmp-$pid
-  # Wait until the build has written the other pages and waits on the pipe.
+  # Wait until the page before the last is written with the new version (the
+  # tree may be a recycled copy of an older site, so counting files would
+  # prove nothing); the build then waits on the pipe.
+  before_last=$(printf '%s/p%04d/index.html' "$tmp" $((PAGES - 2)))
   for _ in $(seq 1 1200); do
-    n=$(find "$tmp" -name index.html 2>/dev/null | wc -l || true)
-    [ "$n" -ge $((PAGES - 1)) ] && break
+    grep -qs "Version $version\\." "$before_last" && break
     kill -0 "$pid" 2>/dev/null || break
     sleep 0.05
   done
-  if ! kill -0 "$pid" 2>/dev/null || [ ! -e "$tmp/.boardpress-in-progress" ]; then
-    echo "interrupt $sig: the build did not stop at the last page's template:"
+  if ! kill -0 "$pid" 2>/dev/null || ! grep -qs "Version $version\\." "$before_last"; then
+    echo "interrupt $sig: the build did not stop at the last page's drawing:"
     cat "$work/out.txt"
-    fail=1
-    wait "$pid" || true
-    pid=
-    break
+    exit 1
   fi
-  written=$(find "$tmp" -type f | wc -l)
+  written=$(grep -ls "Version $version\\." "$tmp"/p*/index.html | wc -l)
   kill -s "$sig" "$pid"
   status=0
   wait "$pid" 2>/dev/null || status=$?
   pid=
+  rm -f "$drawing"
   if [ "$status" = 0 ]; then
     echo "interrupt $sig: the build exited 0 after the signal"
     fail=1
@@ -92,9 +103,8 @@ for sig in INT TERM KILL; do
     fail=1
   fi
   left=$(ls -d public.tmp-* public.old-* 2>/dev/null || true)
-  echo "interrupt $sig: killed with $written files in $tmp (exit $status); previous site identical; left: ${left:-nothing}"
+  echo "interrupt $sig: killed after writing $written new pages (exit $status); previous site identical; left: ${left:-nothing}"
   # The next build cleans up and puts the new site in place.
-  slow_template
   if ! build; then
     echo "interrupt $sig: the build after the interruption failed"
     fail=1
@@ -109,7 +119,9 @@ for sig in INT TERM KILL; do
     fail=1
   fi
   before=$(snapshot public)
+  drawing=$(grep -l "The last board" "$cache"/draw-* | head -1)
 done
+
 # A swap by two renames (where the file system refuses an exchange) cut off
 # between them leaves no OUT, and the previous site in OUT.old-PID: the next
 # build puts it back, even when that build then fails.

@@ -35,6 +35,7 @@ static int expand(void *ctx, const char *inner, size_t len, int line, int col, b
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
+    md_init();
     return 0;
 }
 
@@ -47,7 +48,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     char *text = fuzz_text(data + 1, size - 1);
     stub st = {0};
-    md_options o = {"content/page.md", data[0] & 0x3f, (data[0] & 0x40) != 0, expand, &st};
+    strset ids = {0}; /* the ids a page template already uses */
+    strset_add(&ids, "main");
+    strset_add(&ids, "section");
+    md_options o = {.path = "content/page.md",
+                    .line_offset = data[0] & 0x3f,
+                    .unsafe_html = (data[0] & 0x40) != 0,
+                    .expand = expand,
+                    .ctx = &st,
+                    .ids = &ids};
     diag d;
     diag_init(&d, NULL);
     buf html;
@@ -56,6 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_ASSERT(rc == 0 ? d.errors == 0 : 1);
     FUZZ_ASSERT(html.len <= MD_MAX_HTML_BYTES);
     buf_free(&html);
+    strset_free(&ids);
     diag_free(&d);
     free(text);
     return 0;

@@ -1,0 +1,531 @@
+#!/usr/bin/python3
+"""make bench: every speed claim of issue 9, measured side by side in one run.
+
+Each measurement is the median of BENCH_RUNS runs (default 5, at least 5
+unless overridden), printed next to the median of its reference, their ratio
+and peak RSS (from wait4's rusage). Synthetic inputs are generated under
+tests/bench/out/ (git-ignored). Exits non-zero only when a run fails or two
+outputs that must be identical differ; a slow machine only gives slow
+numbers.
+
+Environment: BUILD (build folder, default build), BENCH_RUNS, BENCH_TMP (where
+the build-vs-Hugo outputs go; default /dev/shm when writable)."""
+import gzip
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"))
+BP = os.path.join(BUILD, "boardpress")
+TOOLS = os.path.join(BUILD, "bench")
+OUT = os.path.join(HERE, "out")
+RUNS = max(1, int(os.environ.get("BENCH_RUNS", "5")))
+PY = "/usr/bin/python3"  # Debian's python3, where python3-simpy3 lives
+CATALOG = os.path.join(ROOT, "content", "catalog.yaml")
+BOARD = os.path.join(HERE, "million.yaml")
+
+failures = []
+TMP_RSS = os.path.join(OUT, ".rss")
+
+
+def log(msg):
+    print("bench: " + msg, file=sys.stderr, flush=True)
+
+
+class Run:
+    def __init__(self, wall, rss_kb, cpu, out, err):
+        self.wall, self.rss_kb, self.cpu, self.out, self.err = wall, rss_kb, cpu, out, err
+
+    def json(self):
+        return json.loads(self.out.strip().splitlines()[-1])
+
+
+def run(cmd, cwd=None, env=None, check=True):
+    """Run cmd under /usr/bin/time: wall time, and the peak RSS of that one
+    program. (A child of this Python process would count Python's own pages:
+    Linux keeps the high-water mark of the memory a process had before exec;
+    GNU time's child starts from time's own few hundred KB.)"""
+    e = dict(os.environ)
+    e.update(env or {})
+    rss_file = os.path.join(TMP_RSS, "rss")
+    t0 = time.perf_counter()
+    p = subprocess.Popen(["/usr/bin/time", "-f", "%M %U %S", "-o", rss_file] + list(cmd),
+                         cwd=cwd, env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, err = p.communicate()
+    wall = time.perf_counter() - t0
+    rss, cpu = 0, 0.0
+    try:
+        with open(rss_file) as f:
+            fields = f.read().split()[-3:]
+        rss, cpu = int(fields[0]), float(fields[1]) + float(fields[2])
+    except (OSError, ValueError, IndexError):
+        pass
+    r = Run(wall, rss, cpu, out.decode(), err.decode())
+    if check and p.returncode != 0:
+        failures.append("%s: exit %d: %s" % (" ".join(cmd), p.returncode, r.err.strip()[-400:]))
+        log("FAILED: %s (exit %d)\n%s" % (" ".join(cmd), p.returncode, r.err[-2000:]))
+    return r
+
+
+def rmtree(path):
+    if os.path.lexists(path):
+        shutil.rmtree(path)
+
+
+def med(xs):
+    return statistics.median(xs)
+
+
+def tmpfs_root():
+    want = os.environ.get("BENCH_TMP")
+    if not want:
+        want = "/dev/shm" if os.access("/dev/shm", os.W_OK) else OUT
+    path = os.path.join(want, "boardpress-bench-%d" % os.getpid())
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
+def fs_type(path):
+    try:
+        out = subprocess.run(["df", "-T", path], capture_output=True, text=True).stdout
+        return out.splitlines()[1].split()[1]
+    except Exception:
+        return "?"
+
+
+# ------------------------------------------------------------------ table
+
+rows = []  # dicts: section, what, value, ref, ref_what, ratio, rss, target, ok
+
+
+def row(section, what, value, ref_what="", ref="", ratio="", rss="", target="", ok=None):
+    rows.append(dict(section=section, what=what, value=value, ref_what=ref_what, ref=ref,
+                     ratio=ratio, rss=rss, target=target, ok=ok))
+    log("%-58s %s" % (what, value))
+
+
+def fmt_s(s):
+    return "%.3f s" % s if s < 10 else "%.1f s" % s
+
+
+def fmt_mib(kb):
+    return "%.1f MiB" % (kb / 1024.0)
+
+
+def fmt_rate(r):
+    return "%.1f M/s" % (r / 1e6) if r >= 1e6 else "%.2f M/s" % (r / 1e6)
+
+
+def verdict(ok):
+    return "" if ok is None else ("met" if ok else "**not met**")
+
+
+def table():
+    lines = ["| measurement | boardpress | reference | ratio | peak RSS | target |",
+             "|---|---|---|---|---|---|"]
+    section = None
+    for r in rows:
+        if r["section"] != section:
+            section = r["section"]
+            lines.append("| **%s** | | | | | |" % section)
+        ref = r["ref"] if not r["ref_what"] else "%s: %s" % (r["ref_what"], r["ref"])
+        target = r["target"]
+        if r["ok"] is not None:
+            target = "%s (%s)" % (target, verdict(r["ok"]))
+        lines.append("| %s | %s | %s | %s | %s | %s |" % (
+            r["what"], r["value"], ref, r["ratio"], r["rss"], target))
+    return "\n".join(lines)
+
+
+def machine():
+    cpu = "?"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    mem = "?"
+    try:
+        with open("/proc/meminfo") as f:
+            mem = "%.0f GiB" % (int(f.readline().split()[1]) / 1024 / 1024)
+    except OSError:
+        pass
+    hugo = subprocess.run(["hugo", "version"], capture_output=True, text=True).stdout.split()
+    simpy = subprocess.run([PY, "-c", "import simpy; print(simpy.__version__)"],
+                           capture_output=True, text=True).stdout.strip()
+    return ("%d cores (`nproc`), %s, %s RAM, Linux %s; inputs and outputs on %s "
+            "(tests/bench/out), tmpfs outputs in %s; hugo %s, SimPy %s (Debian python3 %s)" % (
+                os.cpu_count(), cpu, mem, platform.release(), fs_type(OUT), os.path.dirname(TMP),
+                hugo[1] if len(hugo) > 1 else "?", simpy, platform.python_version()))
+
+
+# ------------------------------------------------------------------ simulator
+
+def bench_sim():
+    sec = "Simulator"
+    log("simulator: pending-event count of the 1,000,000-job board")
+    pend = run([os.path.join(TOOLS, "simdrv"), "pending", BOARD, CATALOG, "1000000",
+                "10000 s"]).json()
+    pending = int(pend["pending_mean"])
+    log("simulator: %d runs of 1M and 100k jobs, bare heap at %d pending" % (RUNS, pending))
+    big, small, heap = [], [], []
+    for _ in range(RUNS):
+        big.append(run([os.path.join(TOOLS, "simdrv"), "run", BOARD, CATALOG, "1000000",
+                        "10000 s"]))
+        # 100,000 jobs ten times over: as many events as the big run, so the
+        # two differ only in how many jobs the model holds
+        small.append(run([os.path.join(TOOLS, "simdrv"), "run", BOARD, CATALOG, "100000",
+                          "1000 s", "10"]))
+        heap.append(run([os.path.join(TOOLS, "heap"), str(pending), "10000000"]))
+    bj = [r.json() for r in big]
+    sj = [r.json() for r in small]
+    rate = med([j["events_per_s"] for j in bj])
+    href = med([r.json()["events_per_s"] for r in heap])
+    rss_big = med([r.rss_kb for r in big])
+    rss_small = med([r.rss_kb for r in small])
+    events = bj[0]["events"]
+    row(sec, "events/s, 1,000,000 jobs, 20%% acks lost, ID check in transaction (%.1f M events)"
+        % (events / 1e6), fmt_rate(rate), "bare binary-heap loop in C, %d pending" % pending,
+        fmt_rate(href), "%.2f×" % (rate / href), fmt_mib(rss_big),
+        "≥ 10 M/s, ≥ 1/3 of the bare loop", rate >= 10e6 and rate >= href / 3)
+
+    log("simulator: SimPy model, %d runs of 100k jobs" % RUNS)
+    simpy = [run([PY, os.path.join(HERE, "simpy_model.py"), "100000", "1000"]) for _ in range(RUNS)]
+    spj = [r.json() for r in simpy]
+    srate = med([j["events_per_s"] for j in spj])
+    bp_jobs = med([j["jobs"] / j["seconds"] for j in bj])
+    sp_jobs = med([j["jobs"] / j["seconds"] for j in spj])
+    row(sec, "same board in SimPy, 100,000 jobs (deliveries, errors: SimPy %d, %d; boardpress "
+        "%.0f, %.0f)" % (spj[0]["deliveries"], spj[0]["errors"], sj[0]["deliveries"],
+                         sj[0]["errors"]),
+        "%.2f M jobs/s" % (bp_jobs / 1e6), "SimPy 3 (its own events: %s)" % fmt_rate(srate),
+        "%.3f M jobs/s" % (sp_jobs / 1e6), "%.0f× (jobs/s); %.0f× (events/s)" % (
+            bp_jobs / sp_jobs, rate / srate), fmt_mib(med([r.rss_kb for r in simpy])),
+        "print the ratio")
+    per_job = (rss_big - rss_small) * 1024.0 / 900000
+    row(sec, "memory per job: (peak RSS at 1,000,000 − at 100,000 jobs) ÷ 900,000", "%.1f B" % per_job,
+        "", "", "", "%s / %s" % (fmt_mib(rss_big), fmt_mib(rss_small)), "< 64 B", per_job < 64)
+    t_big = med([j["seconds"] / j["events"] for j in bj])
+    t_small = med([j["seconds"] / j["events"] for j in sj])
+    row(sec, "linearity: time per event, 1,000,000 jobs ÷ 100,000 jobs (× 10 runs)",
+        "%.1f ns ÷ %.1f ns" % (t_big * 1e9, t_small * 1e9), "", "", "%.2f" % (t_big / t_small),
+        "", "≈ 1 (linear in jobs)", t_big / t_small < 1.5)
+
+
+# ------------------------------------------------------------------ builds
+
+def gen_sites():
+    for n in (1000, 10000):
+        run([PY, os.path.join(HERE, "gen_site.py"), str(n), os.path.join(OUT, "site-%d" % n)])
+
+
+def build_bp(site, out, jobs=None, extra=(), cache=None):
+    cmd = [BP, "build", "-q", "--out", out] + list(extra)
+    cmd += ["--cache", cache] if cache else ["--no-cache"]
+    if jobs:
+        cmd += ["--jobs", str(jobs)]
+    return run(cmd, cwd=os.path.join(site, "bp"))
+
+
+def build_hugo(site, out):
+    return run(["hugo", "--quiet", "-s", os.path.join(site, "hugo"), "-d", out])
+
+
+def cold(builder, site, out, runs=RUNS, **kw):
+    res = []
+    for _ in range(runs):
+        rmtree(out)
+        res.append(builder(site, out, **kw))
+    return res
+
+
+def bench_builds():
+    sec = "Builds: generated sites, no boards (~4 KB pages: headings, a table, lists)"
+    rss = {}
+    for n in (1000, 10000):
+        site = os.path.join(OUT, "site-%d" % n)
+        log("builds: %d pages, %d cold runs each of boardpress, hugo, bare cmark-gfm" % (n, RUNS))
+        bp = cold(build_bp, site, os.path.join(TMP, "bp-%d" % n))
+        hg = cold(build_hugo, site, os.path.join(TMP, "hugo-%d" % n))
+        cm = []
+        for _ in range(RUNS):
+            rmtree(os.path.join(TMP, "cm-%d" % n))
+            cm.append(run([os.path.join(TOOLS, "cmarkref"), os.path.join(site, "bp", "content"),
+                           os.path.join(TMP, "cm-%d" % n)]))
+        tb, th, tc = med([r.wall for r in bp]), med([r.wall for r in hg]), med([r.wall for r in cm])
+        rb, rh = med([r.rss_kb for r in bp]), med([r.rss_kb for r in hg])
+        rss[n] = (rb, rh)
+        row(sec, "build %s pages, cold (output on tmpfs)" % format(n, ","), fmt_s(tb), "hugo",
+            fmt_s(th), "%.2f×" % (tb / th), "%s (hugo %s)" % (fmt_mib(rb), fmt_mib(rh)),
+            "≤ 0.4× hugo", tb <= 0.4 * th)
+        row(sec, "… the same pages with a bare cmark-gfm loop in C (no templates, no checks)",
+            "", "cmark-gfm", fmt_s(tc), "%.2f×" % (tb / tc), fmt_mib(med([r.rss_kb for r in cm])),
+            "")
+    per_page = (rss[10000][0] - rss[1000][0]) * 1024.0 / 9000
+    hugo_page = (rss[10000][1] - rss[1000][1]) * 1024.0 / 9000
+    row(sec, "peak RSS, 10,000 pages ÷ 1,000 pages (what each extra page keeps)",
+        "%.2f× (+%.0f B/page)" % (rss[10000][0] / rss[1000][0], per_page), "hugo",
+        "%.2f× (+%.0f KB/page)" % (rss[10000][1] / rss[1000][1], hugo_page / 1024), "", "",
+        "pages streamed: < 1 KB kept per page (front matter)", per_page < 1024)
+    # the same 1,000 pages onto the disk the sources are on
+    site = os.path.join(OUT, "site-1000")
+    log("builds: 1000 pages onto %s, %d cold runs each" % (fs_type(OUT), RUNS))
+    disk = os.path.join(OUT, "disk")
+    os.makedirs(disk, exist_ok=True)
+    bp = cold(build_bp, site, os.path.join(disk, "bp"))
+    hg = cold(build_hugo, site, os.path.join(disk, "hugo"))
+    tb, th = med([r.wall for r in bp]), med([r.wall for r in hg])
+    row(sec, "build 1,000 pages, cold (output on %s)" % fs_type(OUT), fmt_s(tb), "hugo", fmt_s(th),
+        "%.2f×" % (tb / th), "%s (hugo %s)" % (fmt_mib(med([r.rss_kb for r in bp])),
+                                              fmt_mib(med([r.rss_kb for r in hg]))),
+        "≤ 0.4× hugo", tb <= 0.4 * th)
+    rmtree(os.path.join(disk, "hugo"))
+
+
+# ------------------------------------------------------------------ real site
+
+def copy_site(dst):
+    rmtree(dst)
+    os.makedirs(dst)
+    for d in ("content", "templates", "static"):
+        shutil.copytree(os.path.join(ROOT, d), os.path.join(dst, d))
+
+
+def bp_real(cwd, out, *extra, cache=True):
+    cmd = [BP, "build", "--out", out] + list(extra)
+    if not cache:
+        cmd.append("--no-cache")
+    return run(cmd, cwd=cwd, env={"SOURCE_DATE_EPOCH": "1700000000"})
+
+
+def summary(r):
+    m = re.search(r"\((\d+) simulated, (\d+) from the cache", r.err)
+    return (int(m.group(1)), int(m.group(2))) if m else (None, None)
+
+
+def largest_page(content):
+    best, size = None, -1
+    for name in sorted(os.listdir(content)):
+        p = os.path.join(content, name)
+        if name.endswith(".md") and name != "index.md" and os.path.getsize(p) > size:
+            best, size = p, os.path.getsize(p)
+    return best
+
+
+def bench_real():
+    sec = "The real site (content/, every level and replication)"
+    site = os.path.join(OUT, "real")
+    copy_site(site)
+    out = os.path.join(site, "public")
+    log("real site: %d cold builds (no cache, no previous output)" % RUNS)
+    colds = []
+    for _ in range(RUNS):
+        rmtree(out)
+        colds.append(bp_real(site, out, cache=False))
+    tc = med([r.wall for r in colds])
+    sims = summary(colds[0])[0]
+    row(sec, "cold build: no cache, no previous output (%s runs simulated)" % sims, fmt_s(tc),
+        "", "", "",
+        fmt_mib(med([r.rss_kb for r in colds])), "< 1 s", tc < 1.0)
+    # warm the cache and the output, then edit one page's prose per run
+    page = largest_page(os.path.join(site, "content"))
+    with open(page) as f:
+        text = f.read()
+    bp_real(site, out)
+    bp_real(site, out)
+    log("real site: %d rebuilds after editing the prose of %s" % (RUNS, os.path.basename(page)))
+    edits = []
+    for k in range(RUNS):
+        with open(page, "w") as f:
+            f.write(text + "\nAn extra sentence for the bench, version %d.\n" % k)
+        edits.append(bp_real(site, out))
+    with open(page, "w") as f:
+        f.write(text)
+    te = med([r.wall for r in edits])
+    resim = max(summary(r)[0] or 0 for r in edits)
+    written = re.search(r"(\d+) files written, (\d+) unchanged", edits[-1].err)
+    row(sec, "rebuild after editing one page's prose (%s re-simulated, %s files written, "
+        "%s unchanged)" % (resim, written.group(1) if written else "?",
+                           written.group(2) if written else "?"),
+        fmt_s(te), "cold build", fmt_s(tc), "%.3f" % (te / tc),
+        fmt_mib(med([r.rss_kb for r in edits])), "0 re-simulated, < 0.10 of cold",
+        resim == 0 and te / tc < 0.10)
+    return site
+
+
+def bench_jobs(real_site):
+    sec = "--jobs N (simulations and pages on N threads; output must not change)"
+    out1, out2 = os.path.join(TMP, "jobs1"), os.path.join(TMP, "jobs2")
+    log("--jobs: real site cold, %d runs each of --jobs 1 and --jobs 2" % RUNS)
+    t, busy = {}, {}
+    for j, out in ((1, out1), (2, out2)):
+        res = []
+        for _ in range(RUNS):
+            rmtree(out)
+            res.append(bp_real(real_site, out, "--jobs", str(j), cache=False))
+        t[j] = med([r.wall for r in res])
+        busy[j] = med([r.cpu / r.wall for r in res])
+    same = subprocess.run(["diff", "-r", out1, out2], capture_output=True).returncode == 0
+    if not same:
+        failures.append("--jobs 1 and --jobs 2 built different real sites")
+    row(sec, "real site, cold: --jobs 2 vs --jobs 1", "%s vs %s" % (fmt_s(t[2]), fmt_s(t[1])), "",
+        "", "%.2f× faster (CPU ÷ wall: %.2f vs %.2f)" % (t[1] / t[2], busy[2], busy[1]), "",
+        "byte-identical: %s" % ("yes" if same else "NO"), same)
+    site = os.path.join(OUT, "site-10000")
+    log("--jobs: 10,000 pages, %d runs each of --jobs 1 and --jobs 2" % RUNS)
+    for j, out in ((1, out1), (2, out2)):
+        res = cold(build_bp, site, out, jobs=j)
+        t[j] = med([r.wall for r in res])
+        busy[j] = med([r.cpu / r.wall for r in res])
+    same = subprocess.run(["diff", "-r", "-q", out1, out2], capture_output=True).returncode == 0
+    if not same:
+        failures.append("--jobs 1 and --jobs 2 built different 10,000-page sites")
+    row(sec, "10,000 pages, cold: --jobs 2 vs --jobs 1", "%s vs %s" % (fmt_s(t[2]), fmt_s(t[1])),
+        "", "", "%.2f× faster (CPU ÷ wall: %.2f vs %.2f)" % (t[1] / t[2], busy[2], busy[1]), "",
+        "byte-identical: %s" % ("yes" if same else "NO"), same)
+    rmtree(out1)
+    rmtree(out2)
+
+
+# ------------------------------------------------------------------ diagrams
+
+def bench_draw(real_site):
+    sec = "Diagrams (cairo SVG)"
+    boards = sorted(os.path.join(ROOT, "content", "boards", b)
+                    for b in os.listdir(os.path.join(ROOT, "content", "boards"))
+                    if b.endswith(".yaml"))
+    log("diagrams: %d runs over %d boards, and the cairo reference" % (RUNS, len(boards)))
+    d, ref = [], []
+    for _ in range(RUNS):
+        d.append(run([os.path.join(TOOLS, "drawbench"), "boards", CATALOG, "5"] + boards).json())
+        ref.append(run([os.path.join(TOOLS, "drawbench"), "ref", "200"]).json())
+    ms, rms = med([x["ms_per_diagram"] for x in d]), med([x["ms_per_diagram"] for x in ref])
+    row(sec, "ms per board diagram (%d real boards, layout + routing + SVG)" % len(boards),
+        "%.2f ms" % ms, "three boxes on cairo's SVG surface", "%.2f ms" % rms, "%.1f×" % (ms / rms),
+        "", "")
+    b, rb = d[0]["bytes_per_diagram"], ref[0]["bytes_per_diagram"]
+    row(sec, "bytes per board diagram", "%.1f KB" % (b / 1000), "three boxes, cairo's glyph text",
+        "%.1f KB" % (rb / 1000), "%.2f×" % (b / rb), "", "compact")
+    svgs = []
+    for dirpath, _, files in os.walk(os.path.join(real_site, "public")):
+        svgs += [os.path.join(dirpath, f) for f in files if f.endswith(".svg")]
+    if svgs:
+        raw = [os.path.getsize(p) for p in svgs]
+        gz = []
+        for p in svgs:
+            with open(p, "rb") as f:
+                gz.append(len(gzip.compress(f.read(), 9)))
+        row(sec, "SVGs the real site writes (%d: boards, timelines, charts)" % len(svgs),
+            "%.1f KB each, %.1f KB gzipped" % (statistics.mean(raw) / 1000,
+                                               statistics.mean(gz) / 1000),
+            "", "", "", "", "")
+
+
+# ------------------------------------------------------------------ file writing
+
+def bench_files():
+    sec = ("File writing: 1,000 pages on %s (atomic: the new tree is built beside --out and "
+           "swapped in)" % fs_type(OUT))
+    site = os.path.join(OUT, "site-1000")
+    base = os.path.join(OUT, "files")
+    rmtree(base)
+    os.makedirs(base)
+    out = os.path.join(base, "public")
+    cache = os.path.join(base, "cache")  # where the previous tree is kept (no boards: only that)
+    hugo_out = os.path.join(base, "hugo")
+    log("files: %d runs each: fresh, rebuilds with and without the spare tree, deletion, "
+        "hugo rebuild, C references" % RUNS)
+    fresh, same, nospare, deletes, hugo = [], [], [], [], []
+    ref_new, ref_over, ref_cmp = [], [], []
+    build_hugo(site, hugo_out)
+    for k in range(RUNS):
+        rmtree(out)
+        rmtree(cache)
+        fresh.append(build_bp(site, out, cache=cache))    # no previous tree: all new
+        nospare.append(build_bp(site, out, cache=cache))  # no spare yet: new folders, hard links
+        same.append(build_bp(site, out, cache=cache))     # the spare recycled in place
+        t0 = time.perf_counter()
+        rmtree(cache)                        # the kept tree: what each build paid before
+        deletes.append(time.perf_counter() - t0)
+        hugo.append(build_hugo(site, hugo_out))  # hugo rewrites every file of its public/
+        ref = os.path.join(base, "ref")
+        rmtree(ref)
+        fs = os.path.join(TOOLS, "fsref")
+        ref_new.append(run([fs, "new", ref, "1000"]).json()["seconds"])
+        ref_over.append(run([fs, "overwrite", ref, "1000"]).json()["seconds"])
+        ref_cmp.append(run([fs, "compare", ref, "1000"]).json()["seconds"])
+        rmtree(ref)
+    tf, ts, tn = med([r.wall for r in fresh]), med([r.wall for r in same]), med([r.wall for r in nospare])
+    th = med([r.wall for r in hugo])
+    rn, ro, rc = med(ref_new), med(ref_over), med(ref_cmp)
+    td = med(deletes)
+    row(sec, "build into an empty place: 1,000 folders and files made", fmt_s(tf),
+        "C: write 1,000 files into new folders", fmt_s(rn), "", fmt_mib(med([r.rss_kb for r in fresh])),
+        "")
+    row(sec, "rebuild, nothing changed: the spare tree recycled, files compared, none written",
+        fmt_s(ts), "C: compare 1,000 files, skip", fmt_s(rc), "%.2f of the fresh build" % (ts / tf),
+        "", "the fast path")
+    row(sec, "rebuild, nothing changed, no spare tree: 1,000 folders made, files hard-linked",
+        fmt_s(tn), "C: overwrite 1,000 files in place", fmt_s(ro), "%.2f of the fresh build" % (tn / tf),
+        "", "")
+    row(sec, "… plus deleting the previous tree after the swap (the cost the spare avoids)",
+        fmt_s(td), "", "", "%.2f of the fresh build" % (td / tf), "", "")
+    row(sec, "hugo rebuild, nothing changed (rewrites every file of its public/)", "",
+        "hugo", fmt_s(th), "%.2f× (recycled rebuild ÷ hugo)" % (ts / th),
+        fmt_mib(med([r.rss_kb for r in hugo])), "")
+    rmtree(base)
+
+
+def build_tools():
+    """The C helpers, built by make bench (Makefile, bench section)."""
+    for t in ("heap", "fsref", "simdrv", "drawbench", "cmarkref"):
+        if not os.access(os.path.join(TOOLS, t), os.X_OK):
+            log("missing %s/%s: run make bench" % (TOOLS, t))
+            sys.exit(3)
+
+
+def main():
+    global TMP
+    os.makedirs(TMP_RSS, exist_ok=True)
+    build_tools()
+    TMP = tmpfs_root()
+    load0 = os.getloadavg()
+    t0 = time.time()
+    try:
+        gen_sites()
+        bench_sim()
+        bench_builds()
+        real = bench_real()
+        bench_jobs(real)
+        bench_draw(real)
+        bench_files()
+    finally:
+        rmtree(TMP)
+    load1 = os.getloadavg()
+    head = ("boardpress bench, %s; median of %d runs each; load average %.1f at the start, "
+            "%.1f at the end (other work on the machine slows every number, and takes the "
+            "second core from --jobs 2); %.0f s in all" % (
+                time.strftime("%Y-%m-%d"), RUNS, load0[0], load1[0], time.time() - t0))
+    text = "%s\n\nMachine: %s\n\n%s\n" % (head, machine(), table())
+    with open(os.path.join(OUT, "results.md"), "w") as f:
+        f.write(text)
+    print(text)
+    if failures:
+        print("bench: %d run(s) failed:\n  %s" % (len(failures), "\n  ".join(failures)))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,125 @@
+/* simdrv.c — the simulator side of the bench. Loads a board file with the
+ * generator's own loader (catalog defaults, --set style overrides), then
+ *
+ *   simdrv run BOARD CATALOG JOBS OVER [REPLICATIONS]
+ *       times sim_run (all replications, one model reused) and prints
+ *       events, seconds, events/s and the process's peak RSS;
+ *   simdrv pending BOARD CATALOG JOBS OVER
+ *       runs the model and reads the pending-event count at 19 points
+ *       (5%, 10%, ... 95% of its events), printing their mean: the heap size
+ *       a reference loop must hold to be compared fairly.
+ *
+ * One JSON line on stdout. Linked with the generator's objects and
+ * libsimcore.a (tests/bench/run.py builds it). */
+#define _GNU_SOURCE
+#include "board.h"
+#include "diag.h"
+#include "model.h"
+#include "sim_internal.h"
+#include "simcore.h"
+#include "util.h"
+#include "ydoc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static bp_board *load(const char *path, const bp_catalog *cat, const char *jobs, const char *over,
+                      const char *reps, diag *d)
+{
+    char *text;
+    size_t len;
+    if (file_read(path, BP_MAX_FILE_BYTES, &text, &len) != 0)
+        return NULL;
+    bool empty;
+    ynode *root = yaml_parse(path, text, len, 0, d, &empty);
+    free(text);
+    if (!root)
+        return NULL;
+    board_override(path, root, "traffic.jobs", jobs, "simdrv", 0, 0, d);
+    board_override(path, root, "traffic.over", over, "simdrv", 0, 0, d);
+    if (reps)
+        board_override(path, root, "replications", reps, "simdrv", 0, 0, d);
+    sim_limits lim = sim_limits_default();
+    bp_board *b = d->errors ? NULL : board_from_tree(path, root, cat, &lim, d);
+    ynode_free(root);
+    return b;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 6 && argc != 7) {
+        fprintf(stderr, "usage: simdrv run|pending BOARD CATALOG JOBS OVER [REPLICATIONS]\n");
+        return 2;
+    }
+    diag d;
+    diag_init(&d, stderr);
+    bp_catalog *cat = catalog_load(argv[3], &d);
+    bp_board *b = cat ? load(argv[2], cat, argv[4], argv[5], argc == 7 ? argv[6] : NULL, &d) : NULL;
+    if (!b)
+        return 1;
+    sim_limits lim = sim_limits_default();
+    char msg[256];
+    int rc = 0;
+    if (strcmp(argv[1], "run") == 0) {
+        sim_result r;
+        double t0 = now_s();
+        if (sim_run(&b->sim, &lim, false, &r, msg, sizeof msg) != 0) {
+            fprintf(stderr, "simdrv: %s\n", msg);
+            return 1;
+        }
+        double s = now_s() - t0;
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        double events = r.m[SIM_M_EVENTS].mean * r.replications;
+        printf("{\"jobs\":%lld,\"events\":%.0f,\"seconds\":%.6f,\"events_per_s\":%.0f,"
+               "\"deliveries\":%.0f,\"duplicates\":%.0f,\"errors\":%.0f,\"maxrss_kb\":%ld}\n",
+               (long long)b->sim.traffic.jobs, events, s, events / s,
+               r.m[SIM_M_DELIVERIES].mean, r.m[SIM_M_DUPLICATES].mean, r.m[SIM_M_ERRORS].mean,
+               ru.ru_maxrss);
+        sim_result_free(&r);
+    } else if (strcmp(argv[1], "pending") == 0) {
+        sim_topology t;
+        int link;
+        if (sim_board_check_topology(&b->sim, &lim, msg, sizeof msg, &link, &t) != -1) {
+            fprintf(stderr, "simdrv: %s\n", msg);
+            return 1;
+        }
+        sim_model *m = sim_model_new(&b->sim, &t);
+        sim_counts c;
+        if (!m || sim_model_run(m, &lim, b->sim.seed, NULL, &c, msg, sizeof msg) != 0)
+            return 1;
+        int64_t total = c.events;
+        double sum = 0;
+        size_t most = 0;
+        int points = 0;
+        for (int k = 1; k < 20; k++) {
+            sim_limits at = lim;
+            at.max_events = total * k / 20;
+            /* stops with "needs more than N events" right after event N */
+            sim_model_run(m, &at, b->sim.seed, NULL, &c, msg, sizeof msg);
+            size_t q = queue_size(&m->q);
+            sum += (double)q;
+            most = q > most ? q : most;
+            points++;
+        }
+        printf("{\"events\":%lld,\"pending_mean\":%.0f,\"pending_max\":%zu}\n", (long long)total,
+               sum / points, most);
+        sim_model_free(m);
+    } else {
+        rc = 2;
+    }
+    board_free(b);
+    catalog_free(cat);
+    diag_free(&d);
+    return rc;
+}

@@ -1,0 +1,580 @@
+/* test_board.c — boards read against content/catalog.yaml: catalog
+ * defaults for what a board leaves out (and a record of what it set),
+ * every error with its text and position, goals in each measure's unit,
+ * and overrides for levels, charts and --set. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "board.h"
+#include "fields.h"
+#include "gen_testlib.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bp_catalog *cat;
+static sim_limits lim;
+
+static int setup(void **state)
+{
+    (void)state;
+    diag d;
+    diag_init(&d, stderr);
+    cat = catalog_load("content/catalog.yaml", &d);
+    diag_free(&d);
+    lim = sim_limits_default();
+    return cat ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    catalog_free(cat);
+    return 0;
+}
+
+/* users -> broker -> consumer -> provider, with a few settings. */
+static const char base[] = "id: mini\n"
+                           "title: Mini\n"
+                           "seed: 3\n"
+                           "replications: 4\n"
+                           "parts:\n"
+                           "  - {id: users, kind: users, label: Shop}\n"
+                           "  - {id: broker, kind: message-broker}\n"
+                           "  - {id: proc, kind: consumer, concurrency: 2, key_ttl: sqs-fifo}\n"
+                           "  - {id: psp, kind: payment-provider}\n"
+                           "links:\n"
+                           "  - {from: users, to: broker, protocol: http2}\n"
+                           "  - {from: broker, to: proc, protocol: amqp, lose_reply: 10%}\n"
+                           "  - {from: proc, to: psp, protocol: http1}\n"
+                           "traffic: {from: users, jobs: 20, over: 2 s}\n";
+
+/* Parse and build; *d collects messages (caller frees it). */
+static bp_board *build(const char *text, diag *d)
+{
+    diag_init(d, NULL);
+    ynode *root = gt_yaml(text, d);
+    if (!root)
+        fail_msg("YAML refused:\n%s", d->text);
+    bp_board *b = board_from_tree("b.yaml", root, cat, &lim, d);
+    ynode_free(root);
+    return b;
+}
+
+/* text (base with `from` replaced by `to`, or a whole board when from is
+ * NULL) fails with exactly want. */
+static void refused(const char *from, const char *to, const char *want)
+{
+    char *text;
+    if (from) {
+        const char *at = strstr(base, from);
+        if (!at)
+            fail_msg("'%s' is not in the base board", from);
+        text = xasprintf("%.*s%s%s", (int)(at - base), base, to, at + strlen(from));
+    } else {
+        text = xstrdup(to);
+    }
+    diag d;
+    bp_board *b = build(text, &d);
+    if (b)
+        fail_msg("accepted:\n%s", text);
+    assert_string_equal(d.text ? d.text : "", want);
+    diag_free(&d);
+    free(text);
+}
+
+static size_t part_field(const char *name)
+{
+    size_t n;
+    const field_def *t = fields_part(&n);
+    const field_def *f = fields_find(t, n, name);
+    assert_non_null(f);
+    return (size_t)(f - t);
+}
+
+static size_t link_field(const char *name)
+{
+    size_t n;
+    const field_def *t = fields_link(&n);
+    const field_def *f = fields_find(t, n, name);
+    assert_non_null(f);
+    return (size_t)(f - t);
+}
+
+static void defaults_from_the_catalog(void **state)
+{
+    (void)state;
+    diag d;
+    bp_board *b = build(base, &d);
+    assert_non_null(b);
+    assert_null(d.text);
+    assert_string_equal(b->id, "mini");
+    assert_string_equal(b->sim.id, "mini");
+    assert_string_equal(b->title, "Mini");
+    assert_string_equal(b->path, "b.yaml");
+    assert_int_equal(b->sim.seed, 3);
+    assert_int_equal(b->sim.replications, 4);
+    assert_int_equal(b->sim.n_parts, 4);
+    assert_int_equal(b->sim.n_links, 3);
+
+    /* a part is its kind's catalog entry with the board's settings on top */
+    const sim_part *proc = &b->sim.parts[2], *dflt = &cat->kinds[SIM_KIND_CONSUMER];
+    assert_int_equal(proc->kind, SIM_KIND_CONSUMER);
+    assert_int_equal(proc->concurrency, 2);
+    assert_int_equal(proc->key_ttl_us, 300000000); /* sqs-fifo: 5 min */
+    assert_int_equal(proc->timeout_us, dflt->timeout_us);
+    assert_int_equal(proc->work.median_us, dflt->work.median_us);
+    assert_int_equal(proc->idempotency, dflt->idempotency);
+    assert_true(proc->vcpu == dflt->vcpu);
+    assert_int_equal(b->part_set[2].bits,
+                     (1ull << part_field("concurrency")) | (1ull << part_field("key_ttl")));
+    assert_int_equal(b->part_set[1].bits, 0);
+    assert_int_equal(b->sim.parts[3].key_ttl_us, cat->kinds[SIM_KIND_PROVIDER].key_ttl_us);
+    /* sim_board_check names parts by id */
+    assert_string_equal(b->sim.parts[2].id, "proc");
+
+    /* labels: the board's, else the kind's */
+    assert_string_equal(b->parts[0].label, "Shop");
+    assert_string_equal(b->parts[1].label, cat->kind_label[SIM_KIND_BROKER]);
+    assert_string_equal(b->parts[2].id, "proc");
+    assert_int_equal(b->parts[2].pos.line, 8);
+    assert_int_equal(b->parts[2].pos.col, 5);
+    assert_false(b->parts[2].has_at);
+
+    /* links: the protocol's catalog entry plus the board's settings */
+    const sim_link *l = &b->sim.links[1];
+    assert_int_equal(l->from, 1);
+    assert_int_equal(l->to, 2);
+    assert_int_equal(l->protocol, SIM_PROTO_AMQP);
+    assert_true(l->lose_reply == 0.1);
+    assert_int_equal(l->rtt_us, cat->protocols[SIM_PROTO_AMQP].rtt_us);
+    assert_true(l->reply_round_trips == cat->protocols[SIM_PROTO_AMQP].reply_round_trips);
+    assert_null(l->lose_reply_of);
+    assert_int_equal(b->link_set[1].bits, 1ull << link_field("lose_reply"));
+    assert_int_equal(b->link_set[0].bits, 0);
+    assert_string_equal(b->links[0].label, cat->protocol_label[SIM_PROTO_HTTP2]);
+    assert_int_equal(b->links[2].pos.line, 13);
+
+    /* traffic: the board's, with the catalog's op and arrivals */
+    assert_int_equal(b->sim.traffic.from, 0);
+    assert_int_equal(b->sim.traffic.jobs, 20);
+    assert_int_equal(b->sim.traffic.over_us, 2000000);
+    assert_int_equal(b->sim.traffic.op, cat->traffic.op);
+    assert_int_equal(b->sim.traffic.arrivals, cat->traffic.arrivals);
+    assert_int_equal(b->traffic_pos.line, 14);
+    assert_true(b->sim.prices.vcpu_usd_month == cat->prices.vcpu_usd_month);
+
+    /* no goals, no expectation */
+    for (int m = 0; m < SIM_M_COUNT; m++)
+        assert_false(b->sim.goals[m].has_max || b->sim.goals[m].has_min);
+    assert_int_equal(b->sim.expect, SIM_EXPECT_NONE);
+    assert_int_equal(board_part_index(b, "psp"), 3);
+    assert_int_equal(board_part_index(b, "nope"), -1);
+    board_free(b);
+    board_free(NULL);
+    diag_free(&d);
+
+    /* seed and replications default to 1 */
+    b = build("id: x\ntitle: X\nparts: [{id: u, kind: users}, {id: s, kind: service}]\n"
+              "links: [{from: u, to: s, protocol: http1}]\ntraffic: {from: u, jobs: 1, over: 1 s, "
+              "op: set, arrivals: even}\n",
+              &d);
+    assert_non_null(b);
+    assert_int_equal(b->sim.seed, 1);
+    assert_int_equal(b->sim.replications, 1);
+    assert_int_equal(b->sim.traffic.op, SIM_OP_SET);
+    assert_int_equal(b->sim.traffic.arrivals, SIM_ARRIVALS_EVEN);
+    board_free(b);
+    diag_free(&d);
+}
+
+static void settings_per_kind(void **state)
+{
+    (void)state;
+    diag d;
+    bp_board *b = build("id: x\ntitle: X\n"
+                        "parts:\n"
+                        "  - {id: u, kind: users, tries: 3, timeout: 1.5 s, at: [0, 2]}\n"
+                        "  - {id: s, kind: service, idempotency: key-in-transaction, "
+                        "key_ttl: forever, crash_after_effect: 1%, restart: 5 min, vcpu: 0.5, "
+                        "price: 12 USD, external: true}\n"
+                        "  - {id: db, kind: database, write_median: 3 ms, write_p99: 20 ms}\n"
+                        "links:\n"
+                        "  - {from: u, to: s, protocol: http2, rtt: 250 us, lose_request: 0.5}\n"
+                        "  - {from: s, to: db, protocol: sql, reply_round_trips: 2}\n"
+                        "traffic: {from: u, jobs: 1, over: 1 s, repeat_share: 25%}\n",
+                        &d);
+    if (!b)
+        fail_msg("%s", d.text);
+    const sim_part *u = &b->sim.parts[0], *s = &b->sim.parts[1], *db = &b->sim.parts[2];
+    assert_int_equal(u->tries, 3);
+    assert_int_equal(u->timeout_us, 1500000);
+    assert_true(b->parts[0].has_at);
+    assert_int_equal(b->parts[0].at_col, 0);
+    assert_int_equal(b->parts[0].at_row, 2);
+    assert_int_equal(s->idempotency, SIM_IDEM_KEY_IN_TRANSACTION);
+    assert_int_equal(s->key_ttl_us, SIM_FOREVER);
+    assert_true(s->crash_after_effect == 0.01);
+    assert_int_equal(s->restart_us, 300000000);
+    assert_true(s->vcpu == 0.5);
+    assert_true(s->fixed_usd_month == 12);
+    assert_true(s->external);
+    assert_int_equal(db->write.median_us, 3000);
+    assert_int_equal(db->write.p99_us, 20000);
+    assert_int_equal(b->sim.links[0].rtt_us, 250);
+    assert_true(b->sim.links[0].lose_request == 0.5);
+    assert_true(b->sim.links[1].reply_round_trips == 2);
+    assert_true(b->sim.traffic.repeat_share == 0.25);
+    board_free(b);
+    diag_free(&d);
+}
+
+static void lose_reply_of(void **state)
+{
+    (void)state;
+    /* several links with job lists: each points at its own numbers, also
+     * after the shared storage grew */
+    diag d;
+    bp_board *b = build("id: x\ntitle: X\n"
+                        "parts: [{id: u, kind: users}, {id: b, kind: message-broker}, "
+                        "{id: c, kind: consumer}, {id: p, kind: payment-provider}]\n"
+                        "links:\n"
+                        "  - {from: u, to: b, protocol: http2}\n"
+                        "  - {from: b, to: c, protocol: amqp, lose_reply_of: [1, 2, 3, 4, 5, 6, "
+                        "7, 8, 9]}\n"
+                        "  - {from: c, to: p, protocol: http1, lose_reply_of: [10, 20]}\n"
+                        "traffic: {from: u, jobs: 30, over: 1 s}\n",
+                        &d);
+    if (!b)
+        fail_msg("%s", d.text);
+    const sim_link *l = b->sim.links;
+    assert_null(l[0].lose_reply_of);
+    assert_int_equal(l[0].n_lose_reply_of, 0);
+    assert_int_equal(l[1].n_lose_reply_of, 9);
+    assert_ptr_equal(l[1].lose_reply_of, b->lose_reply_of);
+    for (int i = 0; i < 9; i++)
+        assert_int_equal(l[1].lose_reply_of[i], i + 1);
+    assert_int_equal(l[2].n_lose_reply_of, 2);
+    assert_ptr_equal(l[2].lose_reply_of, b->lose_reply_of + 9);
+    assert_int_equal(l[2].lose_reply_of[0], 10);
+    assert_int_equal(l[2].lose_reply_of[1], 20);
+    assert_true((b->link_set[2].bits & (1ull << link_field("lose_reply"))) == 0);
+    board_free(b);
+    diag_free(&d);
+
+    refused("lose_reply: 10%}", "lose_reply_of: [0, x]}",
+            "b.yaml:12:62: error: job number must be at least 1, found 0\n"
+            "b.yaml:12:65: error: job number: expected a whole number, found 'x'\n");
+    refused("lose_reply: 10%}", "lose_reply_of: 3}",
+            "b.yaml:12:61: error: lose_reply_of must be a list, found '3'\n");
+}
+
+static void goals_and_expect(void **state)
+{
+    (void)state;
+    char *text = xasprintf("%sgoals:\n"
+                           "  duplicates: {max: 0}\n"
+                           "  completion_time: {max: 40 s}\n"
+                           "  error_rate: {max: 1%%}\n"
+                           "  monthly_cost: {max: 20 USD}\n"
+                           "  latency_p99: {min: 10 ms, max: 1.5 s}\n"
+                           "  deliveries: {min: 20}\n"
+                           "expect: fail\n",
+                           base);
+    diag d;
+    bp_board *b = build(text, &d);
+    free(text);
+    if (!b)
+        fail_msg("%s", d.text);
+    const sim_goal *g = b->sim.goals;
+    assert_true(g[SIM_M_DUPLICATES].has_max && !g[SIM_M_DUPLICATES].has_min);
+    assert_true(g[SIM_M_DUPLICATES].max == 0);
+    assert_true(g[SIM_M_COMPLETION_TIME].max == 40); /* seconds */
+    assert_true(g[SIM_M_ERROR_RATE].max == 0.01);    /* a fraction */
+    assert_true(g[SIM_M_MONTHLY_COST].max == 20);    /* USD per month */
+    assert_true(g[SIM_M_LATENCY_P99].has_min && g[SIM_M_LATENCY_P99].has_max);
+    assert_true(g[SIM_M_LATENCY_P99].min == 0.01);
+    assert_true(g[SIM_M_LATENCY_P99].max == 1.5);
+    assert_true(g[SIM_M_DELIVERIES].has_min && g[SIM_M_DELIVERIES].min == 20);
+    assert_false(g[SIM_M_JOBS].has_max || g[SIM_M_JOBS].has_min);
+    assert_int_equal(b->goal_pos[SIM_M_COMPLETION_TIME].line, 17);
+    assert_int_equal(b->goal_pos[SIM_M_COMPLETION_TIME].col, 3);
+    assert_int_equal(b->sim.expect, SIM_EXPECT_FAIL);
+    assert_int_equal(b->expect_pos.line, 22);
+    assert_int_equal(b->expect_pos.col, 9);
+    board_free(b);
+    diag_free(&d);
+
+    refused(NULL,
+            "id: x\ntitle: X\nparts: [{id: u, kind: users}, {id: s, kind: service}]\n"
+            "links: [{from: u, to: s, protocol: http1}]\ntraffic: {from: u, jobs: 1, over: 1 s}\n"
+            "goals:\n"
+            "  duplicats: {max: 0}\n"
+            "  completion_time: {max: 40}\n"
+            "  error_rate: {max: 1 s}\n"
+            "  monthly_cost: {max: 20}\n"
+            "  latency_p50: {}\n"
+            "  latency_p99: {min: 2 s, max: 1 s}\n"
+            "  jobs: {maximum: 3}\n"
+            "  events: 5\n"
+            "expect: maybe\n",
+            "b.yaml:7:3: error: unknown measure 'duplicats'; did you mean 'duplicates'?\n"
+            "b.yaml:8:28: error: completion_time: duration '40' needs a unit (us, ms, s, min, h "
+            "or d), e.g. '40 s'\n"
+            "b.yaml:9:23: error: error_rate: probability '1 s' takes no unit but '%' (write 0.2 or "
+            "20%)\n"
+            "b.yaml:10:25: error: monthly_cost: amount '20' needs a currency, e.g. '20 USD'\n"
+            "b.yaml:11:16: error: goal 'latency_p50' needs 'max' or 'min'\n"
+            "b.yaml:12:16: error: goal 'latency_p99' has min above max: nothing can meet it\n"
+            "b.yaml:13:10: error: unknown goal key 'maximum' (expected 'max' or 'min')\n"
+            "b.yaml:13:9: error: goal 'jobs' needs 'max' or 'min'\n"
+            "b.yaml:14:11: error: a goal must be a mapping, found '5'\n"
+            "b.yaml:15:9: error: unknown expect 'maybe' (expected 'pass' or 'fail')\n");
+}
+
+static void errors(void **state)
+{
+    (void)state;
+    refused("seed: 3\n", "sed: 3\n",
+            "b.yaml:3:1: error: unknown board key 'sed'; did you mean 'seed'?\n");
+    refused("traffic: {from: users, jobs: 20, over: 2 s}\n", "",
+            "b.yaml:1:1: error: a board needs 'traffic'\n");
+    refused("id: mini\ntitle: Mini\n", "",
+            "b.yaml:1:1: error: a board needs 'id'\n"
+            "b.yaml:1:1: error: a board needs 'title'\n");
+    refused("kind: message-broker}", "kind: mesage-broker}",
+            "b.yaml:7:24: error: unknown part kind 'mesage-broker'; did you mean "
+            "'message-broker'?\n");
+    refused("kind: message-broker}", "kind: queue}",
+            "b.yaml:7:24: error: unknown part kind 'queue' (expected 'users', 'message-broker', "
+            "'consumer', 'service', 'payment-provider' or 'database')\n");
+    refused("protocol: http2}", "protocol: http3}",
+            "b.yaml:11:41: error: unknown protocol 'http3'; did you mean 'http1'?\n");
+    refused("concurrency: 2,", "concurrency: 2, idempotency: key-in-tx,",
+            "b.yaml:8:61: error: unknown idempotency policy 'key-in-tx' (expected 'none', "
+            "'key-after-effect', 'key-in-transaction', 'provider-key' or 'business-key')\n");
+    refused("concurrency: 2,", "concurency: 2,",
+            "b.yaml:8:32: error: unknown part key 'concurency'; did you mean 'concurrency'?\n");
+    refused("label: Shop}", "label: Shop, concurrency: 2}",
+            "b.yaml:6:43: error: 'concurrency' does not apply to a users part\n");
+    refused("{id: psp, kind: payment-provider}", "{id: proc, kind: payment-provider}",
+            "b.yaml:9:10: error: part id 'proc' is used twice (first at line 8)\n"
+            "b.yaml:13:22: error: unknown part 'psp' (expected 'users', 'broker', 'proc' or "
+            "'proc')\n");
+    refused("{id: broker,", "{id: Broker,",
+            "b.yaml:7:10: error: part id 'Broker' may only use a-z, 0-9 and '-'\n"
+            "b.yaml:11:23: error: unknown part 'broker' (expected 'users', 'proc' or 'psp')\n"
+            "b.yaml:12:12: error: unknown part 'broker' (expected 'users', 'proc' or 'psp')\n");
+    refused("concurrency: 2,", "concurrency: 0,",
+            "b.yaml:8:45: error: concurrency must be between 1 and 10000, found 0\n");
+    /* unit errors point at the unit */
+    refused("over: 2 s}", "over: 2 sec}",
+            "b.yaml:14:42: error: over: unknown duration unit 'sec'; did you mean 's'?\n");
+    refused("lose_reply: 10%}", "lose_reply: 10 percent}",
+            "b.yaml:12:61: error: lose_reply: probability '10 percent' takes no unit but '%' "
+            "(write 0.2 or 20%)\n");
+    refused("key_ttl: sqs-fifo}", "key_ttl: sqs}",
+            "b.yaml:8:57: error: unknown key retention 'sqs' (expected 'sqs-fifo', 'stripe', "
+            "'nservicebus-outbox' or 'forever')\n");
+    refused("key_ttl: sqs-fifo}", "key_ttl: 0 s}",
+            "b.yaml:8:57: error: key_ttl must be longer than zero, found 0 s\n");
+    refused("jobs: 20,", "jobs: 20000000,",
+            "b.yaml:14:30: error: jobs must be between 1 and 10000000, found 20000000\n");
+    refused("replications: 4", "replications: 1001",
+            "b.yaml:4:15: error: replications must be between 1 and 1000, found 1001\n");
+    refused(
+        "  - {from: proc, to: psp, protocol: http1}\n",
+        "  - {from: proc, to: proc, protocol: http1}\n  - {from: users, to: broker, protocol: "
+        "amqp}\n",
+        "b.yaml:13:22: error: a link cannot go from 'proc' to itself\n"
+        "b.yaml:14:5: error: link from 'users' to 'broker' is given twice (first at line 11)\n");
+    refused("  - {from: users, to: broker, protocol: http2}\n",
+            "  - {from: users, protocol: http2, colour: red}\n",
+            "b.yaml:11:36: error: unknown link key 'colour' (expected 'from', 'to', 'protocol', "
+            "'lose_reply_of', 'rtt', 'reply_round_trips', 'lose_request', 'lose_reply' or "
+            "'transactional')\n"
+            "b.yaml:11:5: error: a link needs 'to'\n");
+}
+
+static void model_checks(void **state)
+{
+    (void)state;
+    /* what only the simulator's board check knows, at the part or link,
+     * naming parts by id */
+    refused("  - {from: users, to: broker, protocol: http2}\n",
+            "  - {from: users, to: psp, protocol: http2}\n",
+            "b.yaml:11:5: error: part 'users' links to part 'psp', a payment-provider; the users "
+            "send to a message broker, consumer or service\n");
+    refused("  - {from: broker, to: proc, protocol: amqp, lose_reply: 10%}\n", "",
+            "b.yaml:7:5: error: part 'broker' has no outgoing link to a consumer or service\n");
+    refused("{id: users, kind: users, label: Shop}", "{id: users, kind: users, at: [1]}",
+            "b.yaml:6:34: error: at must be [column, row], found 1 values\n");
+    refused("{id: users, kind: users, label: Shop}", "{id: users, kind: users, at: [1, 64]}",
+            "b.yaml:6:38: error: at row must be between 0 and 63, found 64\n");
+}
+
+static ynode *tree(const char *text)
+{
+    diag d;
+    diag_init(&d, NULL);
+    ynode *root = gt_yaml(text, &d);
+    assert_non_null(root);
+    diag_free(&d);
+    return root;
+}
+
+static void overrides(void **state)
+{
+    (void)state;
+    ynode *root = tree(base);
+    diag d;
+    diag_init(&d, NULL);
+    assert_int_equal(
+        board_override("b.yaml", root, "parts.proc.concurrency", "7", "lvl.yaml", 4, 5, &d), 0);
+    assert_int_equal(
+        board_override("b.yaml", root, "parts.broker.tries", "2", "lvl.yaml", 5, 5, &d), 0);
+    assert_int_equal(
+        board_override("b.yaml", root, "links.broker.proc.lose_reply", "20%", "lvl.yaml", 6, 5, &d),
+        0);
+    assert_int_equal(board_override("b.yaml", root, "traffic.jobs", "5", "--set", 0, 0, &d), 0);
+    assert_int_equal(board_override("b.yaml", root, "seed", "9", "--seed", 0, 0, &d), 0);
+    assert_int_equal(board_override("b.yaml", root, "replications", "2", "--set", 0, 0, &d), 0);
+    assert_null(d.text);
+    bp_board *b = board_from_tree("b.yaml", root, cat, &lim, &d);
+    if (!b)
+        fail_msg("%s", d.text);
+    assert_int_equal(b->sim.parts[2].concurrency, 7);
+    assert_int_equal(b->sim.parts[1].tries, 2);
+    assert_true((b->part_set[1].bits & (1ull << part_field("tries"))) != 0);
+    assert_true(b->sim.links[1].lose_reply == 0.2);
+    assert_int_equal(b->sim.traffic.jobs, 5);
+    assert_int_equal(b->sim.seed, 9);
+    assert_int_equal(b->sim.replications, 2);
+    board_free(b);
+    ynode_free(root);
+    diag_free(&d);
+}
+
+/* An override that cannot be placed: its error names the override. */
+static void override_refused(const char *expr, const char *value, const char *want)
+{
+    ynode *root = tree(base);
+    diag d;
+    diag_init(&d, NULL);
+    assert_int_equal(board_override("b.yaml", root, expr, value, "levels/l.yaml", 9, 7, &d), -1);
+    assert_string_equal(d.text, want);
+    ynode_free(root);
+    diag_free(&d);
+}
+
+/* An override that is placed but wrong: board_from_tree names the override. */
+static void override_bad(const char *expr, const char *value, const char *want)
+{
+    ynode *root = tree(base);
+    diag d;
+    diag_init(&d, NULL);
+    assert_int_equal(board_override("b.yaml", root, expr, value, "levels/l.yaml", 9, 7, &d), 0);
+    assert_null(board_from_tree("b.yaml", root, cat, &lim, &d));
+    assert_string_equal(d.text, want);
+    ynode_free(root);
+    diag_free(&d);
+}
+
+static void override_errors(void **state)
+{
+    (void)state;
+    override_refused("parts.nope.tries", "3",
+                     "levels/l.yaml:9:7: error: no part 'nope' on the board\n");
+    override_refused("links.users.proc.rtt", "1 ms",
+                     "levels/l.yaml:9:7: error: no link from 'users' to 'proc' on the board\n");
+    override_refused("colour", "red",
+                     "levels/l.yaml:9:7: error: cannot set 'colour': write parts.ID.FIELD, "
+                     "links.FROM.TO.FIELD, traffic.FIELD, seed or replications\n");
+    override_refused("parts.proc", "3",
+                     "levels/l.yaml:9:7: error: cannot set 'parts.proc': write parts.ID.FIELD, "
+                     "links.FROM.TO.FIELD, traffic.FIELD, seed or replications\n");
+    override_refused("parts.proc.a.b.c.d", "3",
+                     "levels/l.yaml:9:7: error: cannot set 'parts.proc.a.b.c.d': write "
+                     "parts.ID.FIELD, links.FROM.TO.FIELD, traffic.FIELD, seed or "
+                     "replications\n");
+    override_bad("parts.proc.concurrency", "many",
+                 "levels/l.yaml:9:7: error: concurrency: expected a whole number, found 'many'\n");
+    override_bad("parts.proc.concurency", "3",
+                 "levels/l.yaml:9:7: error: unknown part key 'concurency'; did you mean "
+                 "'concurrency'?\n");
+    override_bad("parts.users.concurrency", "3",
+                 "levels/l.yaml:9:7: error: 'concurrency' does not apply to a users part\n");
+    override_bad("links.broker.proc.lose_reply", "2",
+                 "levels/l.yaml:9:7: error: lose_reply: probability '2' is outside 0 to 1 (0% to "
+                 "100%)\n");
+    override_bad("traffic.jobs", "0",
+                 "levels/l.yaml:9:7: error: jobs must be between 1 and 10000000, found 0\n");
+    override_bad("parts.proc.idempotency", "sometimes",
+                 "levels/l.yaml:9:7: error: unknown idempotency policy 'sometimes' (expected "
+                 "'none', 'key-after-effect', 'key-in-transaction', 'provider-key' or "
+                 "'business-key')\n");
+
+    /* a board without traffic has no mapping to set into */
+    ynode *root = tree("id: x\n");
+    diag d;
+    diag_init(&d, NULL);
+    assert_int_equal(board_override("b.yaml", root, "traffic.jobs", "3", "--set", 0, 0, &d), -1);
+    assert_string_equal(d.text, "--set: error: cannot set 'traffic.jobs': the board has no such "
+                                "mapping\n");
+    ynode_free(root);
+    diag_free(&d);
+}
+
+static void loading_files(void **state)
+{
+    (void)state;
+    char *dir = gt_tempdir();
+    gt_write(dir, "boards/mini.yaml", base);
+    gt_write(dir, "boards/empty.yaml", "# nothing yet\n");
+    char *path = xasprintf("%s/boards/mini.yaml", dir);
+    diag d;
+    diag_init(&d, NULL);
+    bp_board *b = board_load(path, cat, &lim, &d);
+    assert_non_null(b);
+    assert_string_equal(b->path, path);
+    board_free(b);
+    free(path);
+    path = xasprintf("%s/boards/empty.yaml", dir);
+    assert_null(board_load(path, cat, &lim, &d));
+    char *want = xasprintf("%s:1:1: error: the board file is empty\n", path);
+    assert_string_equal(d.text, want);
+    free(want);
+    free(path);
+    diag_free(&d);
+    diag_init(&d, NULL);
+    path = xasprintf("%s/boards/none.yaml", dir);
+    assert_null(board_load(path, cat, &lim, &d));
+    want = xasprintf("%s: error: cannot read the board: No such file or directory\n", path);
+    assert_string_equal(d.text, want);
+    free(want);
+    free(path);
+    diag_free(&d);
+    gt_rm_rf(dir);
+    free(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(defaults_from_the_catalog),
+        cmocka_unit_test(settings_per_kind),
+        cmocka_unit_test(lose_reply_of),
+        cmocka_unit_test(goals_and_expect),
+        cmocka_unit_test(errors),
+        cmocka_unit_test(model_checks),
+        cmocka_unit_test(overrides),
+        cmocka_unit_test(override_errors),
+        cmocka_unit_test(loading_files),
+    };
+    return cmocka_run_group_tests_name("board", tests, setup, teardown);
+}

@@ -1,0 +1,269 @@
+/* test_catalog.c — the catalog: content/catalog.yaml loads with every
+ * default, values are found by name with their page text, and every
+ * missing or wrong entry is reported with its position. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "board.h"
+#include "fields.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A complete catalog, one section a line (line numbers matter below). */
+static const char cat_text[] =
+    "price: {vcpu: 3 USD, gb: 1 USD}\n"
+    "traffic: {op: charge, arrivals: poisson, repeat_share: 0}\n"
+    "retention:\n"
+    "  sqs-fifo: {ttl: 5 min, label: SQS FIFO}\n"
+    "  stripe: {ttl: 24 h, label: Stripe}\n"
+    "users: {label: Users, timeout: 2 s, tries: 5}\n"
+    "message-broker: {label: Broker, vcpu: 1, gb: 1, price: 0 USD, external: false, tries: 5, "
+    "redelivery_after: 5 s, delivery: at-least-once}\n"
+    "consumer: {label: Consumer, vcpu: 2, gb: 2, price: 0 USD, external: false, timeout: 2 s, "
+    "concurrency: 4, work_median: 5 ms, work_p99: 25 ms, idempotency: none, key_ttl: forever, "
+    "crash_after_effect: 0, restart: 1 s}\n"
+    "service: {label: Service, vcpu: 2, gb: 2, price: 0 USD, external: false, timeout: 2 s, "
+    "concurrency: 8, work_median: 5 ms, work_p99: 25 ms, idempotency: none, key_ttl: 10 min, "
+    "crash_after_effect: 0, restart: 1 s}\n"
+    "payment-provider: {label: Payment provider, external: true, call_median: 150 ms, "
+    "call_p99: 600 ms, fail: 0, key_ttl: stripe}\n"
+    "database: {label: Database, vcpu: 2, gb: 4, price: 0 USD, external: false, "
+    "write_median: 2 ms, write_p99: 10 ms}\n"
+    "amqp: {label: AMQP, rtt: 1 ms, reply_round_trips: 1, lose_request: 0, lose_reply: 0, "
+    "transactional: false}\n"
+    "http1: {label: HTTP/1.1, rtt: 40 ms, reply_round_trips: 0.5, lose_request: 0, "
+    "lose_reply: 0, transactional: false}\n"
+    "http2: {label: HTTP/2, rtt: 40 ms, reply_round_trips: 0.5, lose_request: 0, "
+    "lose_reply: 0, transactional: false}\n"
+    "sql: {label: SQL, rtt: 0.5 ms, reply_round_trips: 0.5, lose_request: 0, lose_reply: 0, "
+    "transactional: false}\n";
+
+/* cat_text with the first `from` replaced by `to` (caller frees). */
+static char *edited(const char *from, const char *to)
+{
+    const char *at = strstr(cat_text, from);
+    assert_non_null(at);
+    return xasprintf("%.*s%s%s", (int)(at - cat_text), cat_text, to, at + strlen(from));
+}
+
+static void value_is(const bp_catalog *c, const char *section, const char *field, const char *text,
+                     double value)
+{
+    const bp_catalog_value *v = catalog_find(c, section, field);
+    if (!v)
+        fail_msg("no catalog value %s.%s", section, field);
+    assert_string_equal(v->text, text);
+    if (!(v->value == value || (isinf(value) && isinf(v->value))))
+        fail_msg("%s.%s is %g, want %g", section, field, v->value, value);
+}
+
+static void real_catalog(void **state)
+{
+    (void)state;
+    diag d;
+    diag_init(&d, NULL);
+    bp_catalog *c = catalog_load("content/catalog.yaml", &d);
+    if (!c)
+        fail_msg("content/catalog.yaml does not load:\n%s", d.text);
+    assert_int_equal(d.errors, 0);
+    /* every kind and protocol has its label and a value for every field */
+    size_t n_part, n_link;
+    const field_def *pf = fields_part(&n_part), *lf = fields_link(&n_link);
+    for (int k = 0; k < SIM_KIND_COUNT; k++) {
+        assert_non_null(c->kind_label[k]);
+        assert_int_equal(c->kinds[k].kind, k);
+        for (size_t i = 0; i < n_part; i++)
+            if (pf[i].kinds & KIND_BIT(k))
+                assert_non_null(catalog_find(c, sim_kind_name((sim_kind)k), pf[i].name));
+    }
+    for (int p = 0; p < SIM_PROTO_COUNT; p++) {
+        assert_non_null(c->protocol_label[p]);
+        for (size_t i = 0; i < n_link; i++)
+            assert_non_null(catalog_find(c, sim_protocol_name((sim_protocol)p), lf[i].name));
+    }
+    /* values the README and the catalog's comments quote */
+    value_is(c, "payment-provider", "call_median", "150 ms", 0.15);
+    value_is(c, "price", "vcpu", "3 USD/mo", 3);
+    value_is(c, "price", "gb", "1 USD/mo", 1);
+    value_is(c, "retention", "sqs-fifo", "5 min", 300);
+    value_is(c, "retention", "stripe", "24 h", 86400);
+    assert_int_equal(c->kinds[SIM_KIND_PROVIDER].key_ttl_us, 86400000000LL); /* key_ttl: stripe */
+    assert_int_equal(c->kinds[SIM_KIND_CONSUMER].key_ttl_us, SIM_FOREVER);
+    assert_string_equal(catalog_find(c, "payment-provider", "call_median")->label,
+                        "Payment provider call, median");
+    catalog_free(c);
+    diag_free(&d);
+}
+
+static void values_by_name(void **state)
+{
+    (void)state;
+    diag d;
+    diag_init(&d, NULL);
+    bp_catalog *c = catalog_parse("c.yaml", cat_text, sizeof cat_text - 1, &d);
+    assert_non_null(c);
+    assert_null(d.text);
+    assert_string_equal(c->path, "c.yaml");
+    assert_true(c->prices.vcpu_usd_month == 3);
+    assert_true(c->prices.gb_usd_month == 1);
+    assert_int_equal(c->traffic.op, SIM_OP_CHARGE);
+    assert_int_equal(c->traffic.arrivals, SIM_ARRIVALS_POISSON);
+    assert_string_equal(c->kind_label[SIM_KIND_BROKER], "Broker");
+    assert_string_equal(c->protocol_label[SIM_PROTO_HTTP1], "HTTP/1.1");
+    const sim_part *svc = &c->kinds[SIM_KIND_SERVICE];
+    assert_int_equal(svc->kind, SIM_KIND_SERVICE);
+    assert_int_equal(svc->concurrency, 8);
+    assert_int_equal(svc->timeout_us, 2000000);
+    assert_int_equal(svc->work.median_us, 5000);
+    assert_int_equal(svc->work.p99_us, 25000);
+    assert_int_equal(svc->key_ttl_us, 600000000);
+    assert_int_equal(c->kinds[SIM_KIND_BROKER].delivery, SIM_DELIVERY_AT_LEAST_ONCE);
+    assert_int_equal(c->kinds[SIM_KIND_BROKER].redelivery_after_us, 5000000);
+    assert_true(c->kinds[SIM_KIND_PROVIDER].external);
+    assert_int_equal(c->kinds[SIM_KIND_PROVIDER].key_ttl_us, 86400000000LL);
+    assert_int_equal(c->protocols[SIM_PROTO_SQL].rtt_us, 500);
+    assert_int_equal(c->protocols[SIM_PROTO_SQL].protocol, SIM_PROTO_SQL);
+    assert_true(c->protocols[SIM_PROTO_HTTP2].reply_round_trips == 0.5);
+
+    /* page text and the number behind it */
+    value_is(c, "price", "vcpu", "3 USD/mo", 3);
+    value_is(c, "traffic", "op", "charge", 0);
+    value_is(c, "traffic", "repeat_share", "0%", 0);
+    value_is(c, "retention", "sqs-fifo", "5 min", 300);
+    value_is(c, "users", "tries", "5 tries", 5);
+    value_is(c, "consumer", "concurrency", "4 deliveries", 4);
+    value_is(c, "consumer", "key_ttl", "forever", INFINITY);
+    value_is(c, "service", "key_ttl", "10 min", 600);
+    value_is(c, "consumer", "idempotency", "none", 0);
+    value_is(c, "message-broker", "delivery", "at-least-once", 0);
+    value_is(c, "message-broker", "external", "no", 0);
+    value_is(c, "payment-provider", "external", "yes", 1);
+    value_is(c, "payment-provider", "key_ttl", "24 h", 86400);
+    value_is(c, "database", "gb", "4 GB", 4);
+    value_is(c, "amqp", "reply_round_trips", "1 RTT", 1);
+    value_is(c, "sql", "rtt", "500 µs", 0.0005);
+    value_is(c, "http1", "lose_reply", "0%", 0);
+    const bp_catalog_value *v = catalog_find(c, "payment-provider", "call_p99");
+    assert_string_equal(v->label, "Payment provider call, 99th percentile");
+    assert_int_equal(v->pos.line, 10);
+    assert_int_equal(v->pos.col, 92);
+    assert_string_equal(catalog_find(c, "retention", "stripe")->label, "Stripe");
+    assert_null(catalog_find(c, "payment-provider", "nope"));
+    assert_null(catalog_find(c, "nope", "call_p99"));
+    assert_null(catalog_find(c, "users", "vcpu")); /* not a users setting */
+    catalog_free(c);
+    catalog_free(NULL);
+    diag_free(&d);
+}
+
+/* The catalog text with one edit fails with exactly these messages. */
+static void refused(const char *from, const char *to, const char *want)
+{
+    char *text = edited(from, to);
+    diag d;
+    diag_init(&d, NULL);
+    bp_catalog *c = catalog_parse("c.yaml", text, strlen(text), &d);
+    if (c)
+        fail_msg("accepted: %s", text);
+    assert_string_equal(d.text ? d.text : "", want);
+    diag_free(&d);
+    free(text);
+}
+
+static void errors(void **state)
+{
+    (void)state;
+    refused("sql: {", "sequel: {",
+            "c.yaml:15:1: error: unknown catalog section 'sequel'\n"
+            "c.yaml:1:1: error: the catalog needs a 'sql' section\n");
+    refused("http2: {", "htp2: {",
+            "c.yaml:14:1: error: unknown catalog section 'htp2'; did you mean 'http2'?\n"
+            "c.yaml:1:1: error: the catalog needs a 'http2' section\n");
+    refused(" call_p99: 600 ms,", "",
+            "c.yaml:10:19: error: catalog section 'payment-provider' needs 'call_p99'\n");
+    refused("{label: Users, ", "{", "c.yaml:6:8: error: catalog section 'users' needs 'label'\n");
+    refused("timeout: 2 s, tries: 5", "timeot: 2 s, tries: 5",
+            "c.yaml:6:23: error: unknown key in catalog section 'users' 'timeot'; did you mean "
+            "'timeout'?\n"
+            "c.yaml:6:8: error: catalog section 'users' needs 'timeout'\n");
+    refused("tries: 5}", "tries: 5, vcpu: 1}",
+            "c.yaml:6:47: error: unknown key in catalog section 'users' 'vcpu' (expected "
+            "'label', 'tries' or 'timeout')\n");
+    refused("rtt: 1 ms", "rtt: fast",
+            "c.yaml:12:26: error: rtt: expected a number, found 'fast'\n");
+    refused("rtt: 1 ms", "rtt: 1",
+            "c.yaml:12:27: error: rtt: duration '1' needs a unit (us, ms, "
+            "s, min, h or d), e.g. '1 s'\n");
+    refused("key_ttl: stripe", "key_ttl: strip",
+            "c.yaml:10:118: error: unknown key retention 'strip'; did you mean 'stripe'?\n");
+    refused("key_ttl: stripe", "key_ttl: visa",
+            "c.yaml:10:118: error: unknown key retention 'visa' (expected 'sqs-fifo', 'stripe' "
+            "or 'forever')\n");
+    refused("idempotency: none, key_ttl: forever", "idempotency: never, key_ttl: forever",
+            "c.yaml:8:155: error: unknown idempotency policy 'never' (expected 'none', "
+            "'key-after-effect', 'key-in-transaction', 'provider-key' or 'business-key')\n");
+    refused("price: {vcpu: 3 USD, gb: 1 USD}", "price: {vcpu: 3 EUR}",
+            "c.yaml:1:17: error: vcpu: unknown currency 'EUR' (expected 'USD')\n"
+            "c.yaml:1:8: error: catalog section 'price' needs 'gb'\n");
+    refused("repeat_share: 0}", "repeat_share: 2}",
+            "c.yaml:2:56: error: repeat_share: probability '2' is outside 0 to 1 (0% to 100%)\n");
+    refused("  stripe: {ttl: 24 h, label: Stripe}\n", "  forever: {ttl: 1 h, label: F}\n",
+            "c.yaml:5:3: error: 'forever' is a reserved retention name\n"
+            "c.yaml:10:118: error: unknown key retention 'stripe' (expected 'sqs-fifo' or "
+            "'forever')\n");
+    refused("  stripe: {ttl: 24 h, label: Stripe}\n", "  stripe: {ttl: 24 h}\n",
+            "c.yaml:5:11: error: a retention entry needs 'label'\n"
+            "c.yaml:10:118: error: unknown key retention 'stripe' (expected 'sqs-fifo' or "
+            "'forever')\n");
+    refused("users: {", "users: [",
+            "c.yaml:6:8: error: '[' is not closed with ']' (the parser expected ',' or ']' at "
+            "line 6, column 45, and found '}')\n");
+    refused("message-broker: {label: Broker,", "message-broker: {label: [Broker],",
+            "c.yaml:7:25: error: label must be text, found a list\n");
+}
+
+static void whole_file_errors(void **state)
+{
+    (void)state;
+    diag d;
+    diag_init(&d, NULL);
+    assert_null(catalog_parse("c.yaml", "", 0, &d));
+    assert_null(catalog_parse("c.yaml", "- a\n", 4, &d));
+    assert_null(catalog_load("no/such/catalog.yaml", &d));
+    assert_string_equal(d.text, "c.yaml:1:1: error: the catalog is empty\n"
+                                "c.yaml:1:1: error: the catalog must be a mapping, found a list\n"
+                                "no/such/catalog.yaml: error: cannot read the catalog: No such "
+                                "file or directory\n");
+    diag_free(&d);
+
+    /* The retention section may come after the kinds that use its names. */
+    char *moved = edited("retention:\n  sqs-fifo: {ttl: 5 min, label: SQS FIFO}\n"
+                         "  stripe: {ttl: 24 h, label: Stripe}\n",
+                         "");
+    char *text = xasprintf("%sretention:\n  stripe: {ttl: 2 d, label: S}\n", moved);
+    diag_init(&d, NULL);
+    bp_catalog *c = catalog_parse("c.yaml", text, strlen(text), &d);
+    assert_non_null(c);
+    assert_int_equal(c->kinds[SIM_KIND_PROVIDER].key_ttl_us, 2 * 86400000000LL);
+    catalog_free(c);
+    diag_free(&d);
+    free(text);
+    free(moved);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(real_catalog),
+        cmocka_unit_test(values_by_name),
+        cmocka_unit_test(errors),
+        cmocka_unit_test(whole_file_errors),
+    };
+    return cmocka_run_group_tests_name("catalog", tests, NULL, NULL);
+}

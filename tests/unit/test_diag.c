@@ -1,0 +1,194 @@
+/* test_diag.c — error lines, spelling hints and exit status. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "diag.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void message_format(void **state)
+{
+    (void)state;
+    diag d;
+    diag_init(&d, NULL);
+    assert_int_equal(d.errors, 0);
+    diag_error(&d, "content/page.md", 7, 12, "unknown measure '%s'", "duplicats");
+    assert_string_equal(d.text, "content/page.md:7:12: error: unknown measure 'duplicats'\n");
+    diag_error(&d, "a.yaml", 3, 0, "line only");
+    diag_error(&d, "b.yaml", 0, 0, "no position");
+    diag_error(&d, "c.yaml", 0, 5, "a column without a line is left out");
+    diag_error(&d, NULL, 4, 4, "no file %d", 1);
+    assert_string_equal(d.text, "content/page.md:7:12: error: unknown measure 'duplicats'\n"
+                                "a.yaml:3: error: line only\n"
+                                "b.yaml: error: no position\n"
+                                "c.yaml: error: a column without a line is left out\n"
+                                "boardpress: error: no file 1\n");
+    assert_int_equal(d.errors, 5);
+    assert_int_equal(d.len, strlen(d.text));
+    diag_free(&d);
+    assert_null(d.text);
+    diag_free(NULL);
+}
+
+static void message_to_stream(void **state)
+{
+    (void)state;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    diag d;
+    diag_init(&d, f);
+    diag_error(&d, "p.md", 1, 2, "first");
+    diag_error(&d, "p.md", 3, 4, "%s", "second with 100% literal");
+    rewind(f);
+    char line[128];
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_string_equal(line, "p.md:1:2: error: first\n");
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_string_equal(line, "p.md:3:4: error: second with 100% literal\n");
+    assert_null(fgets(line, sizeof line, f));
+    fclose(f);
+    /* the same lines are kept too */
+    assert_string_equal(d.text,
+                        "p.md:1:2: error: first\np.md:3:4: error: second with 100% literal\n");
+    diag_free(&d);
+}
+
+static void exit_status(void **state)
+{
+    (void)state;
+    diag d;
+    diag_init(&d, NULL);
+    assert_int_equal(diag_exit_status(&d), 0);
+    diag_error(&d, "x", 1, 1, "bad input");
+    assert_int_equal(diag_exit_status(&d), 1);
+    d.io = true;
+    assert_int_equal(diag_exit_status(&d), 3);
+    diag_free(&d);
+    diag_init(&d, NULL);
+    d.io = true; /* an I/O failure wins even when counted separately */
+    assert_int_equal(diag_exit_status(&d), 3);
+    diag_free(&d);
+}
+
+static const char *const measures[] = {
+    "jobs",        "deliveries",   "effects",    "duplicates",      "charged_twice",
+    "lost_writes", "errors",       "error_rate", "completion_time", "latency_p50",
+    "latency_p99", "monthly_cost", "events",
+};
+#define N_MEASURES (sizeof measures / sizeof measures[0])
+
+/* assert_string_equal with NULL allowed (no hint). */
+static void same(const char *got, const char *want)
+{
+    if (!got || strcmp(got, want) != 0)
+        fail_msg("got %s%s%s, want '%s'", got ? "'" : "", got ? got : "no hint", got ? "'" : "",
+                 want);
+}
+
+static const char *suggest(const char *word)
+{
+    return diag_suggest(word, measures, N_MEASURES);
+}
+
+static void suggestions(void **state)
+{
+    (void)state;
+    same(suggest("duplicats"), "duplicates");   /* deletion */
+    same(suggest("duplicatess"), "duplicates"); /* insertion */
+    same(suggest("duplicatez"), "duplicates");  /* substitution */
+    same(suggest("dupilcates"), "duplicates");  /* transposition */
+    same(suggest("DUPLICATES"), "duplicates");  /* case */
+    same(suggest("Charged_Twice"), "charged_twice");
+    same(suggest("jbos"), "jobs"); /* transposition, short */
+    same(suggest("jos"), "jobs");
+    same(suggest("latency_p5"), "latency_p50");  /* nearest of two */
+    same(suggest("latency_p90"), "latency_p50"); /* tie: first wins */
+    assert_null(suggest("throughput"));
+    assert_null(suggest(""));
+    assert_null(suggest("xyz"));
+
+    /* A transposition counts once, whatever the case of the letters. */
+    static const char *const two[] = {"ba"};
+    same(diag_suggest("ab", two, 1), "ba");
+    same(diag_suggest("Ab", two, 1), "ba");
+    same(diag_suggest("aB", two, 1), "ba");
+    static const char *const jobs[] = {"jobs"};
+    same(diag_suggest("JBOS", jobs, 1), "jobs");
+
+    /* Limits: 1 edit up to 2 letters, 2 up to 8, then a third of the length. */
+    static const char *const short_words[] = {"ms", "abc"};
+    same(diag_suggest("m", short_words, 2), "ms");
+    assert_null(diag_suggest("xy", short_words, 2));
+    same(diag_suggest("axx", short_words, 2), "abc"); /* 2 edits, 3 letters */
+    static const char *const ct[] = {"charged_twice"};
+    same(diag_suggest("chrgd_twce", ct, 1), "charged_twice"); /* 3 edits, 10 */
+    assert_null(diag_suggest("chrgd_twc", ct, 1));            /* 4 edits, 9 */
+    assert_null(diag_suggest("chrgd_tw", ct, 1));
+
+    /* Very long words are not compared (the table is 65 x 65). */
+    char longw[80];
+    memset(longw, 'a', 79);
+    longw[79] = '\0';
+    const char *cands[] = {longw};
+    assert_null(diag_suggest(longw, cands, 1));
+    assert_null(diag_suggest("a", NULL, 0));
+}
+
+static void unknown_texts(void **state)
+{
+    (void)state;
+    char msg[256];
+    diag_unknown_text(msg, sizeof msg, "measure", "duplicats", measures, N_MEASURES);
+    assert_string_equal(msg, "unknown measure 'duplicats'; did you mean 'duplicates'?");
+    /* Too many candidates to list. */
+    diag_unknown_text(msg, sizeof msg, "measure", "throughput", measures, N_MEASURES);
+    assert_string_equal(msg, "unknown measure 'throughput'");
+
+    static const char *const abc[] = {"pass", "fail", "skip"};
+    diag_unknown_text(msg, sizeof msg, "expect", "maybe", abc, 3);
+    assert_string_equal(msg, "unknown expect 'maybe' (expected 'pass', 'fail' or 'skip')");
+    diag_unknown_text(msg, sizeof msg, "expect", "maybe", abc, 2);
+    assert_string_equal(msg, "unknown expect 'maybe' (expected 'pass' or 'fail')");
+    diag_unknown_text(msg, sizeof msg, "currency", "EUR", abc, 1);
+    assert_string_equal(msg, "unknown currency 'EUR' (expected 'pass')");
+    diag_unknown_text(msg, sizeof msg, "part", "x", NULL, 0);
+    assert_string_equal(msg, "unknown part 'x'");
+
+    /* Twelve are listed, thirteen are not. */
+    diag_unknown_text(msg, sizeof msg, "m", "zzzzzzzzzz", measures, 12);
+    assert_string_equal(msg, "unknown m 'zzzzzzzzzz' (expected 'jobs', 'deliveries', 'effects', "
+                             "'duplicates', 'charged_twice', 'lost_writes', 'errors', "
+                             "'error_rate', 'completion_time', 'latency_p50', 'latency_p99' or "
+                             "'monthly_cost')");
+
+    /* A small buffer is cut, never overrun. */
+    char tiny[12];
+    diag_unknown_text(tiny, sizeof tiny, "expect", "maybe", abc, 3);
+    assert_string_equal(tiny, "unknown exp");
+
+    diag d;
+    diag_init(&d, NULL);
+    diag_unknown(&d, "b.yaml", 4, 9, "expect", "fial", abc, 3);
+    diag_unknown(&d, "b.yaml", 5, 9, "expect", "maybe", abc, 3);
+    assert_string_equal(d.text, "b.yaml:4:9: error: unknown expect 'fial'; did you mean 'fail'?\n"
+                                "b.yaml:5:9: error: unknown expect 'maybe' (expected 'pass', "
+                                "'fail' or 'skip')\n");
+    assert_int_equal(d.errors, 2);
+    diag_free(&d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(message_format), cmocka_unit_test(message_to_stream),
+        cmocka_unit_test(exit_status),    cmocka_unit_test(suggestions),
+        cmocka_unit_test(unknown_texts),
+    };
+    return cmocka_run_group_tests_name("diag", tests, NULL, NULL);
+}

@@ -1,0 +1,351 @@
+/* test_tmpl.c — the template language: variables (escaped or HTML),
+ * if/else, each with item scopes, partials, comments, and every error with
+ * its file:line:col. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "gen_testlib.h"
+#include "tmpl.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    char *dir; /* templates folder with partials/ */
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = xcalloc(1, sizeof *f);
+    f->dir = gt_tempdir();
+    gt_write(f->dir, "partials/head.html", "<title>{{ title }}</title>");
+    gt_write(f->dir, "partials/outer.html", "[{{> inner }}]");
+    gt_write(f->dir, "partials/inner.html", "({{ site_title }})");
+    gt_write(f->dir, "partials/self.html", "a\n  {{> self }}");
+    gt_write(f->dir, "partials/ping.html", "{{> pong }}");
+    gt_write(f->dir, "partials/pong.html", "x {{> ping }}");
+    gt_write(f->dir, "partials/typo.html", "\n {{ titel }}");
+    gt_write(f->dir, "partials/broken.html", "{{#if title }}open");
+    gt_write(f->dir, "page.html", "<h1>{{ title }}</h1>{{> head }}\n");
+    gt_write(f->dir, "bad-utf8.html", "ab\xff");
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    gt_rm_rf(f->dir);
+    free(f->dir);
+    free(f);
+    return 0;
+}
+
+/* A page-like scope: title, summary, content, an empty text, and lists. */
+static tmpl_scope *page_scope(void)
+{
+    tmpl_scope *s = tmpl_scope_new(NULL);
+    tmpl_set_text(s, "title", "Fish & <Chips>");
+    tmpl_set_text(s, "summary", "It's \"good\"");
+    tmpl_set_text(s, "site_title", "Site");
+    tmpl_set_html(s, "content", "<p>Body &amp; more</p>");
+    tmpl_set_text(s, "empty", "");
+    static const char *const titles[] = {"One", "Two <2>", "Three"};
+    for (int i = 0; i < 3; i++) {
+        tmpl_scope *item = tmpl_list_add(s, "nav");
+        tmpl_set_text(item, "title", titles[i]);
+        tmpl_set_text(item, "current", i == 1 ? "page" : "");
+    }
+    tmpl_set_text(tmpl_list_add(s, "tags"), "tag", "a");
+    tmpl_set_text(tmpl_list_add(s, "tags"), "tag", "b");
+    tmpl_set_text(tmpl_list_add(s, "tags"), "tag", "c");
+    tmpl_list_declare(s, "none");
+    return s;
+}
+
+/* Parse and render text; returns the output (caller frees) or NULL when
+ * parsing failed; messages land in d. */
+static char *render_in(const fixture *f, const char *text, const tmpl_scope *s, diag *d, int *rc)
+{
+    tmpl *t = tmpl_parse(f->dir, "t.html", text, strlen(text), d);
+    if (!t)
+        return NULL;
+    buf out;
+    buf_init(&out);
+    *rc = tmpl_render(t, s, &out, d);
+    tmpl_free(t);
+    return buf_detach(&out);
+}
+
+static void renders(const fixture *f, const char *text, const char *want)
+{
+    diag d;
+    diag_init(&d, NULL);
+    tmpl_scope *s = page_scope();
+    int rc = -1;
+    char *out = render_in(f, text, s, &d, &rc);
+    if (d.text)
+        fail_msg("unexpected: %s", d.text);
+    assert_int_equal(rc, 0);
+    assert_string_equal(out, want);
+    free(out);
+    tmpl_scope_free(s);
+    diag_free(&d);
+}
+
+/* Parsing or rendering fails with exactly these messages. */
+static void fails(const fixture *f, const char *text, const char *want)
+{
+    diag d;
+    diag_init(&d, NULL);
+    tmpl_scope *s = page_scope();
+    int rc = 0;
+    char *out = render_in(f, text, s, &d, &rc);
+    assert_true(out == NULL || rc == -1);
+    assert_string_equal(d.text ? d.text : "", want);
+    free(out);
+    tmpl_scope_free(s);
+    diag_free(&d);
+}
+
+static void variables(void **state)
+{
+    fixture *f = *state;
+    renders(f, "plain text, no tags\n", "plain text, no tags\n");
+    renders(f, "", "");
+    renders(f, "<h1>{{ title }}</h1>", "<h1>Fish &amp; &lt;Chips&gt;</h1>");
+    renders(f, "{{title}}|{{  title  }}", "Fish &amp; &lt;Chips&gt;|Fish &amp; &lt;Chips&gt;");
+    renders(f, "<meta content=\"{{ summary }}\">", "<meta content=\"It&#39;s &quot;good&quot;\">");
+    renders(f, "{{ content }}", "<p>Body &amp; more</p>");
+    renders(f, "[{{ empty }}]", "[]");
+    renders(f, "a { b } {c} }} d", "a { b } {c} }} d");
+}
+
+static void conditions_and_lists(void **state)
+{
+    fixture *f = *state;
+    renders(f, "{{#if title }}yes{{/if }}", "yes");
+    renders(f, "{{#if empty }}yes{{/if }}", "");
+    renders(f, "{{#if empty }}yes{{ else }}no{{/if }}", "no");
+    renders(f, "{{#if title}}yes{{else}}no{{/if}}", "yes");
+    renders(f, "{{#if nav }}has nav{{/if }}", "has nav");
+    renders(f, "{{#if none }}has{{ else }}none{{/if }}", "none");
+    renders(f, "{{#each none }}x{{/each }}", "");
+    renders(f, "<ul>{{#each nav }}<li>{{ title }}</li>{{/each }}</ul>",
+            "<ul><li>One</li><li>Two &lt;2&gt;</li><li>Three</li></ul>");
+    /* inside an item its variables come first, then the page's */
+    renders(f, "{{#each nav }}{{ title }}@{{ site_title }}{{#if current }}*{{/if }};{{/each }}",
+            "One@Site;Two &lt;2&gt;@Site*;Three@Site;");
+    /* nested: an if inside each inside if, with else branches */
+    renders(f,
+            "{{#if nav }}{{#each nav }}{{#if current }}[{{ title }}]{{ else }}{{ title }}{{/if }} "
+            "{{/each }}{{ else }}no nav{{/if }}",
+            "One [Two &lt;2&gt;] Three ");
+    /* an item without the variable falls back to the page's */
+    renders(f, "{{#each tags }}{{ tag }}:{{ title }};{{/each }}",
+            "a:Fish &amp; &lt;Chips&gt;;b:Fish &amp; &lt;Chips&gt;;c:Fish &amp; &lt;Chips&gt;;");
+    /* an each inside another sees the outer item too, and the inner item
+     * shadows it */
+    renders(f,
+            "{{#each tags }}{{#each nav }}{{#if current }}{{ tag }}{{ title }}{{/if }}{{/each }}"
+            "{{/each }}",
+            "aTwo &lt;2&gt;bTwo &lt;2&gt;cTwo &lt;2&gt;");
+}
+
+static void partials_and_comments(void **state)
+{
+    fixture *f = *state;
+    renders(f, "{{> head }}", "<title>Fish &amp; &lt;Chips&gt;</title>");
+    renders(f, "{{>head}}", "<title>Fish &amp; &lt;Chips&gt;</title>");
+    renders(f, "{{> outer }}", "[(Site)]");
+    renders(f, "{{#each nav }}{{> head }}{{/each }}",
+            "<title>One</title><title>Two &lt;2&gt;</title><title>Three</title>");
+    renders(f, "a{{! a comment }}b", "ab");
+    renders(f, "a{{!no space, {{ title }} is not read}}b", "a is not read}}b");
+    renders(f, "a{{! {{#if x}} }}b", "a }}b"); /* the first "}}" ends it */
+
+    diag d;
+    diag_init(&d, NULL);
+    tmpl *t = tmpl_load(f->dir, "page", &d);
+    assert_non_null(t);
+    tmpl_scope *s = page_scope();
+    buf out;
+    buf_init(&out);
+    assert_int_equal(tmpl_render(t, s, &out, &d), 0);
+    assert_string_equal(
+        out.data, "<h1>Fish &amp; &lt;Chips&gt;</h1><title>Fish &amp; &lt;Chips&gt;</title>\n");
+    buf_free(&out);
+    tmpl_scope_free(s);
+    tmpl_free(t);
+    assert_null(d.text);
+    diag_free(&d);
+}
+
+static void parse_errors(void **state)
+{
+    fixture *f = *state;
+    char *want;
+    want = xasprintf("t.html:2:3: error: cannot read template '%s/partials/nope.html': No such "
+                     "file or directory\n",
+                     f->dir);
+    fails(f, "x\n  {{> nope }}", want);
+    free(want);
+    want = xasprintf("%s/partials/self.html:2:3: error: partial 'self' includes itself\n", f->dir);
+    fails(f, "{{> self }}", want);
+    free(want);
+    want = xasprintf("%s/partials/pong.html:1:3: error: partial 'ping' includes itself\n", f->dir);
+    fails(f, "{{> ping }}", want);
+    free(want);
+    want = xasprintf("%s/partials/broken.html:1:1: error: '{{#if title}}' is not closed with "
+                     "'{{/if}}'\n",
+                     f->dir);
+    fails(f, "{{> broken }}", want);
+    free(want);
+
+    fails(f, "a\n{{#if title }}x",
+          "t.html:2:1: error: '{{#if title}}' is not closed with '{{/if}}'\n");
+    fails(f, "{{#each nav }}x{{/if }}",
+          "t.html:1:1: error: '{{#each nav}}' is not closed with '{{/each}}'\n");
+    fails(f, "{{#if title }}{{#each nav }}{{/if }}",
+          "t.html:1:15: error: '{{#each nav}}' is not closed with '{{/each}}'\n"
+          "t.html:1:1: error: '{{#if title}}' is not closed with '{{/if}}'\n");
+    fails(f, "{{#each nav }}{{ else }}{{/each }}",
+          "t.html:1:15: error: '{{else}}' belongs to an '{{#if}}', not to '{{#each nav}}'\n");
+    fails(f, "{{#if title }}a{{ else }}b\n{{else}}c{{/if}} d {{ title }}",
+          "t.html:2:1: error: '{{#if title}}' has a second '{{else}}'\n");
+    fails(f, "x {{/if }} y", "t.html:1:3: error: '{{/if}}' without an opening block\n");
+    fails(f, "é\n  {{ else }}", "t.html:2:3: error: '{{else}}' without an opening block\n");
+    fails(f, "{{/foo }}", "t.html:1:1: error: unknown closing tag '/foo'\n");
+    fails(f, "{{#unless title }}x{{/unless }}",
+          "t.html:1:1: error: unknown block '{{#unless title}}' (expected '{{#if NAME}}' or "
+          "'{{#each NAME}}')\n"
+          "t.html:1:20: error: unknown closing tag '/unless'\n");
+    fails(f, "ab {{ a.b }}", "t.html:1:4: error: '{{ a.b }}' is not a template variable name\n");
+    fails(f, "{{ }}", "t.html:1:1: error: '{{  }}' is not a template variable name\n");
+    fails(f, "ok\n{{ title", "t.html:2:1: error: unterminated '{{' in template\n");
+
+    diag d;
+    diag_init(&d, NULL);
+    assert_null(tmpl_load(f->dir, "nope", &d));
+    want = xasprintf("%s/nope.html: error: cannot read the template: No such file or directory\n",
+                     f->dir);
+    assert_string_equal(d.text, want);
+    free(want);
+    diag_free(&d);
+    diag_init(&d, NULL);
+    assert_null(tmpl_load(f->dir, "bad-utf8", &d));
+    want = xasprintf("%s/bad-utf8.html:1:3: error: template is not valid UTF-8 text\n", f->dir);
+    assert_string_equal(d.text, want);
+    free(want);
+    diag_free(&d);
+}
+
+static void unknown_variables(void **state)
+{
+    fixture *f = *state;
+    fails(f, "<h1>\n  é {{ titel }}</h1>",
+          "t.html:2:5: error: unknown template variable 'titel'; did you mean 'title'?\n");
+    fails(f, "{{#if sumary }}x{{/if }}",
+          "t.html:1:1: error: unknown template variable 'sumary'; did you mean 'summary'?\n");
+    fails(f, "{{#each nva }}x{{/each }}",
+          "t.html:1:1: error: unknown template list 'nva'; did you mean 'nav'?\n");
+    fails(f, "{{ nav }}", "t.html:1:1: error: 'nav' is a list: use {{#each nav}} ... {{/each}}\n");
+    fails(f, "{{#each title }}x{{/each }}", "t.html:1:1: error: 'title' is not a list\n");
+    /* no near name: the candidates are listed when few */
+    diag d;
+    diag_init(&d, NULL);
+    tmpl *t = tmpl_parse(f->dir, "t.html", "{{ zzzzzz }}", 12, &d);
+    tmpl_scope *s = tmpl_scope_new(NULL);
+    tmpl_set_text(s, "title", "x");
+    tmpl_set_text(s, "lang", "en");
+    buf out;
+    buf_init(&out);
+    assert_int_equal(tmpl_render(t, s, &out, &d), -1);
+    assert_string_equal(d.text, "t.html:1:1: error: unknown template variable 'zzzzzz' (expected "
+                                "'title' or 'lang')\n");
+    tmpl_free(t);
+    tmpl_scope_free(s);
+    buf_free(&out);
+    diag_free(&d);
+
+    /* in a partial: the partial's own file and position */
+    char *want = xasprintf(
+        "%s/partials/typo.html:2:2: error: unknown template variable 'titel'; did you mean "
+        "'title'?\n",
+        f->dir);
+    fails(f, "{{> typo }}", want);
+    free(want);
+}
+
+static void reported_once_per_position(void **state)
+{
+    fixture *f = *state;
+    diag d;
+    diag_init(&d, NULL);
+    const char *text = "{{ titel }} {{#each nav }}{{ titel }}{{ qqqqqqqq }}{{/each }}";
+    tmpl *t = tmpl_parse(f->dir, "t.html", text, strlen(text), &d);
+    assert_non_null(t);
+    tmpl_scope *s = page_scope();
+    buf out;
+    buf_init(&out);
+    for (int i = 0; i < 3; i++) { /* three pages with the same template */
+        buf_clear(&out);
+        assert_int_equal(tmpl_render(t, s, &out, &d), -1);
+    }
+    assert_string_equal(d.text,
+                        "t.html:1:1: error: unknown template variable 'titel'; did you mean "
+                        "'title'?\n"
+                        "t.html:1:27: error: unknown template variable 'titel'; did you mean "
+                        "'title'?\n"
+                        "t.html:1:38: error: unknown template variable 'qqqqqqqq' (expected "
+                        "'title', 'current', 'summary', 'site_title', 'content', 'empty', 'nav', "
+                        "'tags' or 'none')\n");
+    assert_int_equal(d.errors, 3);
+    buf_free(&out);
+    tmpl_scope_free(s);
+    tmpl_free(t);
+    diag_free(&d);
+}
+
+static void scopes(void **state)
+{
+    (void)state;
+    tmpl_scope *s = tmpl_scope_new(NULL);
+    tmpl_set_text(s, "a", "1");
+    tmpl_set_text(s, "a", "2");  /* replaces */
+    tmpl_set_html(s, "h", NULL); /* NULL is "" */
+    tmpl_scope *child = tmpl_scope_new(s);
+    tmpl_set_text(child, "b", "<b>");
+    diag d;
+    diag_init(&d, NULL);
+    tmpl *t = tmpl_parse(".", "t.html", "{{ a }}{{ b }}[{{ h }}]", 23, &d);
+    buf out;
+    buf_init(&out);
+    assert_int_equal(tmpl_render(t, child, &out, &d), 0);
+    assert_string_equal(out.data, "2&lt;b&gt;[]");
+    buf_free(&out);
+    tmpl_free(t);
+    tmpl_scope_free(child);
+    tmpl_scope_free(s);
+    tmpl_scope_free(NULL);
+    tmpl_free(NULL);
+    diag_free(&d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(variables),
+        cmocka_unit_test(conditions_and_lists),
+        cmocka_unit_test(partials_and_comments),
+        cmocka_unit_test(parse_errors),
+        cmocka_unit_test(unknown_variables),
+        cmocka_unit_test(reported_once_per_position),
+        cmocka_unit_test(scopes),
+    };
+    return cmocka_run_group_tests_name("tmpl", tests, setup, teardown);
+}
