@@ -145,7 +145,8 @@ static void load_part(bp_board *b, size_t i, const char *path, const ynode *pn,
             int64_t xy[2] = {0, 0};
             if (at->n != 2) {
                 diag_error(d, YPATH(path, at), at->line, at->col,
-                           "at must be [column, row], found %zu values", at->n);
+                           "at must be [column, row], found %zu value%s", at->n,
+                           at->n == 1 ? "" : "s");
             } else if (yread_int(path, at->kids[0], "at column", 0, 63, &xy[0], d) == 0 &&
                        yread_int(path, at->kids[1], "at row", 0, 63, &xy[1], d) == 0) {
                 info->has_at = true;

@@ -45,6 +45,7 @@ void cache_key(buf *key, const sim_board *b, const sim_limits *lim, bool want_tr
     put_i64(key, want_trace);
     put_i64(key, lim->max_jobs);
     put_i64(key, lim->max_events);
+    put_i64(key, lim->max_board_events);
     put_i64(key, lim->max_replications);
     put_i64(key, (int64_t)lim->max_trace);
     put_i64(key, (int64_t)b->n_parts);

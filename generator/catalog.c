@@ -64,7 +64,7 @@ static void load_fields(bp_catalog *c, size_t *cap, const char *path, const ynod
         if (kind_bit == 0 || (table[i].kinds & kind_bit))
             allowed[n_allowed++] = table[i].name;
     char what[96];
-    snprintf(what, sizeof what, "key in catalog section '%s'", section);
+    snprintf(what, sizeof what, "key|in catalog section '%s'", section);
     ycheck_keys(path, sec, what, allowed, n_allowed, d);
 
     char in_what[96];
@@ -97,7 +97,7 @@ static void load_fields(bp_catalog *c, size_t *cap, const char *path, const ynod
 static void load_price(bp_catalog *c, size_t *cap, const char *path, const ynode *sec, diag *d)
 {
     static const char *const keys[] = {"vcpu", "gb"};
-    ycheck_keys(path, sec, "key in catalog section 'price'", keys, 2, d);
+    ycheck_keys(path, sec, "key|in catalog section 'price'", keys, 2, d);
     double *dst[2] = {&c->prices.vcpu_usd_month, &c->prices.gb_usd_month};
     static const char *const labels[] = {"Price per vCPU per month", "Price per GB per month"};
     for (size_t i = 0; i < 2; i++) {
@@ -118,7 +118,7 @@ static void load_price(bp_catalog *c, size_t *cap, const char *path, const ynode
 static void load_traffic(bp_catalog *c, size_t *cap, const char *path, const ynode *sec, diag *d)
 {
     static const char *const keys[] = {"op", "arrivals", "repeat_share"};
-    ycheck_keys(path, sec, "key in catalog section 'traffic'", keys, 3, d);
+    ycheck_keys(path, sec, "key|in catalog section 'traffic'", keys, 3, d);
     for (size_t i = 0; i < 3; i++) {
         const ynode *v = ymap_get(sec, keys[i]);
         if (!v) {
@@ -169,7 +169,7 @@ static void load_retention(bp_catalog *c, size_t *cap, const char *path, const y
             continue;
         }
         static const char *const keys[] = {"ttl", "label"};
-        ycheck_keys(path, v, "key in a retention entry", keys, 2, d);
+        ycheck_keys(path, v, "key|in a retention entry", keys, 2, d);
         const ynode *ttl = ymap_get(v, "ttl"), *lab = ymap_get(v, "label");
         int64_t us = 0;
         char *label = NULL;

@@ -182,14 +182,21 @@ const char *diag_suggest(const char *word, const char *const *candidates, size_t
 void diag_unknown_text(char *dst, size_t n, const char *what, const char *word,
                        const char *const *candidates, size_t count)
 {
+    /* "NOUN|CONTEXT" reads "unknown NOUN 'WORD' CONTEXT" */
+    const char *bar = strchr(what, '|');
+    int noun_len = bar ? (int)(bar - what) : (int)strlen(what);
+    char context[160] = "";
+    if (bar)
+        snprintf(context, sizeof context, " %s", bar + 1);
     const char *near = diag_suggest(word, candidates, count);
     if (near) {
-        snprintf(dst, n, "unknown %s '%s'; did you mean '%s'?", what, word, near);
+        snprintf(dst, n, "unknown %.*s '%s'%s; did you mean '%s'?", noun_len, what, word, context,
+                 near);
         return;
     }
     buf b;
     buf_init(&b);
-    buf_printf(&b, "unknown %s '%s'", what, word);
+    buf_printf(&b, "unknown %.*s '%s'%s", noun_len, what, word, context);
     if (count > 0 && count <= 12) {
         buf_puts(&b, " (expected ");
         for (size_t i = 0; i < count; i++)

@@ -48,6 +48,7 @@ const char *diag_suggest(const char *word, const char *const *candidates, size_t
 void diag_unknown(diag *d, const char *path, int line, int col, const char *what, const char *word,
                   const char *const *candidates, size_t n);
 
+/* In both, WHAT may be "NOUN|CONTEXT": "unknown key 'x' in section 'y'". */
 /* Append diag_unknown's text (without position) to dst (size n). */
 void diag_unknown_text(char *dst, size_t n, const char *what, const char *word,
                        const char *const *candidates, size_t count);

@@ -45,8 +45,8 @@ static int find_build_id(struct dl_phdr_info *info, size_t size, void *data)
             const char *desc = name + ((nh->n_namesz + 3) & ~3u);
             if (desc + nh->n_descsz > end)
                 break;
-            if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
-                memcmp(name, "GNU", 4) == 0 && nh->n_descsz <= sizeof build_id) {
+            if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 && memcmp(name, "GNU", 4) == 0 &&
+                nh->n_descsz <= sizeof build_id) {
                 memcpy(build_id, desc, nh->n_descsz);
                 build_id_len = nh->n_descsz;
                 return 1;
@@ -188,8 +188,8 @@ void drawcache_key_chart(buf *key, const bp_chart *c, const sim_result *const *p
 
 static char *draw_path(const char *dir, const buf *key, const char *suffix)
 {
-    return xasprintf("%s/draw-%016llx%s", dir,
-                     (unsigned long long)hash64(key->data, key->len, 0), suffix);
+    return xasprintf("%s/draw-%016llx%s", dir, (unsigned long long)hash64(key->data, key->len, 0),
+                     suffix);
 }
 
 static bool take(const char **p, size_t *left, size_t n, const char **out)

@@ -408,6 +408,8 @@ static int expand_compare(page_ctx *pc, const at *a, word *w, size_t n, buf *out
 {
     if (n < 3)
         return err_word(a, &w[0], "compare needs two or more board ids: {{ compare A B }}");
+    if (n > 17)
+        return err_word(a, &w[17], "compare shows at most 16 boards");
     sboard *bs[16];
     size_t nb = 0;
     int rc = 0;
@@ -1142,6 +1144,22 @@ int expand_placeholder(void *ctx, const char *inner, size_t len, int line, int c
         default:
             return expand_chart(pc, &a, w, n, out);
         }
+    }
+    if (n >= 2 && !(w[1].len == 1 && w[1].s[0] == '|')) {
+        /* Several words but no directive: most likely a misspelt one. */
+        char *first = word_str(&w[0]);
+        const char *near =
+            diag_suggest(first, directives, sizeof directives / sizeof directives[0]);
+        char msg[256];
+        if (near)
+            snprintf(msg, sizeof msg, "unknown directive '%s'; did you mean '%s'?", first, near);
+        else
+            snprintf(msg, sizeof msg,
+                     "unknown directive '%s' (expected board, compare, key-numbers, timeline, "
+                     "level or chart)",
+                     first);
+        free(first);
+        return err_word(&a, &w[0], msg);
     }
     return expand_inline(pc, &a, w, n, out);
 }

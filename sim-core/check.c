@@ -13,6 +13,7 @@ sim_limits sim_limits_default(void)
     sim_limits l = {
         .max_jobs = 10000000,
         .max_events = 200000000,
+        .max_board_events = 400000000,
         .max_replications = 1000,
         .max_trace = 20000,
     };
@@ -213,8 +214,9 @@ static void prune(const sim_board *b, bool *live, int *deg, int *stack, bool for
     }
 }
 
-/* The lowest-numbered link on some cycle, or -1. */
-static int find_cycle(const sim_board *b, bool *oom)
+/* The lowest-numbered link on some cycle, or -1; desc gets the cycle's
+ * parts ("'a' -> 'b' -> 'a'"). */
+static int find_cycle(const sim_board *b, bool *oom, char *desc, size_t dn)
 {
     size_t np = b->n_parts, nl = b->n_links;
     bool *live = malloc(np * sizeof *live);
@@ -240,9 +242,22 @@ static int find_cycle(const sim_board *b, bool *oom)
             p = (int)q;
     for (int step = 0; p >= 0; step++) {
         if (seen_at[p] >= 0) { /* the links from that step on form the cycle */
-            for (int k = seen_at[p]; k < step; k++)
+            size_t used = 0;
+            for (int k = seen_at[p]; k < step; k++) {
                 if (found < 0 || path[k] < found)
                     found = path[k];
+                int from = b->links[path[k]].from;
+                const char *id = b->parts[from].id;
+                int w = id ? snprintf(desc + used, dn - used, "'%s' -> ", id)
+                           : snprintf(desc + used, dn - used, "part %d -> ", from);
+                if (w > 0 && (size_t)w < dn - used)
+                    used += (size_t)w;
+            }
+            const char *id = b->parts[p].id;
+            if (id)
+                snprintf(desc + used, dn - used, "'%s'", id);
+            else
+                snprintf(desc + used, dn - used, "part %d", p);
             break;
         }
         seen_at[p] = step;
@@ -285,11 +300,12 @@ static int check_topology(checker *c, sim_topology *t)
                 return fail(c, b->links[i].from, (int)i, "the link from %s to %s is given twice",
                             pname(b, b->links[i].from).s, pname(b, b->links[i].to).s);
     bool oom = false;
-    int cyc = find_cycle(b, &oom);
+    char cycle[256] = "";
+    int cyc = find_cycle(b, &oom, cycle, sizeof cycle);
     if (oom)
         return fail(c, -2, -1, "not enough memory to check the board");
     if (cyc >= 0)
-        return fail(c, -2, cyc, "links form a cycle");
+        return fail(c, -2, cyc, "links form a cycle: %s", cycle);
 
     int first;
     t->users = b->traffic.from;

@@ -119,8 +119,10 @@ static inline void queue_heap_pop(sim_queue *q)
 
 /* Schedule an event. lane is 0..QUEUE_LANES-1 for events pushed a constant
  * delay ahead, or QUEUE_HEAP. On allocation failure sets q->oom. */
-__attribute__((always_inline)) static inline void queue_push(sim_queue *q, int lane, int64_t t_us, unsigned kind, uint32_t job,
-                              uint32_t arg, uint32_t gen, uint32_t slot)
+__attribute__((always_inline)) static inline void queue_push(sim_queue *q, int lane, int64_t t_us,
+                                                             unsigned kind, uint32_t job,
+                                                             uint32_t arg, uint32_t gen,
+                                                             uint32_t slot)
 {
     sim_event e = {t_us, (q->next_seq++ << 8) | (kind & 0xffu), job, arg, gen, slot};
     if (lane >= 0 && lane < QUEUE_LANES) {

@@ -42,11 +42,25 @@ int sim_run(const sim_board *b, const sim_limits *lim, bool want_trace, sim_resu
         goto done;
     }
     double cost = sim_monthly_cost(b);
+    /* Each run may take max_events; all of them together max_board_events,
+     * so many replications of a heavy board cannot run for minutes. */
+    int64_t budget = lim->max_board_events > 0 ? lim->max_board_events : INT64_MAX;
     for (int r = 0; r < reps; r++) {
         sim_counts c;
         sim_trace_buf *tb = r == 0 && want_trace ? &trace : NULL;
-        if (sim_model_run(m, lim, b->seed + (uint64_t)r, tb, &c, msg, n) != 0)
+        sim_limits run_lim = *lim;
+        bool board_bound = budget < run_lim.max_events;
+        if (board_bound)
+            run_lim.max_events = budget;
+        if (sim_model_run(m, &run_lim, b->seed + (uint64_t)r, tb, &c, msg, n) != 0) {
+            if (board_bound && strstr(msg, "events in one run"))
+                snprintf(msg, n,
+                         "the board needs more than %lld events across its %d runs; lower "
+                         "jobs, tries or replications",
+                         (long long)lim->max_board_events, reps);
             goto done;
+        }
+        budget -= c.events;
         for (int k = 0; k < SIM_M_COUNT; k++)
             vals[k * reps + r] = sim_measure_value(&c, (sim_measure)k, cost);
     }

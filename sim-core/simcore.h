@@ -182,8 +182,9 @@ typedef struct {
 /* ------------------------------------------------------------------ limits */
 
 typedef struct {
-    int64_t max_jobs;   /* per board */
-    int64_t max_events; /* per replication */
+    int64_t max_jobs;         /* per board */
+    int64_t max_events;       /* per replication */
+    int64_t max_board_events; /* all replications of one board together */
     int max_replications;
     size_t max_trace; /* trace entries kept */
 } sim_limits;

@@ -62,7 +62,8 @@ int main(int argc, char **argv)
             cmark_parser_attach_syntax_extension(p, cmark_find_syntax_extension(exts[i]));
         cmark_parser_feed(p, body, len - (size_t)(body - text));
         cmark_node *doc = cmark_parser_finish(p);
-        char *html = cmark_render_html(doc, CMARK_OPT_DEFAULT, cmark_parser_get_syntax_extensions(p));
+        char *html =
+            cmark_render_html(doc, CMARK_OPT_DEFAULT, cmark_parser_get_syntax_extensions(p));
         e->d_name[l - 3] = '\0';
         snprintf(path, sizeof path, "%s/%s", argv[2], e->d_name);
         mkdir(path, 0755);

@@ -83,9 +83,8 @@ int main(int argc, char **argv)
         double events = r.m[SIM_M_EVENTS].mean * r.replications;
         printf("{\"jobs\":%lld,\"events\":%.0f,\"seconds\":%.6f,\"events_per_s\":%.0f,"
                "\"deliveries\":%.0f,\"duplicates\":%.0f,\"errors\":%.0f,\"maxrss_kb\":%ld}\n",
-               (long long)b->sim.traffic.jobs, events, s, events / s,
-               r.m[SIM_M_DELIVERIES].mean, r.m[SIM_M_DUPLICATES].mean, r.m[SIM_M_ERRORS].mean,
-               ru.ru_maxrss);
+               (long long)b->sim.traffic.jobs, events, s, events / s, r.m[SIM_M_DELIVERIES].mean,
+               r.m[SIM_M_DUPLICATES].mean, r.m[SIM_M_ERRORS].mean, ru.ru_maxrss);
         sim_result_free(&r);
     } else if (strcmp(argv[1], "pending") == 0) {
         sim_topology t;

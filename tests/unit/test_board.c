@@ -413,7 +413,7 @@ static void model_checks(void **state)
     refused("  - {from: broker, to: proc, protocol: amqp, lose_reply: 10%}\n", "",
             "b.yaml:7:5: error: part 'broker' has no outgoing link to a consumer or service\n");
     refused("{id: users, kind: users, label: Shop}", "{id: users, kind: users, at: [1]}",
-            "b.yaml:6:34: error: at must be [column, row], found 1 values\n");
+            "b.yaml:6:34: error: at must be [column, row], found 1 value\n");
     refused("{id: users, kind: users, label: Shop}", "{id: users, kind: users, at: [1, 64]}",
             "b.yaml:6:38: error: at row must be between 0 and 63, found 64\n");
 }

@@ -35,6 +35,7 @@ MUT(m_seed, t->b.seed++)
 MUT(m_replications, t->b.replications++)
 MUT(m_trace, *trace = !*trace)
 MUT(m_max_events, lim->max_events--)
+MUT(m_max_board_events, lim->max_board_events--)
 MUT(m_max_trace, lim->max_trace++)
 MUT(m_kind, tb_handler(t)->kind = SIM_KIND_SERVICE)
 MUT(m_vcpu, tb_handler(t)->vcpu += 0.5)
@@ -85,6 +86,7 @@ static const struct {
     {"replications", m_replications},
     {"want_trace", m_trace},
     {"max_events", m_max_events},
+    {"max_board_events", m_max_board_events},
     {"max_trace", m_max_trace},
     {"kind", m_kind},
     {"vcpu", m_vcpu},

@@ -189,11 +189,11 @@ static void errors(void **state)
             "c.yaml:10:19: error: catalog section 'payment-provider' needs 'call_p99'\n");
     refused("{label: Users, ", "{", "c.yaml:6:8: error: catalog section 'users' needs 'label'\n");
     refused("timeout: 2 s, tries: 5", "timeot: 2 s, tries: 5",
-            "c.yaml:6:23: error: unknown key in catalog section 'users' 'timeot'; did you mean "
+            "c.yaml:6:23: error: unknown key 'timeot' in catalog section 'users'; did you mean "
             "'timeout'?\n"
             "c.yaml:6:8: error: catalog section 'users' needs 'timeout'\n");
     refused("tries: 5}", "tries: 5, vcpu: 1}",
-            "c.yaml:6:47: error: unknown key in catalog section 'users' 'vcpu' (expected "
+            "c.yaml:6:47: error: unknown key 'vcpu' in catalog section 'users' (expected "
             "'label', 'tries' or 'timeout')\n");
     refused("rtt: 1 ms", "rtt: fast",
             "c.yaml:12:26: error: rtt: expected a number, found 'fast'\n");

@@ -22,8 +22,15 @@ static void legend_axes_ticks(void **state)
     draw_series s[] = {{"no ID check", 4, rate, none},
                        {"ID check after effect", 4, rate, after},
                        {"ID check in transaction", 4, rate, tx}};
-    draw_chart c = {
-        "Duplicates against ack loss", "acks lost", "duplicate charges", true, false, false, false, s, 3};
+    draw_chart c = {"Duplicates against ack loss",
+                    "acks lost",
+                    "duplicate charges",
+                    true,
+                    false,
+                    false,
+                    false,
+                    s,
+                    3};
     buf svg, alt;
     buf_init(&svg);
     buf_init(&alt);

@@ -120,13 +120,13 @@ static void topology_problems(void **state)
     t.links[2].from = t.handler;
     t.links[2].to = t.broker;
     t.b.n_links = 3;
-    expect(&t, -2, 1, "links form a cycle");
+    expect(&t, -2, 1, "links form a cycle: 'broker' -> 'processor' -> 'broker'");
     /* so does a self link */
     tb_init(&t, TB_BROKER, 10);
     t.links[2] = t.links[1];
     t.links[2].to = t.broker;
     t.b.n_links = 3;
-    expect(&t, -2, 2, "links form a cycle");
+    expect(&t, -2, 2, "links form a cycle: 'broker' -> 'broker'");
 
     /* a broker that feeds a provider */
     tb_init(&t, TB_BROKER | TB_PROVIDER, 10);

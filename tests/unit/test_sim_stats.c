@@ -9,6 +9,7 @@
 #include "sim_testlib.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -245,6 +246,22 @@ static void event_limit_stops_the_run(void **state)
     assert_null(res.trace);
     sim_result_free(&res);
 
+    lim = sim_limits_default(); /* the budget of all runs together */
+    t.b.replications = 10;
+    sim_counts one;
+    char m1[64];
+    assert_int_equal(sim_run_counts(&t.b, &lim, t.b.seed, NULL, &one, m1, sizeof m1), 0);
+    lim.max_board_events = one.events * 5 / 2; /* enough for two runs, not three */
+    assert_int_equal(sim_run(&t.b, &lim, false, &res, msg, sizeof msg), -1);
+    char want[200];
+    snprintf(want, sizeof want,
+             "the board needs more than %lld events across its 10 runs; lower jobs, tries or "
+             "replications",
+             (long long)lim.max_board_events);
+    assert_string_equal(msg, want);
+    sim_result_free(&res);
+    t.b.replications = 1;
+
     lim = sim_limits_default(); /* a bad board gives the check's sentence */
     t.b.traffic.jobs = 0;
     assert_int_equal(sim_run(&t.b, &lim, false, &res, msg, sizeof msg), -1);
@@ -257,6 +274,7 @@ static void default_limits(void **state)
     sim_limits l = sim_limits_default();
     assert_int_equal(l.max_jobs, 10000000);
     assert_int_equal(l.max_events, 200000000);
+    assert_int_equal(l.max_board_events, 400000000);
     assert_int_equal(l.max_replications, 1000);
     assert_int_equal(l.max_trace, 20000);
     sim_result_free(NULL);
