@@ -464,21 +464,9 @@ out:
 
 bp_board *board_load(const char *path, const bp_catalog *cat, const sim_limits *lim, diag *d)
 {
-    char *text;
-    size_t len;
-    if (file_read(path, BP_MAX_FILE_BYTES, &text, &len) != 0) {
-        diag_error(d, path, 0, 0, "cannot read the board: %s",
-                   errno == EFBIG ? "file larger than 1 MiB" : strerror(errno));
+    ynode *root = yaml_load(path, "board", d);
+    if (!root)
         return NULL;
-    }
-    bool empty = false;
-    ynode *root = yaml_parse(path, text, len, 0, d, &empty);
-    free(text);
-    if (!root) {
-        if (empty)
-            diag_error(d, path, 1, 1, "the board file is empty");
-        return NULL;
-    }
     bp_board *b = board_from_tree(path, root, cat, lim, d);
     ynode_free(root);
     return b;

@@ -231,15 +231,7 @@ void cache_put(const char *dir, const buf *key, const sim_result *r)
     buf_put(&b, key->data, key->len);
     put_result(&b, r);
     char *final = cache_path(dir, key, ".bin");
-    char *tmp = xasprintf("%s.tmp-%ld", final, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (f) {
-        bool ok = fwrite(b.data, 1, b.len, f) == b.len;
-        ok = fclose(f) == 0 && ok;
-        if (!ok || rename(tmp, final) != 0)
-            unlink(tmp);
-    }
-    free(tmp);
+    file_write_atomic(final, b.data, b.len);
     free(final);
     buf_free(&b);
 }

@@ -250,15 +250,7 @@ void drawcache_put(const char *dir, const buf *key, const char *svg, const char 
     put_str(&b, svg);
     put_str(&b, alt);
     char *final = draw_path(dir, key, ".bin");
-    char *tmp = xasprintf("%s.tmp-%ld", final, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (f) {
-        bool ok = fwrite(b.data, 1, b.len, f) == b.len;
-        ok = fclose(f) == 0 && ok;
-        if (!ok || rename(tmp, final) != 0)
-            unlink(tmp);
-    }
-    free(tmp);
+    file_write_atomic(final, b.data, b.len);
     free(final);
     buf_free(&b);
 }

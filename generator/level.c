@@ -25,15 +25,11 @@ static ynode *parse_tree(const char *path, const char *text, size_t len, const c
 
 static ynode *read_tree(const char *path, const char *what, diag *d)
 {
-    char *text;
-    size_t len;
-    if (file_read(path, BP_MAX_FILE_BYTES, &text, &len) != 0) {
-        diag_error(d, path, 0, 0, "cannot read the %s: %s", what,
-                   errno == EFBIG ? "file larger than 1 MiB" : strerror(errno));
+    ynode *root = yaml_load(path, what, d);
+    if (root && yexpect(path, root, YN_MAP, what, d) != 0) {
+        ynode_free(root);
         return NULL;
     }
-    ynode *root = parse_tree(path, text, len, what, d);
-    free(text);
     return root;
 }
 

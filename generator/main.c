@@ -108,23 +108,11 @@ static int cmd_sim(int argc, char **argv)
     bp_catalog *cat = catalog_load(catalog_path, &d);
     bp_board *b = NULL;
     ynode *root = NULL;
-    char *text = NULL;
-    size_t len;
     if (!cat)
         goto done;
-    if (file_read(board_path, BP_MAX_FILE_BYTES, &text, &len) != 0) {
-        d.io = errno != ENOENT;
-        diag_error(&d, board_path, 0, 0, "cannot read the board: %s",
-                   errno == EFBIG ? "file larger than 1 MiB" : strerror(errno));
+    root = yaml_load(board_path, "board", &d);
+    if (!root)
         goto done;
-    }
-    bool empty = false;
-    root = yaml_parse(board_path, text, len, 0, &d, &empty);
-    if (!root) {
-        if (empty)
-            diag_error(&d, board_path, 1, 1, "the board file is empty");
-        goto done;
-    }
     for (size_t i = 0; i < n_ovs; i++) {
         char *expr = xstrndup(ovs[i].expr, (size_t)(ovs[i].value - 1 - ovs[i].expr));
         board_override(board_path, root, expr, ovs[i].value, "--set", 0, 0, &d);
@@ -160,7 +148,6 @@ done:
     }
     board_free(b);
     ynode_free(root);
-    free(text);
     catalog_free(cat);
     diag_free(&d);
 out:

@@ -273,18 +273,7 @@ typedef struct {
  * variants (NULL after reporting). */
 static ynode *variant_tree(site *s, const char *board_path)
 {
-    char *text;
-    size_t len;
-    if (file_read(board_path, BP_MAX_FILE_BYTES, &text, &len) != 0) {
-        diag_error(&s->d, board_path, 0, 0, "cannot read the board: %s", strerror(errno));
-        return NULL;
-    }
-    bool empty;
-    ynode *root = yaml_parse(board_path, text, len, 0, &s->d, &empty);
-    free(text);
-    if (!root && empty)
-        diag_error(&s->d, board_path, 1, 1, "the board file is empty");
-    return root;
+    return yaml_load(board_path, "board", &s->d);
 }
 
 static bp_board *variant(site *s, const char *board_path, const ynode *tree, const override_t *ov,

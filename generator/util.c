@@ -397,3 +397,20 @@ void strset_free(strset *set)
     set->slots = NULL;
     set->cap = set->n = 0;
 }
+
+int file_write_atomic(const char *path, const void *data, size_t len)
+{
+    char *tmp = xasprintf("%s.tmp-%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    int rc = -1;
+    if (f) {
+        bool ok = fwrite(data, 1, len, f) == len;
+        ok = fclose(f) == 0 && ok;
+        if (ok && rename(tmp, path) == 0)
+            rc = 0;
+        else
+            unlink(tmp);
+    }
+    free(tmp);
+    return rc;
+}

@@ -51,6 +51,10 @@ void buf_json_str(buf *b, const char *s, size_t n);
  * caller frees), or -1 with errno set; files above max_bytes fail with EFBIG. */
 int file_read(const char *path, size_t max_bytes, char **out, size_t *len);
 
+/* Write a whole file through a temporary file renamed into place, so no
+ * reader sees half of it. Returns 0 or -1 (errno set). */
+int file_write_atomic(const char *path, const void *data, size_t len);
+
 /* True when s[0..n) is valid UTF-8 without NUL bytes; otherwise *bad_at is the
  * offset of the first bad byte. */
 bool utf8_valid(const char *s, size_t n, size_t *bad_at);

@@ -5,6 +5,8 @@
 #include "ydoc.h"
 #include "util.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -22,6 +24,24 @@ static ynode *new_node(yn_type t, int line, int col)
     n->line = line;
     n->col = col;
     return n;
+}
+
+ynode *yaml_load(const char *path, const char *what, diag *d)
+{
+    char *text;
+    size_t len;
+    if (file_read(path, BP_MAX_FILE_BYTES, &text, &len) != 0) {
+        d->io = errno != ENOENT && errno != EFBIG;
+        diag_error(d, path, 0, 0, "cannot read the %s: %s", what,
+                   errno == EFBIG ? "file larger than 1 MiB" : strerror(errno));
+        return NULL;
+    }
+    bool empty = false;
+    ynode *root = yaml_parse(path, text, len, 0, d, &empty);
+    free(text);
+    if (!root && empty)
+        diag_error(d, path, 1, 1, "the %s file is empty", what);
+    return root;
 }
 
 void ynode_free(ynode *n)

@@ -39,6 +39,11 @@ typedef struct ynode {
 ynode *yaml_parse(const char *path, const char *text, size_t len, int line_offset, diag *d,
                   bool *empty);
 
+/* Read and parse the YAML file at path. A file that cannot be read ("cannot
+ * read the WHAT: ...", d->io set unless it is missing), an empty document
+ * ("the WHAT file is empty") and YAML errors are reported; NULL then. */
+ynode *yaml_load(const char *path, const char *what, diag *d);
+
 void ynode_free(ynode *n);
 /* A deep copy (positions and file pointers kept), to apply overrides to one
  * parse of a board many times. */
