@@ -120,6 +120,15 @@ static int err_unknown(const at *a, const word *w, const char *what, const char 
     return err_word(a, w, msg);
 }
 
+/* "unknown WHAT 'ID'; list its file under 'KEY:' in the front matter" */
+static int err_unlisted(const at *a, const word *w, const char *what, const char *key)
+{
+    char msg[512];
+    snprintf(msg, sizeof msg, "unknown %s '%.*s'; list its file under '%s:' in the front matter",
+             what, (int)w->len, w->s, key);
+    return err_word(a, w, msg);
+}
+
 static void unique_id(page_ctx *pc, buf *out, const char *base)
 {
     char *id = xstrdup(base);
@@ -417,13 +426,7 @@ static int expand_compare(page_ctx *pc, const at *a, word *w, size_t n, buf *out
         char *id = word_str(&w[i]);
         sboard *b = site_page_board(pc, id);
         if (!b) {
-            char msg[512];
-            snprintf(msg, sizeof msg,
-                     "unknown board '%s'; list its file under 'boards:' in the "
-                     "front matter",
-                     id);
-            err_word(a, &w[i], msg);
-            rc = -1;
+            rc = err_unlisted(a, &w[i], "board", "boards");
         } else {
             for (size_t k = 0; k < nb; k++)
                 if (bs[k] == b) {
@@ -673,10 +676,7 @@ static int expand_timeline(page_ctx *pc, const at *a, word *w, size_t n, buf *ou
     sboard *b = site_page_board(pc, id);
     int rc = -1;
     if (!b) {
-        char msg[512];
-        snprintf(msg, sizeof msg,
-                 "unknown board '%s'; list its file under 'boards:' in the front matter", id);
-        err_word(a, &w[1], msg);
+        err_unlisted(a, &w[1], "board", "boards");
         goto out;
     }
     if (!b->want_trace) {
@@ -813,11 +813,8 @@ static int expand_level(page_ctx *pc, const at *a, word *w, size_t n, buf *out)
     char *id = word_str(&w[1]);
     slevel *sl = site_page_level(pc, id);
     if (!sl) {
-        char msg[512];
-        snprintf(msg, sizeof msg,
-                 "unknown level '%s'; list its file under 'levels:' in the front matter", id);
         free(id);
-        return err_word(a, &w[1], msg);
+        return err_unlisted(a, &w[1], "level", "levels");
     }
     free(id);
     const bp_level *l = sl->level;
@@ -1008,11 +1005,8 @@ static int expand_chart(page_ctx *pc, const at *a, word *w, size_t n, buf *out)
     char *id = word_str(&w[1]);
     schart *sc = site_page_chart(pc, id);
     if (!sc) {
-        char msg[512];
-        snprintf(msg, sizeof msg,
-                 "unknown chart '%s'; list its file under 'charts:' in the front matter", id);
         free(id);
-        return err_word(a, &w[1], msg);
+        return err_unlisted(a, &w[1], "chart", "charts");
     }
     free(id);
     const bp_chart *c = sc->chart;
@@ -1121,12 +1115,7 @@ int expand_placeholder(void *ctx, const char *inner, size_t len, int line, int c
                 sboard *b = site_page_board(pc, id);
                 int rc;
                 if (!b) {
-                    char msg[512];
-                    snprintf(msg, sizeof msg,
-                             "unknown board '%s'; list its file under 'boards:' in the front "
-                             "matter",
-                             id);
-                    rc = err_word(&a, &w[1], msg);
+                    rc = err_unlisted(&a, &w[1], "board", "boards");
                 } else {
                     rc = board_figure(pc, b, &a, id, out);
                 }
