@@ -72,6 +72,10 @@ int draw_chart_svg(const draw_chart *c, buf *svg, buf *alt, char *err, size_t er
  * around a figure. */
 double draw_text_width(const char *s, double size_px, bool bold);
 
+/* The words a diagram's badge uses for a duplicate-check policy ("ID check
+ * in transaction"), for text that must agree with the pictures. */
+const char *draw_policy_words(sim_idempotency i);
+
 /* Release cairo/fontconfig static data (cairo_debug_reset_static_data,
  * FcFini) so valgrind and LeakSanitizer report zero; call once at exit, after
  * the last drawing. */

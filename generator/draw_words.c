@@ -1,5 +1,6 @@
 /* draw_words.c — what every figure checks before it draws, and the words it
  * uses for parts, links and policies. */
+#include "draw.h"
 #include "draw_internal.h"
 
 #include <stdio.h>
@@ -44,6 +45,11 @@ const char *dpolicy_badge(sim_idempotency i)
     default:
         return "unknown policy";
     }
+}
+
+const char *draw_policy_words(sim_idempotency i)
+{
+    return dpolicy_badge(i);
 }
 
 bool dpart_handles(sim_kind k)

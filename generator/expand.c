@@ -1195,8 +1195,6 @@ static void describe_board(buf *out, const bp_board *b, const bp_catalog *cat)
         for (size_t k = 0; k < l->n_lose_reply_of; k++)
             buf_printf(out, "%s%s first %s of job %lld lost", k ? "" : "; ",
                        k ? ", and the" : "the", replies, (long long)l->lose_reply_of[k]);
-        if (l->transactional)
-            buf_puts(out, "; a transactional receive");
     }
     for (size_t i = 0; i < b->sim.n_parts; i++) {
         const sim_part *p = &b->sim.parts[i];
@@ -1211,6 +1209,39 @@ static void describe_board(buf *out, const bp_board *b, const bp_catalog *cat)
             buf_puts(out, "; ");
             fmt_ratio(out, p->fail);
             buf_puts(out, " of provider calls fail");
+        }
+    }
+    /* The sender's patience and the handler's duplicate check: what tells
+     * boards with the same traffic apart. */
+    for (size_t i = 0; i < b->sim.n_links; i++) {
+        const sim_link *l = &b->sim.links[i];
+        const sim_part *from = &b->sim.parts[l->from], *to = &b->sim.parts[l->to];
+        if (to->kind != SIM_KIND_CONSUMER && to->kind != SIM_KIND_SERVICE)
+            continue;
+        if (from->kind == SIM_KIND_BROKER || from->kind == SIM_KIND_USERS) {
+            buf_puts(out, "; ");
+            buf_html_s(out, b->parts[l->from].label);
+            if (from->kind == SIM_KIND_BROKER && from->delivery == SIM_DELIVERY_AT_MOST_ONCE) {
+                buf_puts(out, " hands each message over once (at-most-once)");
+            } else if (from->tries == 1) {
+                buf_puts(out, " sends once and never again");
+            } else {
+                buf_printf(out, " sends at most %d times, again after ", from->tries);
+                fmt_duration_us(out, from->kind == SIM_KIND_BROKER ? from->redelivery_after_us
+                                                                   : from->timeout_us);
+                buf_puts(out, " without a reply");
+            }
+            if (l->transactional)
+                buf_puts(out, ", in a transaction with the receiver");
+        }
+        buf_puts(out, "; ");
+        buf_html_s(out, b->parts[l->to].label);
+        buf_puts(out, ": ");
+        buf_html_s(out, draw_policy_words(to->idempotency));
+        if (to->idempotency != SIM_IDEM_NONE && to->idempotency != SIM_IDEM_PROVIDER_KEY &&
+            to->key_ttl_us != SIM_FOREVER) {
+            buf_puts(out, ", keys kept ");
+            fmt_duration_us(out, to->key_ttl_us);
         }
     }
     buf_printf(out, "; seed %llu, %d run%s.", (unsigned long long)b->sim.seed, b->sim.replications,
