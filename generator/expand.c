@@ -1155,7 +1155,7 @@ int expand_placeholder(void *ctx, const char *inner, size_t len, int line, int c
 
 /* ------------------------------------------------------------ notes */
 
-static void describe_board(buf *out, const bp_board *b, const bp_catalog *cat)
+static void describe_board(buf *out, const bp_board *b)
 {
     const sim_traffic *t = &b->sim.traffic;
     buf_html_s(out, b->title);
@@ -1246,7 +1246,6 @@ static void describe_board(buf *out, const bp_board *b, const bp_catalog *cat)
     }
     buf_printf(out, "; seed %llu, %d run%s.", (unsigned long long)b->sim.seed, b->sim.replications,
                b->sim.replications == 1 ? "" : "s");
-    (void)cat;
 }
 
 void expand_model_note(page_ctx *pc, buf *out)
@@ -1259,7 +1258,7 @@ void expand_model_note(page_ctx *pc, buf *out)
         for (size_t k = 0; k < s->n_boards; k++)
             if (s->boards[k]->board && strcmp(s->boards[k]->file, pc->page->boards[i].path) == 0) {
                 buf_puts(&items, "<li>");
-                describe_board(&items, s->boards[k]->board, s->cat);
+                describe_board(&items, s->boards[k]->board);
                 buf_puts(&items, "</li>\n");
                 shown++;
             }
@@ -1271,7 +1270,7 @@ void expand_model_note(page_ctx *pc, buf *out)
             buf_puts(&items, "<li>Level “");
             buf_html_s(&items, sl->level->title);
             buf_puts(&items, "”, as it starts: ");
-            describe_board(&items, sl->combos[sl->start].board, s->cat);
+            describe_board(&items, sl->combos[sl->start].board);
             buf_puts(&items, "</li>\n");
             shown++;
         }
@@ -1283,7 +1282,7 @@ void expand_model_note(page_ctx *pc, buf *out)
             buf_puts(&items, "<li>Chart “");
             buf_html_s(&items, sc->chart->title);
             buf_printf(&items, "”: %zu variants of ", sc->n_points);
-            describe_board(&items, sc->points[0].board, s->cat);
+            describe_board(&items, sc->points[0].board);
             buf_puts(&items, "</li>\n");
             shown++;
         }

@@ -77,15 +77,12 @@ int yread_id(const char *path, const ynode *n, const char *what, char **out, dia
     return 0;
 }
 
-typedef int (*unit_parser)(const char *, void *, char *, size_t, size_t *);
-
 /* Report a unit parser's failure. off is read here, after the parser (an
  * argument beside it) has run: C leaves the order of argument evaluation
  * open, so passing the offset by value could pass it before it is set. */
-static int parse_with(const char *path, const ynode *n, const char *what, const char *expected,
-                      int rc, const char *err, const size_t *off, diag *d)
+static int parse_with(const char *path, const ynode *n, const char *what, int rc, const char *err,
+                      const size_t *off, diag *d)
 {
-    (void)expected;
     if (rc == 0)
         return 0;
     diag_error(d, YPATH(path, n), n->line, col_at(n, *off), "%s: %s", what, err);
@@ -100,8 +97,7 @@ int yread_int(const char *path, const ynode *n, const char *what, int64_t min, i
     char err[256];
     size_t off = 0;
     int64_t v;
-    if (parse_with(path, n, what, "a whole number", units_count(n->s, &v, err, sizeof err, &off),
-                   err, &off, d) != 0)
+    if (parse_with(path, n, what, units_count(n->s, &v, err, sizeof err, &off), err, &off, d) != 0)
         return -1;
     if (v < min || v > max) {
         if (max == INT64_MAX)
@@ -125,8 +121,7 @@ int yread_number(const char *path, const ynode *n, const char *what, double min,
     char err[256];
     size_t off = 0;
     double v;
-    if (parse_with(path, n, what, "a number", units_number(n->s, &v, err, sizeof err, &off), err,
-                   &off, d) != 0)
+    if (parse_with(path, n, what, units_number(n->s, &v, err, sizeof err, &off), err, &off, d) != 0)
         return -1;
     if (v < min || v > max) {
         diag_error(d, YPATH(path, n), n->line, n->col, "%s must be between %g and %g, found %s",
@@ -143,8 +138,8 @@ int yread_prob(const char *path, const ynode *n, const char *what, double *out, 
         return -1;
     char err[256];
     size_t off = 0;
-    return parse_with(path, n, what, "a probability",
-                      units_probability(n->s, out, err, sizeof err, &off), err, &off, d);
+    return parse_with(path, n, what, units_probability(n->s, out, err, sizeof err, &off), err, &off,
+                      d);
 }
 
 int yread_duration(const char *path, const ynode *n, const char *what, bool positive, int64_t *out,
@@ -154,8 +149,8 @@ int yread_duration(const char *path, const ynode *n, const char *what, bool posi
         return -1;
     char err[256];
     size_t off = 0;
-    if (parse_with(path, n, what, "a duration", units_duration(n->s, out, err, sizeof err, &off),
-                   err, &off, d) != 0)
+    if (parse_with(path, n, what, units_duration(n->s, out, err, sizeof err, &off), err, &off, d) !=
+        0)
         return -1;
     if (positive && *out <= 0) {
         diag_error(d, YPATH(path, n), n->line, n->col, "%s must be longer than zero, found %s",
@@ -171,8 +166,7 @@ int yread_money(const char *path, const ynode *n, const char *what, double *out,
         return -1;
     char err[256];
     size_t off = 0;
-    return parse_with(path, n, what, "an amount", units_money(n->s, out, err, sizeof err, &off),
-                      err, &off, d);
+    return parse_with(path, n, what, units_money(n->s, out, err, sizeof err, &off), err, &off, d);
 }
 
 int yread_bool(const char *path, const ynode *n, const char *what, bool *out, diag *d)
