@@ -296,12 +296,18 @@ static size_t source_start(const walker *w, cmark_node *node)
 
 /* The next "{{" in the source at or after *cursor (moved past its "}}"),
  * as a line and byte column; false when there is none. */
-static bool next_open(const walker *w, size_t *cursor, int *line, int *byte_col)
+static bool next_open(const walker *w, size_t *cursor, int *line, int *byte_col, bool *escaped)
 {
     for (size_t i = *cursor; i + 1 < w->len; i++) {
         if (w->text[i] != '{' || w->text[i + 1] != '{')
             continue;
         position_of(w, i, line, byte_col);
+        /* "\{{" is a literal "{{" (Markdown's backslash escape); "\\{{" is not */
+        *escaped = i > 0 && w->text[i - 1] == '\\' && !(i > 1 && w->text[i - 2] == '\\');
+        if (*escaped) {
+            *cursor = i + 2;
+            return true;
+        }
         size_t k = i + 2;
         while (k + 1 < w->len && !(w->text[k] == '}' && w->text[k + 1] == '}') &&
                w->text[k] != '\n')
@@ -380,9 +386,15 @@ static void expand_text(walker *w, cmark_node *node, bool alone_possible)
         /* Where it is in the file: found in the source, or (when the source
          * does not show it, as with "\{\{") counted from the node. */
         int at_line, at_col;
-        if (!next_open(w, &cursor, &at_line, &at_col)) {
+        bool escaped = false;
+        if (!next_open(w, &cursor, &at_line, &at_col, &escaped)) {
             at_line = line >= 1 ? line : 1;
             at_col = col0 + (int)o >= 1 ? col0 + (int)o : 1;
+        }
+        if (escaped) { /* written "\{{": the braces stay text */
+            buf_puts(&before, "{{");
+            pos = o + 2;
+            continue;
         }
         char *close = strstr(open + 2, "}}");
         if (!close) {

@@ -211,6 +211,20 @@ static void code_is_left_alone(void **state)
     done(&x);
 }
 
+/* "\{{" shows the braces; "\\{{" is a backslash and then a placeholder. */
+static void escaped_braces(void **state)
+{
+    (void)state;
+    run x;
+    render(&x, "Write \\{{ a.b }} to show it, then {{ c.d }}.\n\nAn unclosed \\{{ stays.\n", false);
+    assert_int_equal(x.rc, 0);
+    assert_int_equal(x.r.n, 1);
+    found(&x, 0, " c.d ", 4, 35, false);
+    assert_non_null(strstr(html(&x), "<p>Write {{ a.b }} to show it, then "));
+    assert_non_null(strstr(html(&x), "<p>An unclosed {{ stays.</p>"));
+    done(&x);
+}
+
 static void alone_and_replacement(void **state)
 {
     (void)state;
@@ -462,6 +476,7 @@ int main(void)
         cmocka_unit_test(positions_after_escapes),
         cmocka_unit_test(table_cells),
         cmocka_unit_test(code_is_left_alone),
+        cmocka_unit_test(escaped_braces),
         cmocka_unit_test(alone_and_replacement),
         cmocka_unit_test(placeholder_errors),
         cmocka_unit_test(heading_ids),
