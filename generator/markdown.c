@@ -323,8 +323,55 @@ static bool next_open(const walker *w, size_t *cursor, int *line, int *byte_col,
  * hold), so there the HTML goes in as a marker text "\xffN\xff" that
  * md_render swaps for snippet N after rendering: 0xFF never occurs in the
  * UTF-8 that cmark writes, so no author text can look like a marker. */
+/* The text of generated inline HTML: tags dropped, the five entities that
+ * buf_html writes decoded. For image alt text, which cmark renders as plain
+ * text and where a custom node would vanish. */
+static char *plain_of(const char *html)
+{
+    buf b;
+    buf_init(&b);
+    static const struct {
+        const char *entity, *ch;
+    } ents[] = {{"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&#39;", "'"}};
+    for (const char *p = html; *p;) {
+        if (*p == '<') {
+            const char *end = strchr(p, '>');
+            p = end ? end + 1 : p + strlen(p);
+            continue;
+        }
+        bool done = false;
+        for (size_t k = 0; k < sizeof ents / sizeof ents[0] && !done; k++) {
+            size_t l = strlen(ents[k].entity);
+            if (strncmp(p, ents[k].entity, l) == 0) {
+                buf_puts(&b, ents[k].ch);
+                p += l;
+                done = true;
+            }
+        }
+        if (!done)
+            buf_putc(&b, *p++);
+    }
+    return buf_detach(&b);
+}
+
+static bool inside_image(cmark_node *node)
+{
+    for (cmark_node *p = cmark_node_parent(node); p; p = cmark_node_parent(p))
+        if (cmark_node_get_type(p) == CMARK_NODE_IMAGE)
+            return true;
+    return false;
+}
+
 static void stand_in(walker *w, cmark_node *node, const char *html)
 {
+    if (inside_image(node)) {
+        char *text = plain_of(html);
+        cmark_node *t = cmark_node_new_with_mem(CMARK_NODE_TEXT, w->mem);
+        cmark_node_set_literal(t, text);
+        cmark_node_insert_before(node, t);
+        free(text);
+        return;
+    }
     cmark_node *ci = cmark_node_new_with_mem(CMARK_NODE_CUSTOM_INLINE, w->mem);
     cmark_node_set_on_enter(ci, html);
     if (cmark_node_insert_before(node, ci))

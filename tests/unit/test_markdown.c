@@ -225,6 +225,18 @@ static void escaped_braces(void **state)
     done(&x);
 }
 
+/* In image alt text a value becomes plain text (a custom node would vanish). */
+static void alt_text_values(void **state)
+{
+    (void)state;
+    run x;
+    render(&x, "![Cost {{ a.b }} here](pic.svg)\n", false);
+    assert_int_equal(x.rc, 0);
+    assert_int_equal(x.r.n, 1);
+    assert_non_null(strstr(html(&x), "alt=\"Cost V here\""));
+    done(&x);
+}
+
 static void alone_and_replacement(void **state)
 {
     (void)state;
@@ -477,6 +489,7 @@ int main(void)
         cmocka_unit_test(table_cells),
         cmocka_unit_test(code_is_left_alone),
         cmocka_unit_test(escaped_braces),
+        cmocka_unit_test(alt_text_values),
         cmocka_unit_test(alone_and_replacement),
         cmocka_unit_test(placeholder_errors),
         cmocka_unit_test(heading_ids),
