@@ -9,13 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The YAML tree of a level or chart file's text; NULL after reporting. */
-static ynode *parse_tree(const char *path, const char *text, size_t len, const char *what, diag *d)
+/* root when it is a mapping; otherwise reported, freed, NULL. */
+static ynode *map_root(const char *path, ynode *root, const char *what, diag *d)
 {
-    bool empty = false;
-    ynode *root = yaml_parse(path, text, len, 0, d, &empty);
-    if (!root && empty)
-        diag_error(d, path, 1, 1, "the %s file is empty", what);
     if (root && yexpect(path, root, YN_MAP, what, d) != 0) {
         ynode_free(root);
         return NULL;
@@ -23,14 +19,16 @@ static ynode *parse_tree(const char *path, const char *text, size_t len, const c
     return root;
 }
 
+/* The YAML tree of a level or chart file's text; NULL after reporting. */
+static ynode *parse_tree(const char *path, const char *text, size_t len, const char *what, diag *d)
+{
+    return map_root(path, yaml_parse_named(path, text, len, what, d), what, d);
+}
+
+/* The same for a level or chart file. */
 static ynode *read_tree(const char *path, const char *what, diag *d)
 {
-    ynode *root = yaml_load(path, what, d);
-    if (root && yexpect(path, root, YN_MAP, what, d) != 0) {
-        ynode_free(root);
-        return NULL;
-    }
-    return root;
+    return map_root(path, yaml_load(path, what, d), what, d);
 }
 
 /* A list of {label, value} options (or plain values, labelled as written). */

@@ -130,7 +130,8 @@ static int cmd_sim(int argc, char **argv)
     sim_result r;
     char msg[512];
     if (sim_run(&b->sim, &lim, trace, &r, msg, sizeof msg) != 0) {
-        diag_error(&d, board_path, 0, 0, "%s", msg);
+        /* a run that hits a limit is too much traffic: point at it */
+        diag_error(&d, board_path, b->traffic_pos.line, b->traffic_pos.col, "%s", msg);
         goto done;
     }
     buf out;

@@ -550,12 +550,14 @@ static void simulate_all(site *s)
         sboard *b = runs[i];
         if (k < n_todo && todo[k] == b) {
             if (b->run_failed)
-                diag_error(&s->d, b->board->path, 0, 0, "%s", b->run_error);
+                diag_error(&s->d, b->board->path, b->board->traffic_pos.line,
+                           b->board->traffic_pos.col, "%s", b->run_error);
             else if (s->opt.cache)
                 cache_put(s->opt.cache, &keys[k], &b->result);
             k++;
         } else if (b->run_failed) { /* a repeat of a failed run fails the same way */
-            diag_error(&s->d, b->board->path, 0, 0, "%s", b->run_error);
+            diag_error(&s->d, b->board->path, b->board->traffic_pos.line, b->board->traffic_pos.col,
+                       "%s", b->run_error);
         }
     }
     for (size_t i = 0; i < n; i++)

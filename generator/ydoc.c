@@ -26,6 +26,15 @@ static ynode *new_node(yn_type t, int line, int col)
     return n;
 }
 
+ynode *yaml_parse_named(const char *path, const char *text, size_t len, const char *what, diag *d)
+{
+    bool empty = false;
+    ynode *root = yaml_parse(path, text, len, 0, d, &empty);
+    if (!root && empty)
+        diag_error(d, path, 1, 1, "the %s file is empty", what);
+    return root;
+}
+
 ynode *yaml_load(const char *path, const char *what, diag *d)
 {
     char *text;
@@ -36,11 +45,8 @@ ynode *yaml_load(const char *path, const char *what, diag *d)
                    errno == EFBIG ? "file larger than 1 MiB" : strerror(errno));
         return NULL;
     }
-    bool empty = false;
-    ynode *root = yaml_parse(path, text, len, 0, d, &empty);
+    ynode *root = yaml_parse_named(path, text, len, what, d);
     free(text);
-    if (!root && empty)
-        diag_error(d, path, 1, 1, "the %s file is empty", what);
     return root;
 }
 

@@ -43,6 +43,8 @@ ynode *yaml_parse(const char *path, const char *text, size_t len, int line_offse
  * read the WHAT: ...", d->io set unless it is missing), an empty document
  * ("the WHAT file is empty") and YAML errors are reported; NULL then. */
 ynode *yaml_load(const char *path, const char *what, diag *d);
+/* yaml_load for text already read (also reports an empty document). */
+ynode *yaml_parse_named(const char *path, const char *text, size_t len, const char *what, diag *d);
 
 void ynode_free(ynode *n);
 /* A deep copy (positions and file pointers kept), to apply overrides to one
