@@ -347,7 +347,7 @@ void board_read_goals(const char *path, const ynode *gn, sim_goal *goals, bp_pos
 bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog *cat,
                           const sim_limits *lim, diag *d)
 {
-    int before = d->errors;
+    size_t mark = diag_mark(d);
     bp_board *b = xcalloc(1, sizeof *b);
     b->path = xstrdup(path);
     b->pos.line = root->line;
@@ -431,7 +431,8 @@ bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog 
     b->sim.id = b->id;
     for (size_t i = 0; i < b->sim.n_parts; i++)
         b->sim.parts[i].id = b->parts[i].id;
-    if (d->errors == before && b->sim.traffic.jobs > BOARD_MAX_JOB_RUNS / b->sim.replications) {
+    if (!diag_failed_since(d, mark) &&
+        b->sim.traffic.jobs > BOARD_MAX_JOB_RUNS / b->sim.replications) {
         const ynode *rn = ymap_get(root, "replications");
         const ynode *at = rn ? rn : ymap_get(traffic, "jobs");
         diag_error(d, YPATH(path, at), at->line, at->col,
@@ -441,7 +442,7 @@ bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog 
                    (long long)b->sim.traffic.jobs * b->sim.replications, BOARD_MAX_JOB_RUNS);
     }
 
-    if (d->errors == before) {
+    if (!diag_failed_since(d, mark)) {
         char msg[512];
         int link = -1;
         int part = sim_board_check(&b->sim, lim, msg, sizeof msg, &link);
@@ -455,7 +456,7 @@ bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog 
         }
     }
 out:
-    if (d->errors != before) {
+    if (diag_failed_since(d, mark)) {
         board_free(b);
         return NULL;
     }

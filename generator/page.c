@@ -87,7 +87,7 @@ static void read_refs(const char *path, const ynode *v, const char *what, bp_ref
 bp_page *page_parse(const char *path, const char *text, size_t len, const char *slug_default,
                     diag *d)
 {
-    int before = d->errors;
+    size_t mark = diag_mark(d);
     size_t fm_start = 0, fm_len = 0;
     bp_page *p = xcalloc(1, sizeof *p);
     p->path = xstrdup(path);
@@ -189,7 +189,7 @@ bp_page *page_parse(const char *path, const char *text, size_t len, const char *
                        slug_default);
     }
 out:
-    if (d->errors != before) {
+    if (diag_failed_since(d, mark)) {
         page_free(p);
         return NULL;
     }

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #define SITE_MAX_PAGES 100000
+#define PAGE_MAX_FILE_BYTES (MD_MAX_BYTES + 64 * 1024) /* front matter and body */
 /* Jobs times replications over every board, level combination and chart
  * point of a build: a bound on how long simulating can take (minutes). */
 #define SITE_MAX_JOB_RUNS 100000000
@@ -70,11 +71,12 @@ static void load_config(site *s)
         return;
     }
     if (file_read(path, BP_MAX_FILE_BYTES, &text, &len) != 0) {
-        if (errno != ENOENT)
-            d->io = true;
-        diag_error(d, path, 0, 0, "cannot read the site settings: %s",
-                   errno == ENOENT ? "no such file (every site needs a site.yaml with a title)"
-                                   : strerror(errno));
+        if (errno == ENOENT)
+            diag_error(d, path, 0, 0,
+                       "cannot read the site settings: no such file (every site needs a "
+                       "site.yaml with a title)");
+        else
+            diag_read_error(d, path, 0, 0, path, "the site settings", errno, BP_MAX_FILE_BYTES);
         free(path);
         return;
     }
@@ -147,8 +149,10 @@ static void free_config(site_config *c)
 /* ------------------------------------------------------------ files */
 
 /* The file a page refers to, checked to stay inside the content folder.
- * Returns the full path (caller frees) or NULL (reported). */
-static char *content_file(site *s, const bp_page *p, const bp_ref *r, const char *folder)
+ * Returns the full path (caller frees) or NULL (reported); real, when not
+ * NULL, gets the resolved path (PATH_MAX bytes). */
+static char *content_file(site *s, const bp_page *p, const bp_ref *r, const char *folder,
+                          char *real_out)
 {
     const char *rel = r->path;
     if (rel[0] == '/' || strstr(rel, "..") || strchr(rel, '\\')) {
@@ -190,9 +194,9 @@ static char *content_file(site *s, const bp_page *p, const bp_ref *r, const char
                 free(owned[i]);
             free(dir_path);
         } else {
-            s->d.io = true;
-            diag_error(&s->d, p->path, r->pos.line, r->pos.col, "cannot open '%s': %s", rel,
-                       strerror(e));
+            char *what = xasprintf("'%s'", rel);
+            diag_read_error(&s->d, p->path, r->pos.line, r->pos.col, full, what, e, 0);
+            free(what);
         }
         free(full);
         return NULL;
@@ -205,17 +209,47 @@ static char *content_file(site *s, const bp_page *p, const bp_ref *r, const char
         free(full);
         return NULL;
     }
+    if (real_out)
+        memcpy(real_out, real, sizeof real);
     return full;
 }
 
 /* Same rule for a board named inside a level or chart file. */
-static char *content_file_from(site *s, const char *from_path, bp_pos pos, const char *rel)
+static char *content_file_from(site *s, const char *from_path, bp_pos pos, const char *rel,
+                               char *real)
 {
     bp_page fake;
     memset(&fake, 0, sizeof fake);
     fake.path = (char *)from_path;
     bp_ref r = {(char *)rel, pos};
-    return content_file(s, &fake, &r, "boards");
+    return content_file(s, &fake, &r, "boards", real);
+}
+
+/* A board file's YAML tree, read and parsed once per build whoever asks (a
+ * page, a level, a chart): every later ask gets the same tree, or the same
+ * NULL without a second report. real is the file's resolved path. */
+static const ynode *board_tree(site *s, const char *path, const char *real)
+{
+    for (size_t i = 0; i < s->n_yfiles; i++)
+        if (strcmp(s->yfiles[i].real, real) == 0)
+            return s->yfiles[i].tree;
+    s->yfiles = xgrow(s->yfiles, sizeof *s->yfiles, &s->cap_yfiles, s->n_yfiles + 1);
+    yfile *f = &s->yfiles[s->n_yfiles++];
+    f->real = xstrdup(real);
+    f->tree = yaml_load(path, "board", &s->d);
+    return f->tree;
+}
+
+/* The trees are needed while pages, levels and charts load, not after. */
+static void free_yfiles(site *s)
+{
+    for (size_t i = 0; i < s->n_yfiles; i++) {
+        free(s->yfiles[i].real);
+        ynode_free(s->yfiles[i].tree);
+    }
+    free(s->yfiles);
+    s->yfiles = NULL;
+    s->n_yfiles = s->cap_yfiles = 0;
 }
 
 /* ------------------------------------------------------------ boards */
@@ -239,12 +273,14 @@ static sboard *load_board_ref(site *s, const bp_page *p, const bp_ref *r)
     sboard *b = find_board_file(s, r->path);
     if (b)
         return b;
-    char *full = content_file(s, p, r, "boards");
+    char real[PATH_MAX];
+    char *full = content_file(s, p, r, "boards", real);
     if (!full)
         return NULL;
     b = xcalloc(1, sizeof *b);
     b->file = xstrdup(r->path);
-    b->board = board_load(full, s->cat, &s->lim, &s->d);
+    const ynode *tree = board_tree(s, full, real);
+    b->board = tree ? board_from_tree(full, tree, s->cat, &s->lim, &s->d) : NULL;
     free(full);
     want_trace(b);
     s->boards = xrealloc(s->boards, (s->n_boards + 1) * sizeof *s->boards);
@@ -269,25 +305,19 @@ typedef struct {
     bp_pos set_pos; /* of the path */
 } override_t;
 
-/* The board file's tree, parsed once for all of a level's or chart's
- * variants (NULL after reporting). */
-static ynode *variant_tree(site *s, const char *board_path)
-{
-    return yaml_load(board_path, "board", &s->d);
-}
-
 static bp_board *variant(site *s, const char *board_path, const ynode *tree, const override_t *ov,
                          size_t n, const sim_goal *goals, const bp_pos *goal_pos)
 {
     if (!tree)
         return NULL;
     ynode *root = ynode_clone(tree);
-    int before = s->d.errors;
+    size_t mark = diag_mark(&s->d);
     for (size_t i = 0; i < n; i++)
         board_override_at(board_path, root, ov[i].set, ov[i].value, ov[i].src, ov[i].set_pos,
                           ov[i].pos, &s->d);
-    bp_board *b =
-        s->d.errors == before ? board_from_tree(board_path, root, s->cat, &s->lim, &s->d) : NULL;
+    bp_board *b = !diag_failed_since(&s->d, mark)
+                      ? board_from_tree(board_path, root, s->cat, &s->lim, &s->d)
+                      : NULL;
     if (b && goals) {
         memcpy(b->sim.goals, goals, sizeof b->sim.goals);
         memcpy(b->goal_pos, goal_pos, sizeof b->goal_pos);
@@ -301,7 +331,7 @@ static void load_level_ref(site *s, const bp_page *p, const bp_ref *r)
     for (size_t i = 0; i < s->n_levels; i++)
         if (strcmp(s->levels[i]->file, r->path) == 0)
             return;
-    char *full = content_file(s, p, r, "levels");
+    char *full = content_file(s, p, r, "levels", NULL);
     if (!full)
         return;
     slevel *sl = xcalloc(1, sizeof *sl);
@@ -317,16 +347,21 @@ static void load_level_ref(site *s, const bp_page *p, const bp_ref *r)
         if (s->levels[i]->level && strcmp(s->levels[i]->level->id, l->id) == 0)
             diag_error(&s->d, l->path, l->pos.line, l->pos.col, "level id '%s' is also used by %s",
                        l->id, s->levels[i]->level->path);
-    char *board_path = content_file_from(s, l->path, l->board_pos, l->board);
+    char real[PATH_MAX];
+    char *board_path = content_file_from(s, l->path, l->board_pos, l->board, real);
     if (!board_path)
         return;
+    const ynode *tree = board_tree(s, board_path, real);
+    if (!tree) { /* reported where the file was first read */
+        free(board_path);
+        return;
+    }
     sl->start = level_start(l);
     sl->combos = xcalloc(l->n_combos, sizeof *sl->combos);
     override_t ov[8];
     int opts[8];
-    int before = s->d.errors;
-    ynode *tree = variant_tree(s, board_path);
-    for (size_t c = 0; c < l->n_combos && s->d.errors == before; c++) {
+    bool ok = true;
+    for (size_t c = 0; c < l->n_combos && ok; c++) {
         level_combo(l, c, opts);
         for (size_t i = 0; i < l->n_choices; i++) {
             const bp_choice *ch = &l->choices[i];
@@ -340,11 +375,11 @@ static void load_level_ref(site *s, const bp_page *p, const bp_ref *r)
         b->file = xstrdup(l->board);
         b->board = variant(s, board_path, tree, ov, l->n_choices, l->has_goals ? l->goals : NULL,
                            l->goal_pos);
+        ok = b->board != NULL;
         want_trace(b);
     }
-    ynode_free(tree);
     free(board_path);
-    if (s->d.errors == before) {
+    if (ok) {
         bool any_goal = false;
         const bp_board *b0 = sl->combos[0].board;
         for (int m = 0; m < SIM_M_COUNT; m++)
@@ -367,7 +402,7 @@ static void load_chart_ref(site *s, const bp_page *p, const bp_ref *r)
     for (size_t i = 0; i < s->n_charts; i++)
         if (strcmp(s->charts[i]->file, r->path) == 0)
             return;
-    char *full = content_file(s, p, r, "charts");
+    char *full = content_file(s, p, r, "charts", NULL);
     if (!full)
         return;
     schart *sc = xcalloc(1, sizeof *sc);
@@ -379,9 +414,15 @@ static void load_chart_ref(site *s, const bp_page *p, const bp_ref *r)
     if (!sc->chart)
         return;
     bp_chart *c = sc->chart;
-    char *board_path = content_file_from(s, c->path, c->board_pos, c->board);
+    char real[PATH_MAX];
+    char *board_path = content_file_from(s, c->path, c->board_pos, c->board, real);
     if (!board_path)
         return;
+    const ynode *tree = board_tree(s, board_path, real);
+    if (!tree) {
+        free(board_path);
+        return;
+    }
     /* x values of probability fields read as percentages */
     const char *last = strrchr(c->x_set, '.');
     last = last ? last + 1 : c->x_set;
@@ -391,10 +432,9 @@ static void load_chart_ref(site *s, const bp_page *p, const bp_ref *r)
     size_t ns = c->n_series ? c->n_series : 1;
     sc->n_points = ns * c->n_x;
     sc->points = xcalloc(sc->n_points, sizeof *sc->points);
-    int before = s->d.errors;
-    ynode *tree = variant_tree(s, board_path);
-    for (size_t si = 0; si < ns && s->d.errors == before; si++) {
-        for (size_t xi = 0; xi < c->n_x && s->d.errors == before; xi++) {
+    bool ok = true;
+    for (size_t si = 0; si < ns && ok; si++) {
+        for (size_t xi = 0; xi < c->n_x && ok; xi++) {
             override_t ov[2];
             size_t n = 0;
             ov[n].set = c->x_set;
@@ -412,9 +452,9 @@ static void load_chart_ref(site *s, const bp_page *p, const bp_ref *r)
             sboard *b = &sc->points[si * c->n_x + xi];
             b->file = xstrdup(c->board);
             b->board = variant(s, board_path, tree, ov, n, NULL, NULL);
+            ok = b->board != NULL;
         }
     }
-    ynode_free(tree);
     free(board_path);
 }
 
@@ -880,11 +920,13 @@ static void discover_one(const discover_queue *q, page_file *f)
     if (!inside) {
         diag_error(&d, path, 0, 0,
                    "leads outside the content folder (a symbolic link?); copy the file in");
-    } else if (file_read(path, MD_MAX_BYTES + 64 * 1024, &text, &len) != 0) {
-        d.io = errno != EFBIG;
-        diag_error(&d, path, 0, 0, "cannot read the page: %s",
-                   errno == EFBIG ? "larger than 320 KiB (a page body may be at most 256 KiB)"
-                                  : strerror(errno));
+    } else if (file_read(path, PAGE_MAX_FILE_BYTES, &text, &len) != 0) {
+        if (errno == EFBIG)
+            diag_error(&d, path, 0, 0,
+                       "cannot read the page: larger than 320 KiB (a page body may be at most "
+                       "256 KiB)");
+        else
+            diag_read_error(&d, path, 0, 0, path, "the page", errno, PAGE_MAX_FILE_BYTES);
     } else {
         f->name[strlen(f->name) - 3] = '\0';
         f->page = page_parse(path, text, len, f->name, &d);
@@ -966,6 +1008,8 @@ static void discover_pages(site *s)
         free(files[i].text);
         if (files[i].page)
             s->pages[s->n_pages++] = files[i].page;
+        else
+            s->failed_pages++;
     }
     for (size_t i = 0; i < n; i++)
         free(files[i].name);
@@ -1037,6 +1081,10 @@ static void check_slug_ref(site *s, const char *path, const char *what, const ch
 
 static void check_nav(site *s)
 {
+    /* A page that did not load may have had any slug: saying that nav
+     * names no such page would be a second error for the page's one. */
+    if (s->failed_pages)
+        return;
     char *path = xasprintf("%s/site.yaml", s->opt.content);
     for (size_t k = 0; k < s->cfg.n_nav; k++)
         check_slug_ref(s, path, "nav", s->cfg.nav[k], s->cfg.nav_pos[k]);
@@ -1188,16 +1236,18 @@ static void render_page(site *s, outdir *out, bp_page *p, bp_page **order, size_
 
     char *text = NULL;
     size_t len = 0;
-    if (file_read(p->path, MD_MAX_BYTES + 64 * 1024, &text, &len) != 0) {
+    if (file_read(p->path, PAGE_MAX_FILE_BYTES, &text, &len) != 0) {
+        /* it was read a moment ago: whatever happened since is the system's */
         s->d.io = true;
-        diag_error(&s->d, p->path, 0, 0, "cannot read the page again: %s", strerror(errno));
+        diag_read_error(&s->d, p->path, 0, 0, p->path, "the page again", errno,
+                        PAGE_MAX_FILE_BYTES);
         goto out;
     }
     md_options mo = {p->path, p->body_line - 1, s->cfg.unsafe_html, expand_placeholder,
                      &pc,     &pc.ids};
     buf body;
     buf_init(&body);
-    int before = s->d.errors;
+    size_t mark = diag_mark(&s->d);
     md_render(text + p->body_offset, len - p->body_offset, &mo, &body, &s->d);
     /* Pages without a placeholder for a listed board still publish its
      * results: results.json holds every measured result of the page. */
@@ -1206,7 +1256,7 @@ static void render_page(site *s, outdir *out, bp_page *p, bp_page **order, size_
         if (b && b->board && b->ran && !b->run_failed)
             expand_results_board(&pc, b->board->id, b);
     }
-    if (s->d.errors == before && t) {
+    if (!diag_failed_since(&s->d, mark) && t) {
         const char *root = p->is_home ? "" : "../";
         tmpl_scope *sc = tmpl_scope_new(NULL);
         common_vars(s, sc, root);
@@ -1454,6 +1504,7 @@ static void free_site(site *s)
         free(sc);
     }
     free(s->charts);
+    free_yfiles(s);
     catalog_free(s->cat);
     free_config(&s->cfg);
     diag_free(&s->d);
@@ -1484,6 +1535,7 @@ int site_build(const site_options *o)
             for (size_t k = 0; k < p->n_charts; k++)
                 load_chart_ref(&s, p, &p->charts[k]);
         }
+        free_yfiles(&s);
     }
     check_nav(&s);
     if (s.d.errors == 0)

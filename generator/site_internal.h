@@ -61,6 +61,12 @@ typedef struct {
     char *svg, *alt;
 } schart;
 
+/* A board file's parsed YAML, kept while pages, levels and charts load. */
+typedef struct {
+    char *real;  /* resolved path: one entry per file, however it is spelt */
+    ynode *tree; /* NULL when it did not read or parse (reported once) */
+} yfile;
+
 typedef struct {
     site_options opt;
     diag d;
@@ -69,12 +75,15 @@ typedef struct {
     sim_limits lim;
     bp_page **pages; /* sorted by order, then slug */
     size_t n_pages;
-    sboard **boards; /* board files, in first-use order */
+    size_t failed_pages; /* page files that did not load (reported) */
+    sboard **boards;     /* board files, in first-use order */
     size_t n_boards;
     slevel **levels;
     size_t n_levels;
     schart **charts;
     size_t n_charts;
+    yfile *yfiles;
+    size_t n_yfiles, cap_yfiles;
     char date[32]; /* build date, YYYY-MM-DD */
     size_t runs;   /* simulations done */
     size_t cached; /* results taken from the cache */

@@ -398,11 +398,10 @@ static tmpl *load_file(const char *dir, const char *file, diag *d, int depth, co
                        "leads outside the templates folder (a symbolic link?); copy the file in");
         (*errors)++;
     } else if (file_read(path, BP_MAX_FILE_BYTES, &text, &len) != 0) {
-        if (from_path)
-            diag_error(d, from_path, line, col, "cannot read template '%s': %s", path,
-                       strerror(errno));
-        else
-            diag_error(d, path, 0, 0, "cannot read the template: %s", strerror(errno));
+        char *what = from_path ? xasprintf("template '%s'", path) : xstrdup("the template");
+        diag_read_error(d, from_path ? from_path : path, line, col, path, what, errno,
+                        BP_MAX_FILE_BYTES);
+        free(what);
         (*errors)++;
     } else {
         size_t bad;

@@ -4,6 +4,7 @@
 #ifndef BP_UTIL_H
 #define BP_UTIL_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -47,9 +48,22 @@ void buf_html_s(buf *b, const char *s);
  * the line separators are written as \u escapes). */
 void buf_json_str(buf *b, const char *s, size_t n);
 
-/* Read a whole file. Returns 0 and a NUL-terminated heap copy in *out (the
- * caller frees), or -1 with errno set; files above max_bytes fail with EFBIG. */
+/* Read a whole regular file. Returns 0 and a NUL-terminated heap copy in
+ * *out (the caller frees), or -1 with errno set: EFBIG above max_bytes,
+ * EISDIR for a folder, FILE_ENOTREG for a named pipe, socket or device
+ * (refused unread: a pipe would block the build forever). */
 int file_read(const char *path, size_t max_bytes, char **out, size_t *len);
+/* The errno file_read gives a path that is neither a regular file nor a
+ * folder (Linux has no errno of its own for that). */
+#define FILE_ENOTREG ENODEV
+
+/* Why file_read failed on path, as words for a message ("no such file",
+ * "it is a folder, not a file", "larger than 1 MiB"), in why (size n);
+ * returns why. */
+const char *file_error_text(const char *path, int err, size_t max_bytes, char *why, size_t n);
+/* True when err is the system's failure (permissions, I/O), false when it
+ * is the input's (missing, too large, not a regular file). */
+bool file_error_is_io(int err);
 
 /* Write a whole file through a temporary file renamed into place, so no
  * reader sees half of it. Returns 0 or -1 (errno set). */

@@ -40,9 +40,9 @@ ynode *yaml_load(const char *path, const char *what, diag *d)
     char *text;
     size_t len;
     if (file_read(path, BP_MAX_FILE_BYTES, &text, &len) != 0) {
-        d->io = errno != ENOENT && errno != EFBIG;
-        diag_error(d, path, 0, 0, "cannot read the %s: %s", what,
-                   errno == EFBIG ? "file larger than 1 MiB" : strerror(errno));
+        char *the = xasprintf("the %s", what);
+        diag_read_error(d, path, 0, 0, path, the, errno, BP_MAX_FILE_BYTES);
+        free(the);
         return NULL;
     }
     ynode *root = yaml_parse_named(path, text, len, what, d);
@@ -316,7 +316,7 @@ ynode *yaml_parse(const char *path, const char *text, size_t len, int line_offse
     b.d = d;
     if (empty)
         *empty = false;
-    int errors_before = d->errors;
+    size_t mark = diag_mark(d);
 
     size_t bad_at;
     if (!utf8_valid(text, len, &bad_at)) {
@@ -436,7 +436,7 @@ ynode *yaml_parse(const char *path, const char *text, size_t len, int line_offse
         ynode_free(b.stack[i]);
         strset_free(&b.keys[i]);
     }
-    if (d->errors != errors_before) {
+    if (diag_failed_since(d, mark)) {
         ynode_free(b.root);
         return NULL;
     }

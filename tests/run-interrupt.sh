@@ -5,10 +5,10 @@
 # previous site must be whole and byte-identical. The next build must
 # succeed, swap the new site in and remove the stale temporary folder.
 # To interrupt mid-write every time, however fast the machine: the last page
-# draws a board of its own, and that drawing's file in the results cache is
-# replaced by a named pipe. The build writes every other page, then waits to
-# read the pipe, and is killed there (the pipe is removed before the next
-# build, which then draws the board afresh).
+# draws a board of its own, and opening that drawing's file in the results
+# cache never returns (tests/interrupt_pause.c, preloaded). The build writes
+# every other page, then waits there, and is killed (the file is removed
+# before the next build, which then draws the board afresh).
 set -euo pipefail
 export LC_ALL=C
 BP=${BP:-build/asan/boardpress}
@@ -25,6 +25,9 @@ cleanup() {
 trap cleanup EXIT
 site=$work/site
 cache=$work/cache
+cc -shared -fPIC -O1 -o "$work/pause.so" "$here/interrupt_pause.c" -ldl
+# the sanitizer runtime wants to come first among the preloaded libraries
+asan_rt=$(ldd "$BP" | awk '/libasan/ {print $3}')
 cp -a "$here/bad/base" "$site"
 cd "$site"
 sed -e 's/^id: mini/id: last/' -e 's/^title: .*/title: The last board/' \
@@ -66,11 +69,10 @@ version=1
 for sig in INT TERM KILL; do
   version=$((version + 1))
   gen "$version"
-  rm -f "$drawing"
-  mkfifo "$drawing"
   # (a background job of a script starts with SIGINT ignored: restore it)
-  SOURCE_DATE_EPOCH=0 env --default-signal=INT,TERM "$BP" build -q --cache "$cache" \
-    >"$work/out.txt" 2>&1 &
+  SOURCE_DATE_EPOCH=0 BP_PAUSE_AT="/$(basename "$drawing")" \
+    LD_PRELOAD="${asan_rt:+$asan_rt }$work/pause.so" \
+    env --default-signal=INT,TERM "$BP" build -q --cache "$cache" >"$work/out.txt" 2>&1 &
   pid=$!
   tmp=public.tmp-$pid
   # Wait until the page before the last is written with the new version (the

@@ -554,7 +554,7 @@ static void loading_files(void **state)
     diag_init(&d, NULL);
     path = xasprintf("%s/boards/none.yaml", dir);
     assert_null(board_load(path, cat, &lim, &d));
-    want = xasprintf("%s: error: cannot read the board: No such file or directory\n", path);
+    want = xasprintf("%s: error: cannot read the board: no such file\n", path);
     assert_string_equal(d.text, want);
     free(want);
     free(path);
