@@ -1146,27 +1146,21 @@ static void measured_stamp(page_ctx *pc, buf *out)
     buf_puts(out, ".</p>\n");
 }
 
-static tmpl *template_for(site *s, tmpl ***cache, char ***names, size_t *n, const char *name,
-                          const bp_page *p)
+/* The template a page names, from the build's library (each file parsed
+ * once); a name without a file is reported at the first page naming it. */
+static tmpl *template_for(site *s, tmpl_lib *lib, strset *named, const char *name, const bp_page *p)
 {
-    for (size_t i = 0; i < *n; i++)
-        if (strcmp((*names)[i], name) == 0)
-            return (*cache)[i];
-    char *file = xasprintf("%s/%s.html", s->opt.templates, name);
-    tmpl *t = NULL;
-    if (access(file, F_OK) != 0 && p) {
-        diag_error(&s->d, p->path, p->template_pos.line, p->template_pos.col,
-                   "template '%s' does not exist (%s)", name, file);
-    } else {
-        t = tmpl_load(s->opt.templates, name, &s->d);
+    if (p && strset_add(named, name)) {
+        char *file = xasprintf("%s/%s.html", s->opt.templates, name);
+        bool missing = access(file, F_OK) != 0;
+        if (missing)
+            diag_error(&s->d, p->path, p->template_pos.line, p->template_pos.col,
+                       "template '%s' does not exist (%s)", name, file);
+        free(file);
+        if (missing)
+            return NULL;
     }
-    free(file);
-    *cache = xrealloc(*cache, (*n + 1) * sizeof **cache);
-    *names = xrealloc(*names, (*n + 1) * sizeof **names);
-    (*cache)[*n] = t;
-    (*names)[*n] = xstrdup(name);
-    (*n)++;
-    return t;
+    return tmpl_lib_load(lib, name, &s->d);
 }
 
 /* The nav and pages lists of a page, made item by item while its template
@@ -1544,9 +1538,8 @@ int site_build(const site_options *o)
         check_claims(&s);
 
     outdir *out = NULL;
-    tmpl **tcache = NULL;
-    char **tnames = NULL;
-    size_t n_t = 0;
+    tmpl_lib *tlib = tmpl_lib_new(o->templates);
+    strset tnamed = {0};
     bp_page **order = xcalloc(s.n_pages + 1, sizeof *order);
     size_t n_order = nav_order(&s, order);
     if (s.d.errors == 0 && o->write) {
@@ -1564,8 +1557,8 @@ int site_build(const site_options *o)
             have_home |= p->is_home;
             site ws = s;
             diag_init(&ws.d, NULL);
-            page_t[i] = template_for(&ws, &tcache, &tnames, &n_t,
-                                     p->is_home ? "index" : p->template_name, p);
+            page_t[i] =
+                template_for(&ws, tlib, &tnamed, p->is_home ? "index" : p->template_name, p);
             res[i].errors = ws.d.errors;
             res[i].io = ws.d.io;
             res[i].text = diag_take(&ws.d);
@@ -1582,7 +1575,7 @@ int site_build(const site_options *o)
         if (out)
             outdir_set_seq(out, s.n_pages);
         if (!have_home) {
-            tmpl *t = template_for(&s, &tcache, &tnames, &n_t, "index", NULL);
+            tmpl *t = template_for(&s, tlib, &tnamed, "index", NULL);
             if (t)
                 render_default_index(&s, out, order, n_order, t);
         }
@@ -1598,12 +1591,8 @@ int site_build(const site_options *o)
         else
             outdir_abort(out);
     }
-    for (size_t i = 0; i < n_t; i++) {
-        tmpl_free(tcache[i]);
-        free(tnames[i]);
-    }
-    free(tcache);
-    free(tnames);
+    tmpl_lib_free(tlib);
+    strset_free(&tnamed);
     free(order);
 
     int status = diag_exit_status(&s.d);
