@@ -27,6 +27,11 @@
 #include <unistd.h>
 
 #define SITE_MAX_PAGES 100000
+/* Every page shows the nav: it lists what site.yaml names, at most this
+ * many, or without a nav the first SITE_NAV_DEFAULT pages (a nav of every
+ * page made output grow with the square of the pages: 16 GB for 20,000). */
+#define SITE_MAX_NAV 100
+#define SITE_NAV_DEFAULT 8
 #define PAGE_MAX_FILE_BYTES (MD_MAX_BYTES + 64 * 1024) /* front matter and body */
 /* Jobs times replications over every board, level combination and chart
  * point of a build: a bound on how long simulating can take (minutes). */
@@ -121,7 +126,13 @@ static void load_config(site *s)
             yread_bool(path, v, "unsafe_html", &c->unsafe_html, d);
         if ((v = ymap_get(root, "about")) && yread_id(path, v, "about", &c->about, d) == 0)
             c->about_pos = (bp_pos){v->line, v->col};
-        if ((v = ymap_get(root, "nav")) && yexpect(path, v, YN_SEQ, "nav", d) == 0) {
+        if ((v = ymap_get(root, "nav")) && yexpect(path, v, YN_SEQ, "nav", d) == 0 &&
+            v->n > SITE_MAX_NAV) {
+            diag_error(d, path, v->line, v->col,
+                       "nav lists %zu pages; the limit is %d (every page shows the nav, and the "
+                       "home page lists every page anyway)",
+                       v->n, SITE_MAX_NAV);
+        } else if (v && v->type == YN_SEQ) {
             c->nav = xcalloc(v->n ? v->n : 1, sizeof *c->nav);
             c->nav_pos = xcalloc(v->n ? v->n : 1, sizeof *c->nav_pos);
             for (size_t i = 0; i < v->n; i++)
@@ -1029,7 +1040,9 @@ static void discover_pages(site *s)
     }
 }
 
-/* The pages in navigation order (site.yaml nav first, then the rest). */
+/* The pages in navigation order (site.yaml nav first, then the rest), the
+ * order of previous/next and of the home page's list; s->n_nav_items of
+ * them, from the front, make the nav. */
 static size_t nav_order(site *s, bp_page **out)
 {
     size_t n = 0;
@@ -1043,6 +1056,7 @@ static size_t nav_order(site *s, bp_page **out)
                 out[n++] = p;
             }
         }
+    size_t named = n;
     for (size_t i = 0; i < s->n_pages; i++) {
         bp_page *p = s->pages[i];
         if (!p->is_home && p->nav_pos == SIZE_MAX) {
@@ -1050,6 +1064,7 @@ static size_t nav_order(site *s, bp_page **out)
             out[n++] = p;
         }
     }
+    s->n_nav_items = s->cfg.nav ? named : n < SITE_NAV_DEFAULT ? n : SITE_NAV_DEFAULT;
     return n;
 }
 
@@ -1166,8 +1181,8 @@ static tmpl *template_for(site *s, tmpl_lib *lib, strset *named, const char *nam
 /* The nav and pages lists of a page, made item by item while its template
  * renders (tmpl_list_lazy): a list of every page costs one item at a time. */
 typedef struct {
-    bp_page **order;
-    size_t n_order;
+    bp_page **order; /* the nav is its first n_nav items */
+    size_t n_order, n_nav;
     const bp_page *current;
     const char *root;
 } page_lists;
@@ -1194,11 +1209,11 @@ static void fill_pages(void *ctx, size_t i, tmpl_scope *item)
 
 /* nav, prev/next, and the pages list (only where with_pages: home pages);
  * l must outlive the rendering. */
-static void nav_vars(tmpl_scope *sc, page_lists *l, bp_page **order, size_t n_order,
+static void nav_vars(const site *s, tmpl_scope *sc, page_lists *l, bp_page **order, size_t n_order,
                      const bp_page *current, const char *root, bool with_pages)
 {
-    *l = (page_lists){order, n_order, current, root};
-    tmpl_list_lazy(sc, "nav", n_order, fill_nav, l);
+    *l = (page_lists){order, n_order, s->n_nav_items, current, root};
+    tmpl_list_lazy(sc, "nav", l->n_nav, fill_nav, l);
     tmpl_list_lazy(sc, "pages", with_pages ? n_order : 0, fill_pages, l);
     size_t at = current && current->nav_pos < n_order && order[current->nav_pos] == current
                     ? current->nav_pos
@@ -1274,7 +1289,7 @@ static void render_page(site *s, outdir *out, bp_page *p, bp_page **order, size_
         tmpl_set_text(sc, "interactive", pc.interactive ? "yes" : "");
         tmpl_set_text(sc, "results_url", pc.results.len ? "results.json" : "");
         page_lists lists;
-        nav_vars(sc, &lists, order, n_order, p, root, p->is_home);
+        nav_vars(s, sc, &lists, order, n_order, p, root, p->is_home);
         buf html;
         buf_init(&html);
         if (tmpl_render(t, sc, &html, &s->d) == 0 && out) {
@@ -1399,7 +1414,7 @@ static void render_default_index(site *s, outdir *out, bp_page **order, size_t n
     tmpl_set_text(sc, "interactive", "");
     tmpl_set_text(sc, "results_url", "");
     page_lists lists;
-    nav_vars(sc, &lists, order, n_order, NULL, "", true);
+    nav_vars(s, sc, &lists, order, n_order, NULL, "", true);
     buf html;
     buf_init(&html);
     if (tmpl_render(t, sc, &html, &s->d) == 0 && out)

@@ -76,6 +76,7 @@ typedef struct {
     bp_page **pages; /* sorted by order, then slug */
     size_t n_pages;
     size_t failed_pages; /* page files that did not load (reported) */
+    size_t n_nav_items;  /* pages the nav lists: the first of the nav order */
     sboard **boards;     /* board files, in first-use order */
     size_t n_boards;
     slevel **levels;
