@@ -344,6 +344,49 @@ void board_read_goals(const char *path, const ynode *gn, sim_goal *goals, bp_pos
     }
 }
 
+/* The events a board may take, checked before it runs: one run within
+ * max_events, all its runs within max_board_events. Reported at what makes
+ * it big: a level's or --set's tries, else replications, else jobs. */
+static void check_events_bound(const bp_board *b, const char *path, const ynode *root,
+                               const ynode *traffic, const sim_limits *lim, diag *d)
+{
+    int tries;
+    int64_t run = board_run_events_bound(&b->sim, &tries);
+    int64_t all = run * b->sim.replications;
+    bool per_run = run > lim->max_events;
+    if (!per_run && all <= lim->max_board_events)
+        return;
+    const ynode *at = ymap_get(traffic, "jobs");
+    const ynode *rn = ymap_get(root, "replications");
+    if (!per_run && rn)
+        at = rn;
+    const ynode *parts = ymap_get(root, "parts");
+    for (size_t i = 0; parts && i < parts->n && i < b->sim.n_parts; i++) {
+        const ynode *tn = ymap_get(parts->kids[i], "tries"); /* set by an override */
+        if (tn && tn->file && b->sim.parts[i].tries == tries)
+            at = tn;
+    }
+    /* a level's or --set's value: "with this value, one run of the board" */
+    const char *subject =
+        at->file ? "with this value, one run of the board" : "one run of this board";
+    const char *subjects =
+        at->file ? "with this value, the runs of the board" : "the runs of this board";
+    char jobs_words[128];
+    snprintf(jobs_words, sizeof jobs_words, "%lld jobs × (2 + 8 × %d tries)",
+             (long long)b->sim.traffic.jobs, tries);
+    if (per_run)
+        diag_error(d, YPATH(path, at), at->line, at->col,
+                   "%s may take up to %lld events (%s); the limit is %lld per run: lower jobs "
+                   "or tries",
+                   subject, (long long)run, jobs_words, (long long)lim->max_events);
+    else
+        diag_error(d, YPATH(path, at), at->line, at->col,
+                   "%s may take up to %lld events (%d replications × %s); the limit is %lld "
+                   "per board: lower jobs, tries or replications",
+                   subjects, (long long)all, b->sim.replications, jobs_words,
+                   (long long)lim->max_board_events);
+}
+
 bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog *cat,
                           const sim_limits *lim, diag *d)
 {
@@ -455,12 +498,34 @@ bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog 
             diag_error(d, path, at.line, at.col, "%s", msg);
         }
     }
+    if (!diag_failed_since(d, mark))
+        check_events_bound(b, path, root, traffic, lim, d);
 out:
     if (diag_failed_since(d, mark)) {
         board_free(b);
         return NULL;
     }
     return b;
+}
+
+int64_t board_run_events_bound(const sim_board *b, int *tries)
+{
+    int t = 1;
+    for (size_t i = 0; i < b->n_links; i++) {
+        const sim_part *from = &b->parts[b->links[i].from], *to = &b->parts[b->links[i].to];
+        bool delivery = (to->kind == SIM_KIND_CONSUMER || to->kind == SIM_KIND_SERVICE) &&
+                        (from->kind == SIM_KIND_BROKER || from->kind == SIM_KIND_USERS);
+        if (!delivery)
+            continue;
+        int sends = from->kind == SIM_KIND_BROKER && from->delivery == SIM_DELIVERY_AT_MOST_ONCE
+                        ? 1
+                        : from->tries;
+        if (sends > t)
+            t = sends;
+    }
+    if (tries)
+        *tries = t;
+    return b->traffic.jobs * (2 + 8 * (int64_t)t);
 }
 
 bp_board *board_load(const char *path, const bp_catalog *cat, const sim_limits *lim, diag *d)

@@ -33,9 +33,6 @@
 #define SITE_MAX_NAV 100
 #define SITE_NAV_DEFAULT 8
 #define PAGE_MAX_FILE_BYTES (MD_MAX_BYTES + 64 * 1024) /* front matter and body */
-/* Jobs times replications over every board, level combination and chart
- * point of a build: a bound on how long simulating can take (minutes). */
-#define SITE_MAX_JOB_RUNS 100000000
 
 /* Board and timeline drawings are cached on shared boards and made with
  * cairo. Pages that draw render on one thread (render_all); the lock keeps
@@ -469,158 +466,6 @@ static void load_chart_ref(site *s, const bp_page *p, const bp_ref *r)
     free(board_path);
 }
 
-/* ------------------------------------------------------------ simulation */
-
-typedef struct {
-    sboard **runs;
-    size_t n;
-    atomic_size_t next;
-    const sim_limits *lim;
-} run_queue;
-
-static void *run_worker(void *arg)
-{
-    run_queue *q = arg;
-    for (;;) {
-        size_t i = atomic_fetch_add(&q->next, 1);
-        if (i >= q->n)
-            break;
-        sboard *b = q->runs[i];
-        if (sim_run(&b->board->sim, q->lim, b->want_trace, &b->result, b->run_error,
-                    sizeof b->run_error) != 0)
-            b->run_failed = 1;
-        b->ran = true;
-    }
-    return NULL;
-}
-
-static void add_run(sboard ***runs, size_t *n, size_t *cap, sboard *b)
-{
-    if (!b->board || b->ran)
-        return;
-    for (size_t i = 0; i < *n; i++)
-        if ((*runs)[i] == b)
-            return;
-    *runs = xgrow(*runs, sizeof **runs, cap, *n + 1);
-    (*runs)[(*n)++] = b;
-}
-
-static int cores(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)(n > 64 ? 64 : n) : 1;
-}
-
-static void simulate_all(site *s)
-{
-    sboard **runs = NULL;
-    size_t n = 0, cap = 0;
-    for (size_t i = 0; i < s->n_boards; i++)
-        add_run(&runs, &n, &cap, s->boards[i]);
-    for (size_t i = 0; i < s->n_levels; i++)
-        if (s->levels[i]->loaded)
-            for (size_t c = 0; c < s->levels[i]->level->n_combos; c++)
-                add_run(&runs, &n, &cap, &s->levels[i]->combos[c]);
-    for (size_t i = 0; i < s->n_charts; i++)
-        for (size_t k = 0; k < s->charts[i]->n_points; k++)
-            add_run(&runs, &n, &cap, &s->charts[i]->points[k]);
-    int64_t job_runs = 0;
-    for (size_t i = 0; i < n; i++)
-        job_runs += runs[i]->board->sim.traffic.jobs * runs[i]->board->sim.replications;
-    if (job_runs > SITE_MAX_JOB_RUNS) {
-        diag_error(&s->d, NULL, 0, 0,
-                   "the site asks for %lld simulated jobs (jobs times replications over every "
-                   "board, level combination and chart point); the limit is %d per build",
-                   (long long)job_runs, SITE_MAX_JOB_RUNS);
-        free(runs);
-        return;
-    }
-    /* Cached results first (in this thread), then the misses in parallel;
-     * a variant identical to an earlier one (same key: a level combination
-     * that is also a board of its own) runs once and shares the result. */
-    sboard **todo = xcalloc(n ? n : 1, sizeof *todo);
-    sboard **same = xcalloc(n ? n : 1, sizeof *same);      /* repeats, with ... */
-    size_t *same_as = xcalloc(n ? n : 1, sizeof *same_as); /* ... the todo they repeat */
-    buf *keys = xcalloc(n ? n : 1, sizeof *keys);
-    uint64_t *hashes = xcalloc(n ? n : 1, sizeof *hashes);
-    size_t n_todo = 0, n_same = 0;
-    for (size_t i = 0; i < n; i++) {
-        sboard *b = runs[i];
-        cache_key(&keys[n_todo], &b->board->sim, &s->lim, b->want_trace);
-        if (s->opt.cache && cache_get(s->opt.cache, &keys[n_todo], &b->result)) {
-            b->ran = true;
-            s->cached++;
-            buf_clear(&keys[n_todo]);
-            continue;
-        }
-        uint64_t h = hash64(keys[n_todo].data, keys[n_todo].len, 0);
-        size_t k = 0;
-        while (k < n_todo && !(hashes[k] == h && keys[k].len == keys[n_todo].len &&
-                               memcmp(keys[k].data, keys[n_todo].data, keys[k].len) == 0))
-            k++;
-        if (k < n_todo) {
-            same[n_same] = b;
-            same_as[n_same++] = k;
-            buf_clear(&keys[n_todo]);
-            continue;
-        }
-        hashes[n_todo] = h;
-        todo[n_todo++] = b;
-    }
-    run_queue q = {todo, n_todo, 0, &s->lim};
-    int threads = s->opt.jobs > 0 ? s->opt.jobs : cores();
-    if ((size_t)threads > n_todo)
-        threads = (int)(n_todo ? n_todo : 1);
-    pthread_t tids[64];
-    int started = 0;
-    for (int t = 1; t < threads && t < 64; t++)
-        if (pthread_create(&tids[started], NULL, run_worker, &q) == 0)
-            started++;
-    run_worker(&q);
-    for (int t = 0; t < started; t++)
-        pthread_join(tids[t], NULL);
-    s->runs += n_todo;
-    s->shared += n_same;
-    for (size_t i = 0; i < n_same; i++) {
-        const sboard *from = todo[same_as[i]];
-        sboard *b = same[i];
-        b->ran = true;
-        b->run_failed = from->run_failed;
-        memcpy(b->run_error, from->run_error, sizeof b->run_error);
-        if (!from->run_failed) {
-            b->result = from->result;
-            if (from->result.n_trace) {
-                size_t bytes = from->result.n_trace * sizeof *from->result.trace;
-                b->result.trace = xmalloc(bytes);
-                memcpy(b->result.trace, from->result.trace, bytes);
-            }
-        }
-    }
-    /* Report and store in a fixed order, whatever the threads did. */
-    for (size_t i = 0, k = 0; i < n; i++) {
-        sboard *b = runs[i];
-        if (k < n_todo && todo[k] == b) {
-            if (b->run_failed)
-                diag_error(&s->d, b->board->path, b->board->traffic_pos.line,
-                           b->board->traffic_pos.col, "%s", b->run_error);
-            else if (s->opt.cache)
-                cache_put(s->opt.cache, &keys[k], &b->result);
-            k++;
-        } else if (b->run_failed) { /* a repeat of a failed run fails the same way */
-            diag_error(&s->d, b->board->path, b->board->traffic_pos.line, b->board->traffic_pos.col,
-                       "%s", b->run_error);
-        }
-    }
-    for (size_t i = 0; i < n; i++)
-        buf_free(&keys[i]);
-    free(keys);
-    free(hashes);
-    free(same);
-    free(same_as);
-    free(todo);
-    free(runs);
-}
-
 /* expect: claims that disagree with the measurement; unwinnable levels. */
 static void check_claims(site *s)
 {
@@ -966,12 +811,20 @@ static int page_file_cmp(const void *a, const void *b)
     return strcmp(((const page_file *)a)->name, ((const page_file *)b)->name);
 }
 
-/* Run fn on --jobs threads (the caller's among them) over a queue. */
-static void run_threads(site *s, size_t n_items, void *(*fn)(void *), void *q)
+/* The number of cores (1 to 64): threads when --jobs is not given. */
+static int cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)(n > 64 ? 64 : n) : 1;
+}
+
+void site_run_threads(const site *s, size_t max_threads, void *(*fn)(void *), void *q)
 {
     int threads = s->opt.jobs > 0 ? s->opt.jobs : cores();
-    if ((size_t)threads > n_items / 4 + 1) /* a few items are not worth a thread */
-        threads = (int)(n_items / 4 + 1);
+    if (max_threads < 1)
+        max_threads = 1;
+    if ((size_t)threads > max_threads)
+        threads = (int)max_threads;
     pthread_t tids[64];
     int started = 0;
     for (int t = 1; t < threads && t < 64; t++)
@@ -1013,7 +866,7 @@ static void discover_pages(site *s)
     char root[PATH_MAX];
     discover_queue q = {s, files, n < SITE_MAX_PAGES ? n : SITE_MAX_PAGES,
                         realpath(s->opt.content, root) ? root : NULL, 0};
-    run_threads(s, q.n, discover_worker, &q);
+    site_run_threads(s, q.n / 4 + 1, discover_worker, &q); /* a few pages are not worth a thread */
     for (size_t i = 0; i < q.n; i++) {
         diag_add_text(&s->d, files[i].text, files[i].io);
         free(files[i].text);
@@ -1395,7 +1248,7 @@ static void render_all(site *s, outdir *out, bp_page **order, size_t n_order, tm
         else
             q.todo[q.n_todo++] = i;
     }
-    run_threads(s, q.n_todo, render_worker, &q);
+    site_run_threads(s, q.n_todo / 4 + 1, render_worker, &q);
     free(q.todo);
 }
 
@@ -1548,7 +1401,7 @@ int site_build(const site_options *o)
     }
     check_nav(&s);
     if (s.d.errors == 0)
-        simulate_all(&s);
+        site_simulate(&s);
     if (s.d.errors == 0)
         check_claims(&s);
 

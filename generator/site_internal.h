@@ -103,6 +103,18 @@ typedef struct {
     strset in_results; /* what results.json already holds */
 } page_ctx;
 
+/* Simulate every board variant of the site once (simulate.c): the work is
+ * bounded before anything runs and while it runs; failures are reported. */
+void site_simulate(site *s);
+/* A variant's share of a build's budget of events: budget × bound ÷ total
+ * (total: the sum of every variant's bound), at most max_each. The shares
+ * of all variants sum to at most budget, and when total fits the budget no
+ * share is below its bound. */
+int64_t site_event_share(int64_t bound, int64_t total, int64_t budget, int64_t max_each);
+/* Run fn(q) on --jobs threads (the caller's among them), at most
+ * max_threads of them, and wait for all. */
+void site_run_threads(const site *s, size_t max_threads, void *(*fn)(void *), void *q);
+
 /* Lookups by id among what the page lists (NULL when not listed). */
 sboard *site_page_board(const page_ctx *pc, const char *id);
 slevel *site_page_level(const page_ctx *pc, const char *id);

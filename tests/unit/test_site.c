@@ -14,6 +14,7 @@
 #include "gen_testlib.h"
 #include "results.h"
 #include "site.h"
+#include "site_internal.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -595,6 +596,35 @@ static void nav_lists_what_site_yaml_names(void **state)
     free(statics);
 }
 
+/* The build's event budget is split in proportion to each variant's bound
+ * (its limit while it runs): the shares never sum past the budget, and
+ * when the bounds fit, each variant may take at least its bound. */
+static void event_shares(void **state)
+{
+    (void)state;
+    assert_int_equal(site_event_share(10, 400, 1000, 500), 25);
+    assert_int_equal(site_event_share(300, 400, 1000, 500), 500); /* the per-board limit */
+    assert_int_equal(site_event_share(0, 400, 1000, 500), 0);     /* a repeat runs nothing */
+    assert_int_equal(site_event_share(90, 400, 1000, 500), 225);
+    assert_int_equal(site_event_share(7, 7, 7, 500), 7);
+    uint64_t x = 12345;
+    for (int round = 0; round < 2000; round++) {
+        int64_t bounds[16], total = 0, budget = 800000000, sum = 0;
+        size_t n = 1 + (size_t)round % 16;
+        for (size_t i = 0; i < n; i++) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            bounds[i] = (int64_t)(x >> 33) % (budget / (int64_t)n + 1);
+            total += bounds[i];
+        }
+        for (size_t i = 0; i < n; i++) {
+            int64_t share = site_event_share(bounds[i], total, budget, INT64_MAX);
+            assert_true(share >= bounds[i]);
+            sum += share;
+        }
+        assert_true(sum <= budget);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -604,6 +634,7 @@ int main(void)
         cmocka_unit_test(two_builds_are_identical),
         cmocka_unit_test(refused_outputs),
         cmocka_unit_test(nav_lists_what_site_yaml_names),
+        cmocka_unit_test(event_shares),
     };
     int failed = cmocka_run_group_tests_name("site", tests, setup, teardown);
     draw_shutdown(); /* cairo's and fontconfig's static data, for LeakSanitizer */
