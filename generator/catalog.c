@@ -273,7 +273,13 @@ bp_catalog *catalog_load(const char *path, diag *d)
     char *text;
     size_t len;
     if (file_read(path, BP_MAX_FILE_BYTES, &text, &len) != 0) {
-        diag_read_error(d, path, 0, 0, path, "the catalog", errno, BP_MAX_FILE_BYTES);
+        if (errno == ENOENT)
+            diag_error(d, path, 0, 0,
+                       "cannot read the catalog: no such file (every site needs a catalog.yaml "
+                       "with every default the simulator uses; start from boardpress's "
+                       "content/catalog.yaml)");
+        else
+            diag_read_error(d, path, 0, 0, path, "the catalog", errno, BP_MAX_FILE_BYTES);
         return NULL;
     }
     bp_catalog *c = catalog_parse(path, text, len, d);

@@ -879,6 +879,13 @@ static void discover_pages(site *s)
         free(files[i].name);
     free(files);
     qsort(s->pages, s->n_pages, sizeof *s->pages, page_cmp);
+    for (size_t i = 0; i < s->n_pages; i++) /* the site's own top-level folder */
+        if (strcmp(s->pages[i]->slug, "static") == 0)
+            diag_error(&s->d, s->pages[i]->path, s->pages[i]->slug_pos.line,
+                       s->pages[i]->slug_pos.col,
+                       "slug 'static' is the site's folder for the static files (%s/static/); "
+                       "rename the page or give it another 'slug:'",
+                       s->opt.out);
     for (size_t i = 1; i < s->n_pages; i++) {
         if (strcmp(s->pages[i]->slug, s->pages[i - 1]->slug) != 0)
             continue;
@@ -1382,11 +1389,15 @@ int site_build(const site_options *o)
     s.lim = sim_limits_default();
     build_date(&s);
 
-    load_config(&s);
-    char *cat_path = xasprintf("%s/catalog.yaml", o->content);
-    s.cat = leads_outside(&s, cat_path) ? NULL : catalog_load(cat_path, &s.d);
-    free(cat_path);
-    discover_pages(&s);
+    /* The catalog first: nothing simulates without it. Nothing of a content
+     * folder that is not there is read (each file would be one more error). */
+    if (site_check_sources(&s) || !s.no_content) {
+        char *cat_path = xasprintf("%s/catalog.yaml", o->content);
+        s.cat = leads_outside(&s, cat_path) ? NULL : catalog_load(cat_path, &s.d);
+        free(cat_path);
+        load_config(&s);
+        discover_pages(&s);
+    }
     if (s.cat) {
         for (size_t i = 0; i < s.n_pages; i++) {
             bp_page *p = s.pages[i];

@@ -76,6 +76,7 @@ typedef struct {
     bp_page **pages; /* sorted by order, then slug */
     size_t n_pages;
     size_t failed_pages; /* page files that did not load (reported) */
+    bool no_content;     /* the content folder is missing (reported) */
     size_t n_nav_items;  /* pages the nav lists: the first of the nav order */
     sboard **boards;     /* board files, in first-use order */
     size_t n_boards;
@@ -102,6 +103,12 @@ typedef struct {
     buf results;       /* results.json body parts */
     strset in_results; /* what results.json already holds */
 } page_ctx;
+
+/* Check the source folders before anything is read (sources.c): each is a
+ * folder, and static/ holds only files and folders without a link that
+ * loops. Returns false after reporting; s->no_content says whether the
+ * content folder is there to read at all. */
+bool site_check_sources(site *s);
 
 /* Simulate every board variant of the site once (simulate.c): the work is
  * bounded before anything runs and while it runs; failures are reported. */
