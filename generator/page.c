@@ -95,19 +95,19 @@ bp_page *page_parse(const char *path, const char *text, size_t len, const char *
     p->template_name = xstrdup("page");
 
     size_t bad_at;
+    unsigned cp;
+    int line, col;
     if (!utf8_valid(text, len, &bad_at)) {
-        int line = 1, col = 1;
-        for (size_t i = 0; i < bad_at; i++) {
-            if (text[i] == '\n') {
-                line++;
-                col = 1;
-            } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
-                col++;
-            }
-        }
+        text_pos(text, bad_at, &line, &col);
         diag_error(d, path, line, col, "%s",
                    text[bad_at] == '\0' ? "NUL byte in the page (is it a text file?)"
                                         : "invalid UTF-8 (pages must be UTF-8 encoded)");
+        goto out;
+    }
+    if ((bad_at = text_control_at(text, len, &cp)) < len) {
+        text_pos(text, bad_at, &line, &col);
+        diag_error(d, path, line, col,
+                   "control character U+%04X in the page; text may not hold one: remove it", cp);
         goto out;
     }
     if (len == 0) {

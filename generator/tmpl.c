@@ -434,15 +434,8 @@ static tmpl *load_file(tmpl_lib *lib, const char *file, diag *d, int depth, int 
     } else {
         size_t bad;
         if (!utf8_valid(text, len, &bad)) {
-            int bad_line = 1, bad_col = 1;
-            for (size_t i = 0; i < bad; i++) {
-                if (text[i] == '\n') {
-                    bad_line++;
-                    bad_col = 1;
-                } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
-                    bad_col++;
-                }
-            }
+            int bad_line, bad_col;
+            text_pos(text, bad, &bad_line, &bad_col);
             diag_error(d, path, bad_line, bad_col, "template is not valid UTF-8 text");
             (*errors)++;
         } else {

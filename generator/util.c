@@ -407,6 +407,37 @@ bad:
     return false;
 }
 
+void text_pos(const char *text, size_t off, int *line, int *col)
+{
+    *line = 1;
+    *col = 1;
+    for (size_t i = 0; i < off; i++) {
+        if (text[i] == '\n') {
+            (*line)++;
+            *col = 1;
+        } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
+            (*col)++;
+        }
+    }
+}
+
+size_t text_control_at(const char *s, size_t n, unsigned *cp)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; i < n; i++) {
+        unsigned c = p[i];
+        if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) {
+            *cp = c;
+            return i;
+        }
+        if (c == 0xC2 && i + 1 < n && p[i + 1] >= 0x80 && p[i + 1] <= 0x9F) {
+            *cp = p[i + 1];
+            return i;
+        }
+    }
+    return n;
+}
+
 uint64_t hash64(const void *data, size_t n, uint64_t seed)
 {
     const unsigned char *p = data;

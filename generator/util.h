@@ -73,6 +73,16 @@ int file_write_atomic(const char *path, const void *data, size_t len);
  * offset of the first bad byte. */
 bool utf8_valid(const char *s, size_t n, size_t *bad_at);
 
+/* The 1-based line and character column of byte offset off in text. */
+void text_pos(const char *text, size_t off, int *line, int *col);
+
+/* The offset of the first control character in s[0..n) (valid UTF-8) that
+ * text on a page may not hold: C0 controls other than tab, line feed and
+ * carriage return, DEL, and the C1 controls U+0080 to U+009F (they are
+ * invisible, and HTML calls them errors); n when there is none. *cp gets
+ * the character. */
+size_t text_control_at(const char *s, size_t n, unsigned *cp);
+
 /* A set of strings (open addressing; copies what it stores). */
 typedef struct {
     char **slots;

@@ -132,21 +132,6 @@ typedef struct {
     int documents;
 } builder;
 
-/* 1-based line and character column of byte offset off in text. */
-static void pos_of(const char *text, size_t off, int *line, int *col)
-{
-    *line = 1;
-    *col = 1;
-    for (size_t i = 0; i < off; i++) {
-        if (text[i] == '\n') {
-            (*line)++;
-            *col = 1;
-        } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
-            (*col)++;
-        }
-    }
-}
-
 static void err_at(builder *b, yaml_mark_t m, const char *msg)
 {
     diag_error(b->d, b->path, (int)m.line + 1 + b->line_offset, (int)m.column + 1, "%s", msg);
@@ -321,7 +306,7 @@ ynode *yaml_parse(const char *path, const char *text, size_t len, int line_offse
     size_t bad_at;
     if (!utf8_valid(text, len, &bad_at)) {
         int line, col;
-        pos_of(text, bad_at, &line, &col);
+        text_pos(text, bad_at, &line, &col);
         diag_error(d, path, line + line_offset, col, "%s",
                    text[bad_at] == '\0' ? "NUL byte in text (is this a UTF-16 or binary file?)"
                                         : "invalid UTF-8 (files must be UTF-8 encoded)");
@@ -399,6 +384,19 @@ ynode *yaml_parse(const char *path, const char *text, size_t len, int line_offse
                 n->plain = ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
                 if (strlen(n->s) != n->len) {
                     err_at(&b, m, "NUL character in a value");
+                    ynode_free(n);
+                    done = true;
+                    break;
+                }
+                unsigned cp;
+                if (text_control_at(n->s, n->len, &cp) < n->len) {
+                    /* only an escape gets one past libyaml ("\x01", "\e") */
+                    char msg[160];
+                    snprintf(msg, sizeof msg,
+                             "control character U+%04X in a value (from an escape in double "
+                             "quotes?); text may not hold one: remove it",
+                             cp);
+                    err_at(&b, m, msg);
                     ynode_free(n);
                     done = true;
                     break;

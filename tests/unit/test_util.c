@@ -309,13 +309,39 @@ static void not_regular_files(void **state)
     free(dir);
 }
 
+/* Control characters text may not hold: C0 but tab, LF and CR; DEL; C1. */
+static void control_characters(void **state)
+{
+    (void)state;
+    unsigned cp = 0;
+    assert_int_equal(text_control_at("a\tb\r\nc é", 9, &cp), 9);
+    assert_int_equal(text_control_at("ab\x01", 3, &cp), 2);
+    assert_int_equal(cp, 1);
+    assert_int_equal(text_control_at("\x1b[31m", 5, &cp), 0);
+    assert_int_equal(cp, 0x1b);
+    assert_int_equal(text_control_at("x\x7f", 2, &cp), 1);
+    assert_int_equal(cp, 0x7f);
+    assert_int_equal(text_control_at("x\xc2\x85", 3, &cp), 1); /* U+0085, next line */
+    assert_int_equal(cp, 0x85);
+    assert_int_equal(text_control_at("\xc2\xa0", 2, &cp), 2); /* U+00A0 is a space */
+    int line, col;
+    text_pos("ab\né\nxyz", 8, &line, &col); /* the z: é is two bytes, one column */
+    assert_int_equal(line, 3);
+    assert_int_equal(col, 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(buffers),       cmocka_unit_test(html_escaping),
-        cmocka_unit_test(json_escaping), cmocka_unit_test(utf8),
-        cmocka_unit_test(string_sets),   cmocka_unit_test(hashing),
-        cmocka_unit_test(file_reading),  cmocka_unit_test(not_regular_files),
+        cmocka_unit_test(buffers),
+        cmocka_unit_test(html_escaping),
+        cmocka_unit_test(json_escaping),
+        cmocka_unit_test(utf8),
+        cmocka_unit_test(string_sets),
+        cmocka_unit_test(hashing),
+        cmocka_unit_test(file_reading),
+        cmocka_unit_test(not_regular_files),
+        cmocka_unit_test(control_characters),
     };
     return cmocka_run_group_tests_name("util", tests, NULL, NULL);
 }
