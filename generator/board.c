@@ -400,6 +400,20 @@ bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog 
     b->sim.prices = cat->prices;
     if (yexpect(path, root, YN_MAP, "a board", d) != 0)
         goto out;
+    const ynode *names_board = ymap_get(root, "board");
+    if (names_board && !ymap_get(root, "parts")) {
+        /* a level or chart file where a board belongs: one error, not one
+         * per key it has and a board lacks */
+        const char *kind = ymap_get(root, "choices") ? "a level" : "a level or chart";
+        if (ymap_get(root, "measure") || ymap_get(root, "x"))
+            kind = "a chart";
+        if (names_board->type == YN_SCALAR)
+            diag_error(d, path, root->line, root->col,
+                       "this is %s file, not a board; its board is '%s'", kind, names_board->s);
+        else
+            diag_error(d, path, root->line, root->col, "this is %s file, not a board", kind);
+        goto out;
+    }
     ycheck_keys(path, root, "board key", board_keys, sizeof board_keys / sizeof board_keys[0], d);
 
     const ynode *v;
@@ -564,6 +578,39 @@ static ynode *find_link(const ynode *list, const char *from, const char *to)
     return NULL;
 }
 
+/* A near id among the board's parts, for a misspelt --set or level path;
+ * NULL when none is near. The result points into root. */
+static const char *near_part(const ynode *root, const char *word)
+{
+    const ynode *list = ymap_get(root, "parts");
+    const char *cands[256];
+    size_t n = 0;
+    for (size_t i = 0; list && list->type == YN_SEQ && i < list->n && n < 256; i++) {
+        const ynode *id = ymap_get(list->kids[i], "id");
+        if (id && id->type == YN_SCALAR)
+            cands[n++] = id->s;
+    }
+    return diag_suggest(word, cands, n);
+}
+
+/* " (it has links.A.B and links.B.C)": the links a path may name, when a
+ * board has at most 8 (a wrong end is likelier than a misspelling). */
+static void board_links_text(const ynode *root, buf *out)
+{
+    const ynode *list = ymap_get(root, "links");
+    if (!list || list->type != YN_SEQ || list->n == 0 || list->n > 8)
+        return;
+    for (size_t i = 0; i < list->n; i++) {
+        const ynode *a = ymap_get(list->kids[i], "from"), *b = ymap_get(list->kids[i], "to");
+        if (!a || !b || a->type != YN_SCALAR || b->type != YN_SCALAR)
+            continue;
+        buf_puts(out, out->len ? (i + 1 == list->n ? " and " : ", ") : " (it has ");
+        buf_printf(out, "links.%s.%s", a->s, b->s);
+    }
+    if (out->len)
+        buf_putc(out, ')');
+}
+
 int board_override(const char *board_path, ynode *root, const char *expr, const char *value,
                    const char *src, int line, int col, diag *d)
 {
@@ -602,22 +649,38 @@ int board_override_at(const char *board_path, ynode *root, const char *expr, con
         target = find_item(ymap_get(root, "parts"), "id", segs[1]);
         field = segs[2];
         if (!target) {
-            diag_error(d, src, line, col, "no part '%s' on the board", segs[1]);
+            const char *near = near_part(root, segs[1]);
+            if (near)
+                diag_error(d, src, line, col, "no part '%s' on the board; did you mean '%s'?",
+                           segs[1], near);
+            else
+                diag_error(d, src, line, col, "no part '%s' on the board", segs[1]);
             goto out;
         }
     } else if (n == 4 && strcmp(segs[0], "links") == 0) {
         target = find_link(ymap_get(root, "links"), segs[1], segs[2]);
         field = segs[3];
         if (!target) {
-            diag_error(d, src, line, col, "no link from '%s' to '%s' on the board", segs[1],
-                       segs[2]);
+            buf has;
+            buf_init(&has);
+            board_links_text(root, &has);
+            diag_error(d, src, line, col, "no link from '%s' to '%s' on the board%s", segs[1],
+                       segs[2], has.data ? has.data : "");
+            buf_free(&has);
             goto out;
         }
     } else {
-        diag_error(d, src, line, col,
-                   "cannot set '%s': write parts.ID.FIELD, links.FROM.TO.FIELD, "
-                   "traffic.FIELD, seed or replications",
-                   expr);
+        static const char *const firsts[] = {"parts", "links", "traffic", "seed", "replications"};
+        const char *near = diag_suggest(segs[0], firsts, 5);
+        const char *rest = strchr(expr, '.');
+        if (near && strcmp(near, segs[0]) != 0)
+            diag_error(d, src, line, col, "cannot set '%s'; did you mean '%s%s'?", expr, near,
+                       rest ? rest : "");
+        else
+            diag_error(d, src, line, col,
+                       "cannot set '%s': write parts.ID.FIELD, links.FROM.TO.FIELD, "
+                       "traffic.FIELD, seed or replications",
+                       expr);
         goto out;
     }
     if (!target || target->type != YN_MAP) {

@@ -138,9 +138,16 @@ bp_page *page_parse(const char *path, const char *text, size_t len, const char *
     }
     ycheck_keys(path, fm, "front matter key", page_keys, sizeof page_keys / sizeof page_keys[0], d);
     const ynode *v;
-    if (!(v = ymap_get(fm, "title")))
-        diag_error(d, path, 2, 1, "front matter needs a title");
-    else
+    if (!(v = ymap_get(fm, "title"))) {
+        /* a misspelt title was reported as an unknown key with its hint:
+         * one error for the one cause */
+        static const char *const title[] = {"title"};
+        bool misspelt = false;
+        for (size_t i = 0; i + 1 < fm->n && !misspelt; i += 2)
+            misspelt = diag_suggest(fm->kids[i]->s, title, 1) != NULL;
+        if (!misspelt)
+            diag_error(d, path, 2, 1, "front matter needs a title");
+    } else
         yread_text(path, v, "title", &p->title, d);
     if ((v = ymap_get(fm, "summary")))
         yread_text(path, v, "summary", &p->summary, d);

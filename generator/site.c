@@ -683,38 +683,77 @@ static void charts_to_cache(site *s, bool *cached)
 
 /* ------------------------------------------------------------ page lookups */
 
-sboard *site_page_board(const page_ctx *pc, const char *id)
+sboard *site_page_board(page_ctx *pc, const char *id)
 {
     for (size_t i = 0; i < pc->page->n_boards; i++) {
         sboard *b = find_board_file(pc->s, pc->page->boards[i].path);
-        if (b && b->board && strcmp(b->board->id, id) == 0)
+        if (b && b->board && strcmp(b->board->id, id) == 0) {
+            pc->shows_board[i] = true;
             return b;
+        }
     }
     return NULL;
 }
 
-slevel *site_page_level(const page_ctx *pc, const char *id)
+slevel *site_page_level(page_ctx *pc, const char *id)
 {
     for (size_t i = 0; i < pc->page->n_levels; i++)
         for (size_t k = 0; k < pc->s->n_levels; k++) {
             slevel *sl = pc->s->levels[k];
             if (sl->loaded && strcmp(sl->file, pc->page->levels[i].path) == 0 &&
-                strcmp(sl->level->id, id) == 0)
+                strcmp(sl->level->id, id) == 0) {
+                pc->shows_level[i] = true;
                 return sl;
+            }
         }
     return NULL;
 }
 
-schart *site_page_chart(const page_ctx *pc, const char *id)
+schart *site_page_chart(page_ctx *pc, const char *id)
 {
     for (size_t i = 0; i < pc->page->n_charts; i++)
         for (size_t k = 0; k < pc->s->n_charts; k++) {
             schart *sc = pc->s->charts[k];
             if (sc->chart && sc->points && strcmp(sc->file, pc->page->charts[i].path) == 0 &&
-                strcmp(sc->chart->id, id) == 0)
+                strcmp(sc->chart->id, id) == 0) {
+                pc->shows_chart[i] = true;
                 return sc;
+            }
         }
     return NULL;
+}
+
+/* A board, level or chart the front matter lists and the page never shows
+ * is a mistake (a leftover, or a missing placeholder); it would still
+ * appear in the page's measured line and model note. */
+static void check_shown(page_ctx *pc)
+{
+    const bp_page *p = pc->page;
+    site *s = pc->s;
+    for (size_t i = 0; i < p->n_boards; i++) {
+        const sboard *b = find_board_file(s, p->boards[i].path);
+        if (!pc->shows_board[i] && b && b->board)
+            diag_error(&s->d, p->path, p->boards[i].pos.line, p->boards[i].pos.col,
+                       "board '%s' is listed under 'boards:' but the page never shows it: add "
+                       "{{ board %s }} or one of its values, or remove it from the list",
+                       b->board->id, b->board->id);
+    }
+    for (size_t i = 0; i < p->n_levels; i++)
+        for (size_t k = 0; k < s->n_levels; k++)
+            if (!pc->shows_level[i] && s->levels[k]->loaded &&
+                strcmp(s->levels[k]->file, p->levels[i].path) == 0)
+                diag_error(&s->d, p->path, p->levels[i].pos.line, p->levels[i].pos.col,
+                           "level '%s' is listed under 'levels:' but the page never shows it: "
+                           "add {{ level %s }}, or remove it from the list",
+                           s->levels[k]->level->id, s->levels[k]->level->id);
+    for (size_t i = 0; i < p->n_charts; i++)
+        for (size_t k = 0; k < s->n_charts; k++)
+            if (!pc->shows_chart[i] && s->charts[k]->chart && s->charts[k]->points &&
+                strcmp(s->charts[k]->file, p->charts[i].path) == 0)
+                diag_error(&s->d, p->path, p->charts[i].pos.line, p->charts[i].pos.col,
+                           "chart '%s' is listed under 'charts:' but the page never shows it: "
+                           "add {{ chart %s }}, or remove it from the list",
+                           s->charts[k]->chart->id, s->charts[k]->chart->id);
 }
 
 int site_page_file(page_ctx *pc, const char *name, const char *data)
@@ -1099,6 +1138,9 @@ static void render_page(site *s, outdir *out, bp_page *p, bp_page **order, size_
     pc.page = p;
     pc.out = out;
     buf_init(&pc.results);
+    pc.shows_board = xcalloc(p->n_boards + 1, sizeof *pc.shows_board);
+    pc.shows_level = xcalloc(p->n_levels + 1, sizeof *pc.shows_level);
+    pc.shows_chart = xcalloc(p->n_charts + 1, sizeof *pc.shows_chart);
     /* ids the template itself uses */
     strset_add(&pc.ids, "main");
     strset_add(&pc.ids, "model-note-title");
@@ -1118,6 +1160,8 @@ static void render_page(site *s, outdir *out, bp_page *p, bp_page **order, size_
     buf_init(&body);
     size_t mark = diag_mark(&s->d);
     md_render(text + p->body_offset, len - p->body_offset, &mo, &body, &s->d);
+    if (!diag_failed_since(&s->d, mark))
+        check_shown(&pc);
     /* Pages without a placeholder for a listed board still publish its
      * results: results.json holds every measured result of the page. */
     for (size_t i = 0; i < p->n_boards; i++) {
@@ -1181,6 +1225,9 @@ out:
     strset_free(&pc.files);
     strset_free(&pc.ids);
     strset_free(&pc.in_results);
+    free(pc.shows_board);
+    free(pc.shows_level);
+    free(pc.shows_chart);
 }
 
 /* ------------------------------------------------------------ parallel pages */

@@ -102,6 +102,8 @@ typedef struct {
     bool interactive;  /* the page needs the script */
     buf results;       /* results.json body parts */
     strset in_results; /* what results.json already holds */
+    /* which of the page's listed boards, levels and charts it shows */
+    bool *shows_board, *shows_level, *shows_chart;
 } page_ctx;
 
 /* Check the source folders before anything is read (sources.c): each is a
@@ -122,10 +124,11 @@ int64_t site_event_share(int64_t bound, int64_t total, int64_t budget, int64_t m
  * max_threads of them, and wait for all. */
 void site_run_threads(const site *s, size_t max_threads, void *(*fn)(void *), void *q);
 
-/* Lookups by id among what the page lists (NULL when not listed). */
-sboard *site_page_board(const page_ctx *pc, const char *id);
-slevel *site_page_level(const page_ctx *pc, const char *id);
-schart *site_page_chart(const page_ctx *pc, const char *id);
+/* Lookups by id among what the page lists (NULL when not listed); what is
+ * found counts as shown on the page. */
+sboard *site_page_board(page_ctx *pc, const char *id);
+slevel *site_page_level(page_ctx *pc, const char *id);
+schart *site_page_chart(page_ctx *pc, const char *id);
 
 /* Draw a board (or its timeline) once; returns 0 or -1 (reported at
  * path:line:col). */

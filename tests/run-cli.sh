@@ -52,7 +52,7 @@ set +e
 "$BP" sim "$board" --catalog "$cat_" --set parts.wroker.idempotency=none >/dev/null 2>"$tmp/err"; rc=$?
 set -e
 [ $rc = 1 ] || fail "--set on a missing part should exit 1"
-grep -qx -e "--set: error: no part 'wroker' on the board" "$tmp/err" || fail "--set message: $(cat "$tmp/err")"
+grep -qx -e "--set: error: no part 'wroker' on the board; did you mean 'worker'?" "$tmp/err" || fail "--set message: $(cat "$tmp/err")"
 set +e
 "$BP" sim "$board" --catalog "$cat_" --set parts.worker.idempotency=key-in-transation >/dev/null 2>"$tmp/err"; rc=$?
 set -e

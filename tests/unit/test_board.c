@@ -610,8 +610,15 @@ static void override_errors(void **state)
     (void)state;
     override_refused("parts.nope.tries", "3",
                      "levels/l.yaml:9:7: error: no part 'nope' on the board\n");
+    override_refused("parts.prc.tries", "3",
+                     "levels/l.yaml:9:7: error: no part 'prc' on the board; did you mean "
+                     "'proc'?\n");
     override_refused("links.users.proc.rtt", "1 ms",
-                     "levels/l.yaml:9:7: error: no link from 'users' to 'proc' on the board\n");
+                     "levels/l.yaml:9:7: error: no link from 'users' to 'proc' on the board (it "
+                     "has links.users.broker, links.broker.proc and links.proc.psp)\n");
+    override_refused("part.proc.tries", "3",
+                     "levels/l.yaml:9:7: error: cannot set 'part.proc.tries'; did you mean "
+                     "'parts.proc.tries'?\n");
     override_refused("colour", "red",
                      "levels/l.yaml:9:7: error: cannot set 'colour': write parts.ID.FIELD, "
                      "links.FROM.TO.FIELD, traffic.FIELD, seed or replications\n");
