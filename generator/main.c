@@ -14,8 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BOARDPRESS_VERSION "0.1.0"
-
 static const char usage_text[] =
     "usage: boardpress build [--content DIR] [--templates DIR] [--static DIR] [--out DIR]\n"
     "                        [--jobs N] [--cache DIR | --no-cache] [-q]\n"

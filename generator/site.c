@@ -1018,7 +1018,8 @@ static void common_vars(site *s, tmpl_scope *sc, const char *root)
     free(st);
     tmpl_set_text(sc, "home_url", root[0] ? root : "./");
     tmpl_set_text(sc, "build_date", s->date);
-    tmpl_set_text(sc, "version", SIMCORE_VERSION);
+    tmpl_set_text(sc, "version", BOARDPRESS_VERSION);
+    tmpl_set_text(sc, "simulator_version", SIMCORE_VERSION);
 }
 
 static void measured_stamp(page_ctx *pc, buf *out)
