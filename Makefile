@@ -71,6 +71,10 @@ PKG_LIBS = -pthread -lcmark-gfm-extensions $(shell pkg-config --libs libcmark-gf
 CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# The simulator's results must be the same bits on every compiler and target
+# (the native build, the sanitizer and fuzz builds, the WebAssembly module):
+# no fused multiply-adds, whatever -march or the compiler's default says.
+SIM_DET := -ffp-contract=off
 
 SIM_SRC := $(sort $(wildcard sim-core/*.c))
 GEN_SRC := $(sort $(filter-out generator/main.c,$(wildcard generator/*.c)))
@@ -106,7 +110,7 @@ $(BUILD)/boardpress: $(GEN_OBJ) $(BUILD)/libsimcore.a
 $(BUILD)/obj/sim-core/%.o: sim-core/%.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)
-	$(Q)$(CC) $(REL_CFLAGS) -Isim-core -c -o $@ $<
+	$(Q)$(CC) $(REL_CFLAGS) $(SIM_DET) -Isim-core -c -o $@ $<
 
 $(BUILD)/obj/generator/%.o: generator/%.c
 	@mkdir -p $(dir $@)
@@ -123,7 +127,7 @@ ASAN_TESTS := $(patsubst tests/unit/%.c,$(ASAN_BUILD)/tests/%,$(TEST_SRC))
 $(ASAN_BUILD)/obj/sim-core/%.o: sim-core/%.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)
-	$(Q)$(CC) $(ASAN_CFLAGS) -Isim-core -c -o $@ $<
+	$(Q)$(CC) $(ASAN_CFLAGS) $(SIM_DET) -Isim-core -c -o $@ $<
 
 $(ASAN_BUILD)/obj/generator/%.o: generator/%.c
 	@mkdir -p $(dir $@)
@@ -241,7 +245,7 @@ FUZZ_LIB_OBJ := $(call objs,$(FUZZ_BUILD),$(GEN_SRC) $(SIM_SRC))
 $(FUZZ_BUILD)/obj/sim-core/%.o: sim-core/%.c
 	@mkdir -p $(dir $@)
 	$(call say,FUZZCC,$@)
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -Isim-core -c -o $@ $<
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(SIM_DET) -MMD -MP -Isim-core -c -o $@ $<
 
 $(FUZZ_BUILD)/obj/generator/%.o: generator/%.c
 	@mkdir -p $(dir $@)
