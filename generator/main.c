@@ -8,6 +8,7 @@
 #include "watch.h"
 #include "simcore.h"
 #include "util.h"
+#include "wire.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -37,6 +38,9 @@ static const char help_text[] =
     "  check   load, simulate and expand everything; write nothing\n"
     "  sim     run one board and print its results as JSON on stdout\n"
     "          --set parts.ID.FIELD=VALUE, links.FROM.TO.FIELD=VALUE, traffic.FIELD=VALUE\n"
+    "          --wire: write the board as the WebAssembly simulator reads it (binary;\n"
+    "          sim-core/WIRE.md) instead of running it; --wire-result: run it and\n"
+    "          write the results in the module's binary form instead of JSON\n"
     "  watch   build, then rebuild whenever content, templates or static change\n"
     "\n"
     "exit status: 0 ok, 1 bad input, 2 bad usage, 3 I/O or resource failure\n";
@@ -53,11 +57,31 @@ typedef struct {
     const char *value;
 } override;
 
+/* --wire and --wire-result: the bytes the WebAssembly module reads and
+ * returns (sim-core/WIRE.md), so the native build can be compared with it
+ * bit for bit. Write errors show at the final fflush (exit 3). */
+typedef enum { WIRE_NONE, WIRE_BOARD, WIRE_RESULT } wire_out;
+
+static void wire_write(wire_out what, const sim_board *b, const sim_limits *lim, bool trace,
+                       const sim_result *r)
+{
+    size_t n = what == WIRE_BOARD ? sim_wire_encode(b, lim, trace, NULL, 0)
+                                  : sim_wire_result_encode(r, NULL, 0);
+    uint8_t *bytes = xmalloc(n);
+    if (what == WIRE_BOARD)
+        sim_wire_encode(b, lim, trace, bytes, n);
+    else
+        sim_wire_result_encode(r, bytes, n);
+    fwrite(bytes, 1, n, stdout);
+    free(bytes);
+}
+
 static int cmd_sim(int argc, char **argv)
 {
     const char *board_path = NULL, *catalog_path = "content/catalog.yaml";
     const char *seed = NULL, *reps = NULL;
     bool trace = false;
+    wire_out wire = WIRE_NONE;
     override *ovs = xcalloc((size_t)argc, sizeof *ovs);
     size_t n_ovs = 0;
     int rc = 2;
@@ -65,6 +89,8 @@ static int cmd_sim(int argc, char **argv)
         const char *a = argv[i];
         if (strcmp(a, "--trace") == 0) {
             trace = true;
+        } else if (strcmp(a, "--wire") == 0 || strcmp(a, "--wire-result") == 0) {
+            wire = strcmp(a, "--wire") == 0 ? WIRE_BOARD : WIRE_RESULT;
         } else if (strcmp(a, "--catalog") == 0 || strcmp(a, "--seed") == 0 ||
                    strcmp(a, "--replications") == 0 || strcmp(a, "--set") == 0) {
             if (i + 1 >= argc) {
@@ -127,6 +153,10 @@ static int cmd_sim(int argc, char **argv)
     b = board_from_tree(board_path, root, cat, &lim, &d);
     if (!b)
         goto done;
+    if (wire == WIRE_BOARD) {
+        wire_write(wire, &b->sim, &lim, trace, NULL);
+        goto done;
+    }
     sim_result r;
     char msg[512];
     if (sim_run(&b->sim, &lim, trace, &r, msg, sizeof msg) != 0) {
@@ -134,12 +164,16 @@ static int cmd_sim(int argc, char **argv)
         diag_error(&d, board_path, b->traffic_pos.line, b->traffic_pos.col, "%s", msg);
         goto done;
     }
-    buf out;
-    buf_init(&out);
-    results_json(&out, b, &r, trace);
-    buf_putc(&out, '\n');
-    fwrite(out.data, 1, out.len, stdout);
-    buf_free(&out);
+    if (wire == WIRE_RESULT) {
+        wire_write(wire, NULL, NULL, false, &r);
+    } else {
+        buf out;
+        buf_init(&out);
+        results_json(&out, b, &r, trace);
+        buf_putc(&out, '\n');
+        fwrite(out.data, 1, out.len, stdout);
+        buf_free(&out);
+    }
     sim_result_free(&r);
 done:
     rc = diag_exit_status(&d);

@@ -23,6 +23,21 @@ grep -q "missing.yaml: error: cannot read the board: No such file or directory" 
 "$BP" --version | grep -q "^boardpress " || fail "--version"
 "$BP" --help | grep -q "exit status" || fail "--help"
 
+# sim --wire / --wire-result: the binary forms (sim-core/WIRE.md; tests/run-wasm.sh
+# compares them with the WebAssembly module); a full disk is an I/O failure
+"$BP" sim "$board" --catalog "$cat_" --wire >"$tmp/b.wire"
+"$BP" sim "$board" --catalog "$cat_" --set traffic.jobs=11 --wire >"$tmp/c.wire"
+[ "$(head -c 5 "$tmp/b.wire" | od -An -c | tr -d ' ')" = 'BPSW001' ] || fail "--wire header"
+! cmp -s "$tmp/b.wire" "$tmp/c.wire" || fail "--wire ignores --set"
+"$BP" sim "$board" --catalog "$cat_" --wire-result >"$tmp/b.res"
+[ "$(head -c 4 "$tmp/b.res")" = BPSR ] || fail "--wire-result header"
+if [ -w /dev/full ]; then
+  set +e
+  "$BP" sim "$board" --catalog "$cat_" --wire-result >/dev/full 2>"$tmp/err"; rc=$?
+  set -e
+  [ $rc = 3 ] || fail "--wire-result onto a full disk should exit 3, got $rc"
+fi
+
 # sim: JSON with the fixed measure names, reproducible, --seed / --replications / --set
 "$BP" sim "$board" --catalog "$cat_" >"$tmp/a.json"
 "$BP" sim "$board" --catalog "$cat_" >"$tmp/b.json"

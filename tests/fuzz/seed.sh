@@ -47,6 +47,19 @@ for f in templates/*.html templates/partials/*.html tests/bad/base/templates/*.h
   tests/bad/base/templates/partials/*.html tests/bad/*/files/templates/*.html tests/bad/*/files/templates/partials/*.html; do
   [ -f "$f" ] && put template <"$f"
 done
+# the board encoding of every content board as the generator writes it
+# (needs the release build: make), with a trace and with level-like overrides
+bp=${BP:-build/boardpress}
+if [ -x "$bp" ]; then
+  for f in content/boards/*.yaml tests/bad/base/content/boards/*.yaml; do
+    "$bp" sim "$f" --catalog "$(dirname "$f")/../catalog.yaml" --wire | put wire
+  done
+  "$bp" sim content/boards/mini.yaml --trace --wire | put wire
+  "$bp" sim content/boards/every-delivery.yaml --set parts.processor.idempotency=key-in-transaction \
+    --set links.broker.processor.lose_reply=50% --replications 3 --wire | put wire
+else
+  echo "seed.sh: no $bp; the wire corpus is left as it is (run make first)" >&2
+fi
 for v in "150 ms" "10 s" "5 min" "24 h" "7 d" "1.5 us" "forever" "0 s" "-1 s" "12 USD" "0.5 USD" \
   "20%" "0.2" "1" "100%" "3" "+7" "-0" "999999999999999" "1e3" "10 sec" "0.000001 s" "106751 d" \
   "1.25" "12 EUR" ""; do
