@@ -357,7 +357,8 @@ static void errors(void **state)
             "b.yaml:11:41: error: unknown protocol 'http3'; did you mean 'http1'?\n");
     refused("concurrency: 2,", "concurrency: 2, idempotency: key-in-tx,",
             "b.yaml:8:61: error: unknown idempotency policy 'key-in-tx' (expected 'none', "
-            "'key-after-effect', 'key-in-transaction', 'provider-key' or 'business-key')\n");
+            "'key-after-effect', 'key-in-transaction', 'provider-key', 'business-key' or "
+            "'key-claimed-first')\n");
     refused("concurrency: 2,", "concurency: 2,",
             "b.yaml:8:32: error: unknown part key 'concurency'; did you mean 'concurrency'?\n");
     refused("label: Shop}", "label: Shop, concurrency: 2}",
@@ -516,8 +517,8 @@ static void override_errors(void **state)
                  "levels/l.yaml:9:7: error: jobs must be between 1 and 10000000, found 0\n");
     override_bad("parts.proc.idempotency", "sometimes",
                  "levels/l.yaml:9:7: error: unknown idempotency policy 'sometimes' (expected "
-                 "'none', 'key-after-effect', 'key-in-transaction', 'provider-key' or "
-                 "'business-key')\n");
+                 "'none', 'key-after-effect', 'key-in-transaction', 'provider-key', "
+                 "'business-key' or 'key-claimed-first')\n");
 
     /* a board without traffic has no mapping to set into */
     ynode *root = tree("id: x\n");

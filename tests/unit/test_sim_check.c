@@ -148,7 +148,7 @@ static void topology_problems(void **state)
     t.b.n_links = 3;
     expect(&t, t.handler, 2,
            "part 'processor' links to part 'other', a consumer; a consumer may link only to one "
-           "payment-provider and one database");
+           "payment-provider, one database and one message-broker");
 
     /* two outgoing links from the users */
     tb_init(&t, TB_BROKER, 10);
@@ -274,10 +274,16 @@ static void link_problems(void **state)
     tb_delivery(&t)->transactional = true;
     expect(&t, t.users, t.delivery, "transactional applies only to a link from a message broker");
 
+    tb_init(&t, TB_BROKER | TB_DATABASE, 10);
+    t.links[t.write].lose_reply = 0.1;
+    expect(&t, t.handler, t.write,
+           "faults are not modelled on a handler's link to its database (its writes are part of "
+           "the effect)");
+    /* the publisher's link may lose publishes and confirms */
     tb_init(&t, TB_BROKER, 10);
     t.links[t.publish].lose_reply = 0.1;
-    expect(&t, t.users, t.publish,
-           "faults are modelled only on links into a consumer, service or payment-provider");
+    t.links[t.publish].lose_request = 0.1;
+    expect(&t, -1, -1, "");
 
     /* faults on the provider link are fine */
     tb_init(&t, TB_BROKER | TB_PROVIDER, 10);
