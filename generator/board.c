@@ -344,6 +344,61 @@ void board_read_goals(const char *path, const ynode *gn, sim_goal *goals, bp_pos
     }
 }
 
+/* The key node for key in a mapping (for positions), or NULL. */
+static const ynode *map_key(const ynode *map, const char *key)
+{
+    if (!map || map->type != YN_MAP)
+        return NULL;
+    for (size_t i = 0; i + 1 < map->n; i += 2)
+        if (strcmp(map->kids[i]->s, key) == 0)
+            return map->kids[i];
+    return NULL;
+}
+
+static bool links_to_broker(const bp_board *b, size_t part)
+{
+    for (size_t l = 0; l < b->sim.n_links; l++)
+        if (b->sim.links[l].from == (int)part &&
+            b->sim.parts[b->sim.links[l].to].kind == SIM_KIND_BROKER)
+            return true;
+    return false;
+}
+
+/* Settings a board gave where the model has no use for them: the second
+ * release's keys that only mean something in one place, and goals on the
+ * second hop's measures of a board that has one hop. */
+static void check_settings_apply(const bp_board *b, const char *path, const ynode *parts, diag *d)
+{
+    for (size_t i = 0; i < b->sim.n_parts && i < parts->n; i++) {
+        const ynode *pn = parts->kids[i];
+        const sim_part *p = &b->sim.parts[i];
+        bool broker = links_to_broker(b, i);
+        const ynode *k;
+        if ((k = map_key(pn, "publish")) && !broker)
+            diag_error(d, YPATH(path, k), k->line, k->col,
+                       "'publish' applies only to a handler that links to a message broker");
+        if ((k = map_key(pn, "relay_every")) && !(broker && p->publish == SIM_PUBLISH_OUTBOX))
+            diag_error(d, YPATH(path, k), k->line, k->col,
+                       "'relay_every' applies only with publish: outbox and a link to a message "
+                       "broker");
+        if ((k = map_key(pn, "lease")) && p->idempotency != SIM_IDEM_KEY_CLAIMED_FIRST)
+            diag_error(d, YPATH(path, k), k->line, k->col,
+                       "'lease' applies only with idempotency: key-claimed-first");
+        if ((k = map_key(pn, "message_id")) && !broker)
+            diag_error(d, YPATH(path, k), k->line, k->col,
+                       "'message_id' applies only to users that publish to a message broker");
+    }
+    if (sim_board_hops(&b->sim) >= 2)
+        return;
+    for (int m = 0; m < SIM_M_COUNT; m++)
+        if ((b->sim.goals[m].has_max || b->sim.goals[m].has_min) &&
+            sim_measure_hop((sim_measure)m) > 1)
+            diag_error(d, path, b->goal_pos[m].line, b->goal_pos[m].col,
+                       "%s is a measure of the second hop; this board has one (a handler links "
+                       "to a second message broker for two)",
+                       sim_measure_name((sim_measure)m));
+}
+
 bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog *cat,
                           const sim_limits *lim, diag *d)
 {
@@ -452,6 +507,8 @@ bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog 
             else if (part >= 0 && (size_t)part < b->sim.n_parts)
                 at = b->parts[part].pos;
             diag_error(d, path, at.line, at.col, "%s", msg);
+        } else {
+            check_settings_apply(b, path, parts, d);
         }
     }
 out:

@@ -60,12 +60,18 @@ void cache_key(buf *key, const sim_board *b, const sim_limits *lim, bool want_tr
         put_i64(key, p->redelivery_after_us);
         put_i64(key, p->timeout_us);
         put_i64(key, p->delivery);
+        put_i64(key, p->message_id);
+        put_i64(key, p->dedup_window_us);
         put_i64(key, p->concurrency);
         put_latency(key, p->work);
         put_i64(key, p->idempotency);
         put_i64(key, p->key_ttl_us);
         put_f64(key, p->crash_after_effect);
+        put_f64(key, p->crash_after_commit);
         put_i64(key, p->restart_us);
+        put_i64(key, p->lease_us);
+        put_i64(key, p->publish);
+        put_i64(key, p->relay_every_us);
         put_latency(key, p->call);
         put_f64(key, p->fail);
         put_latency(key, p->write);
@@ -130,6 +136,7 @@ static void put_result(buf *b, const sim_result *r)
         put_i64(b, e->part);
         put_i64(b, e->peer);
         put_i64(b, e->detail);
+        put_i64(b, e->copy);
     }
 }
 
@@ -195,7 +202,7 @@ bool cache_get(const char *dir, const buf *key, sim_result *out)
         out->expect_ok = get_i64(&r) != 0;
         out->trace_truncated = get_i64(&r) != 0;
         int64_t n = get_i64(&r);
-        if (!r.bad && n >= 0 && (uint64_t)n <= r.left / 48) {
+        if (!r.bad && n >= 0 && (uint64_t)n <= r.left / 56) {
             out->n_trace = (size_t)n;
             out->trace = n ? xcalloc((size_t)n, sizeof *out->trace) : NULL;
             for (size_t i = 0; i < out->n_trace; i++) {
@@ -206,6 +213,7 @@ bool cache_get(const char *dir, const buf *key, sim_result *out)
                 e->part = (int)get_i64(&r);
                 e->peer = (int)get_i64(&r);
                 e->detail = get_i64(&r);
+                e->copy = (int)get_i64(&r);
                 if (e->kind < 0 || e->kind >= SIM_TR_COUNT)
                     r.bad = true;
             }

@@ -386,7 +386,8 @@ static void load_chart_ref(site *s, const bp_page *p, const bp_ref *r)
     const char *last = strrchr(c->x_set, '.');
     last = last ? last + 1 : c->x_set;
     if (strncmp(last, "lose_", 5) == 0 || strcmp(last, "fail") == 0 ||
-        strcmp(last, "crash_after_effect") == 0 || strcmp(last, "repeat_share") == 0)
+        strcmp(last, "crash_after_effect") == 0 || strcmp(last, "crash_after_commit") == 0 ||
+        strcmp(last, "repeat_share") == 0)
         c->x_percent = true;
     size_t ns = c->n_series ? c->n_series : 1;
     sc->n_points = ns * c->n_x;

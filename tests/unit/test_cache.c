@@ -46,6 +46,12 @@ MUT(m_tries, tb_sender(t)->tries = 2)
 MUT(m_redelivery, tb_sender(t)->redelivery_after_us += 1)
 MUT(m_timeout, tb_handler(t)->timeout_us += 1)
 MUT(m_delivery, tb_sender(t)->delivery = SIM_DELIVERY_AT_MOST_ONCE)
+MUT(m_message_id, t->parts[t->users].message_id = SIM_MESSAGE_ID_PER_PUBLISH)
+MUT(m_dedup_window, tb_sender(t)->dedup_window_us = 300000000)
+MUT(m_lease, tb_handler(t)->lease_us += 1)
+MUT(m_crash_commit, tb_handler(t)->crash_after_commit = 0.01)
+MUT(m_publish, tb_handler(t)->publish = SIM_PUBLISH_OUTBOX)
+MUT(m_relay_every, tb_handler(t)->relay_every_us += 1)
 MUT(m_concurrency, tb_handler(t)->concurrency = 5)
 MUT(m_work_median, tb_handler(t)->work.median_us += 1)
 MUT(m_work_p99, tb_handler(t)->work.p99_us += 1)
@@ -97,6 +103,12 @@ static const struct {
     {"redelivery_after", m_redelivery},
     {"timeout", m_timeout},
     {"delivery", m_delivery},
+    {"message_id", m_message_id},
+    {"dedup_window", m_dedup_window},
+    {"lease", m_lease},
+    {"crash_after_commit", m_crash_commit},
+    {"publish", m_publish},
+    {"relay_every", m_relay_every},
     {"concurrency", m_concurrency},
     {"work median", m_work_median},
     {"work p99", m_work_p99},
@@ -345,18 +357,18 @@ static void bad_magic(const char *path, size_t len)
 
 static void bad_trace_kind(const char *path, size_t len)
 {
-    /* the last entry's kind sits 40 bytes before the end (kind, job,
-     * part, peer, detail: five 8-byte fields) */
-    poke(path, len - 40, 0x7f);
+    /* the last entry's kind sits 48 bytes before the end (kind, job,
+     * part, peer, detail, copy: six 8-byte fields) */
+    poke(path, len - 48, 0x7f);
 }
 
 static size_t stored_trace; /* entries in the stored result, for bad_trace_count */
 
 static void bad_trace_count(const char *path, size_t len)
 {
-    /* n_trace is the 8 bytes before the entries (48 bytes each): make it
+    /* n_trace is the 8 bytes before the entries (56 bytes each): make it
      * larger than what follows */
-    poke(path, len - 48 * stored_trace - 1, 0x7f);
+    poke(path, len - 56 * stored_trace - 1, 0x7f);
 }
 
 static void extra_bytes(const char *path, size_t len)
