@@ -22,7 +22,7 @@ BUILD_PKGS := libcmark-gfm:libcmark-gfm-dev yaml-0.1:libyaml-dev cairo:libcairo2
               fontconfig:libfontconfig-dev cmocka:libcmocka-dev
 BUILD_CMDS := pkg-config:pkg-config /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf:fonts-dejavu-core \
               /usr/include/cmark-gfm-core-extensions.h:libcmark-gfm-extensions-dev \
-              clang-14:clang-14 wasm-ld-14:lld-14
+              clang-14:clang-14 wasm-ld-14:lld-14 wasm-opt:binaryen
 TEST_CMDS := clang:clang /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev \
              xmllint:libxml2-utils tidy:tidy valgrind:valgrind node:nodejs npm:npm \
              /usr/bin/chromium:chromium python3:python3 \
@@ -158,27 +158,33 @@ $(ASAN_BUILD)/tests/%: $(ASAN_BUILD)/obj/tests/unit/%.o $(ASAN_SUPPORT_OBJ) $(AS
 # browser (README "Simulator in the browser"; loaded by static/bp-sim.js; the
 # site build publishes this file as static/simcore.wasm). Debian's clang-14
 # and wasm-ld (lld-14), no libc but the little in sim-core/wasm/, no imports.
-# The event loop, queue, distributions and statistics at -O2 (speed), the
-# board check, encodings, names and the shim at -Os (size: the module must
-# stay within 20 KB gzipped). wasm-opt (Debian's binaryen) runs when it is
-# installed; `make WASM_OPT=` leaves it out. Either way tests/run-wasm.sh
-# proves the module's results are the native build's bits.
+# The event loop, queue, distributions and statistics at -Os, the board
+# check (its sentences left out: SIM_TERSE_CHECKS, see check.c), encodings,
+# names and the shim at -Oz, then wasm-opt -Os (Debian's binaryen, installed
+# like the compilers): the module must stay within 20 KB gzipped, and these
+# levels measured the fastest that fit (tests/bench). `make WASM_OPT=` leaves
+# wasm-opt out (the module then misses the size limit by about 100 bytes).
+# Either way tests/run-wasm.sh proves the module's results are the native
+# build's bits.
 WASM_CC := clang-14
 WASM_BUILD := $(BUILD)/wasm
 WASM := $(WASM_BUILD)/simcore.wasm
 WASM_OPT ?= $(shell command -v wasm-opt 2>/dev/null)
 WASM_SRC := $(SIM_SRC) $(sort $(wildcard sim-core/wasm/*.c))
 WASM_OBJ := $(call objs,$(WASM_BUILD),$(WASM_SRC))
-WASM_FAST := model model_run queue rng stats
-WASM_CFLAGS := --target=wasm32 $(WARN) $(SIM_DET) -MMD -MP -isystem sim-core/wasm/include \
-               -Isim-core -Isim-core/wasm
+WASM_FAST ?= model model_run queue rng stats
+WASM_O_FAST ?= -Os
+WASM_O_SMALL ?= -Oz
+WASM_OPT_LEVEL ?= -Os
+WASM_CFLAGS := --target=wasm32 $(WARN) $(SIM_DET) -DSIM_TERSE_CHECKS -Wno-unneeded-internal-declaration \
+               -MMD -MP -isystem sim-core/wasm/include -Isim-core -Isim-core/wasm
 WASM_LDFLAGS := --target=wasm32 -nostdlib -Wl,--no-entry -Wl,--stack-first \
                 -Wl,-z,stack-size=65536 -Wl,--strip-all
 
 $(WASM_BUILD)/obj/sim-core/%.o: sim-core/%.c
 	@mkdir -p $(dir $@)
 	$(call say,WASMCC,$@)
-	$(Q)$(WASM_CC) $(WASM_CFLAGS) $(if $(filter $*,$(WASM_FAST)),-O2,-Os) $(WASM_EXTRA) -c -o $@ $<
+	$(Q)$(WASM_CC) $(WASM_CFLAGS) $(if $(filter $*,$(WASM_FAST)),$(WASM_O_FAST),$(WASM_O_SMALL)) $(WASM_EXTRA) -c -o $@ $<
 
 # its own memset and memcpy must not be turned into calls to themselves
 $(WASM_BUILD)/obj/sim-core/wasm/libc.o: WASM_EXTRA := -ffreestanding
@@ -186,7 +192,7 @@ $(WASM_BUILD)/obj/sim-core/wasm/libc.o: WASM_EXTRA := -ffreestanding
 $(WASM): $(WASM_OBJ)
 	$(call say,WASMLD,$@)
 	$(Q)$(WASM_CC) $(WASM_LDFLAGS) -o $@.tmp $(WASM_OBJ)
-	$(Q)if [ -n "$(WASM_OPT)" ]; then $(WASM_OPT) -O2 $@.tmp -o $@.opt && mv $@.opt $@.tmp; fi
+	$(Q)if [ -n "$(WASM_OPT)" ]; then $(WASM_OPT) $(WASM_OPT_LEVEL) $@.tmp -o $@.opt && mv $@.opt $@.tmp; fi
 	$(Q)mv $@.tmp $@
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -25,24 +25,26 @@
     _Static_assert(sizeof(T) == WIRE_SIZES(lp64, wasm32),                                          \
                    #T " changed: update wire.c (its table, the version), WIRE.md and the test")
 WIRE_GUARD(sim_latency, 16, 16);
-WIRE_GUARD(sim_part, 168, 168);
+WIRE_GUARD(sim_part, 216, 216);
 WIRE_GUARD(sim_link, 72, 64);
 WIRE_GUARD(sim_traffic, 40, 40);
 WIRE_GUARD(sim_goal, 24, 24);
 WIRE_GUARD(sim_prices, 16, 16);
-WIRE_GUARD(sim_board, 432, 416);
+WIRE_GUARD(sim_board, 600, 584);
 WIRE_GUARD(sim_limits, 40, 32);
 WIRE_GUARD(sim_stat, 32, 32);
 WIRE_GUARD(sim_goal_result, 24, 24);
-WIRE_GUARD(sim_trace_entry, 40, 40);
-WIRE_GUARD(sim_result, 768, 752);
+WIRE_GUARD(sim_trace_entry, 48, 48);
+WIRE_GUARD(sim_result, 1160, 1144);
 #endif
 /* Enums travel through an unsigned int (their C representation here). */
 _Static_assert(sizeof(sim_kind) == sizeof(unsigned) && sizeof(sim_protocol) == sizeof(unsigned) &&
                    sizeof(sim_idempotency) == sizeof(unsigned) &&
                    sizeof(sim_delivery) == sizeof(unsigned) && sizeof(sim_op) == sizeof(unsigned) &&
                    sizeof(sim_arrivals) == sizeof(unsigned) &&
-                   sizeof(sim_expect) == sizeof(unsigned),
+                   sizeof(sim_expect) == sizeof(unsigned) &&
+                   sizeof(sim_publish) == sizeof(unsigned) &&
+                   sizeof(sim_message_id) == sizeof(unsigned),
                "enums are not the size of unsigned int: wire.c must store them differently");
 
 /* ------------------------------------------------------------------ tables */
@@ -145,13 +147,19 @@ static const wire_field part_fields[] = {
     F_I64(sim_part, redelivery_after_us),
     F_I64(sim_part, timeout_us),
     F_ENUM(sim_part, delivery, sim_delivery, SIM_DELIVERY_COUNT),
+    F_ENUM(sim_part, message_id, sim_message_id, SIM_MESSAGE_ID_COUNT),
+    F_I64(sim_part, dedup_window_us),
     F_INT(sim_part, concurrency),
     F_I64(sim_part, work.median_us),
     F_I64(sim_part, work.p99_us),
     F_ENUM(sim_part, idempotency, sim_idempotency, SIM_IDEM_COUNT),
     F_I64(sim_part, key_ttl_us),
     F_F64(sim_part, crash_after_effect),
+    F_F64(sim_part, crash_after_commit),
     F_I64(sim_part, restart_us),
+    F_I64(sim_part, lease_us),
+    F_ENUM(sim_part, publish, sim_publish, SIM_PUBLISH_COUNT),
+    F_I64(sim_part, relay_every_us),
     F_I64(sim_part, call.median_us),
     F_I64(sim_part, call.p99_us),
     F_F64(sim_part, fail),
@@ -713,7 +721,7 @@ size_t sim_wire_result_encode(const sim_result *r, uint8_t *out, size_t cap)
         put_le(&w, (uint32_t)e->kind, 4);
         put_le(&w, (uint32_t)e->part, 4);
         put_le(&w, (uint32_t)e->peer, 4);
-        put_le(&w, 0, 4);
+        put_le(&w, (uint32_t)e->copy, 4);
     }
     return w.len;
 }

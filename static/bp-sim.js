@@ -27,19 +27,21 @@
 })(typeof self !== 'undefined' ? self : this, function () {
   'use strict';
 
-  var RESULT_VERSION = 1;
+  var RESULT_VERSION = 2;
 
   /* SPEC §3 measure names, in simcore.h's order (sim_measure). */
   var MEASURES = ['jobs', 'deliveries', 'effects', 'duplicates', 'charged_twice',
     'lost_writes', 'errors', 'error_rate', 'completion_time', 'latency_p50',
-    'latency_p99', 'monthly_cost', 'events'];
+    'latency_p99', 'monthly_cost', 'events', 'lost_events', 'ghost_events',
+    'downstream_deliveries', 'downstream_effects', 'downstream_duplicates',
+    'downstream_lost_writes', 'downstream_errors'];
 
   /* Trace kinds, in simcore.h's order (sim_trace_kind); names as in
    * `boardpress sim --trace`. */
   var TRACE_KINDS = ['arrive', 'send', 'lost-request', 'receive', 'skip', 'call',
     'call-lost', 'call-failed', 'effect', 'provider-skip', 'rollback', 'crash',
     'restart', 'record-key', 'reply', 'lost-reply', 'acked', 'timeout', 'give-up',
-    'dropped'];
+    'dropped', 'publish', 'accept', 'dedup', 'confirm', 'claim', 'held', 'outbox'];
 
   /* What went wrong, by the module's error codes. */
   var ERRORS = {1: 'bad-bytes', 2: 'bad-board', 3: 'run-failed'};
@@ -107,7 +109,8 @@
         job: int64(view, e + 8),
         part: view.getInt32(e + 28, true),
         peer: view.getInt32(e + 32, true),
-        detail: int64(view, e + 16)
+        detail: int64(view, e + 16),
+        copy: view.getInt32(e + 36, true)
       });
     }
     return r;

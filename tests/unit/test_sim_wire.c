@@ -62,11 +62,15 @@ static bool same_part(const sim_part *a, const sim_part *b)
            a->external == b->external && same_f64(a->fixed_usd_month, b->fixed_usd_month) &&
            a->tries == b->tries && a->redelivery_after_us == b->redelivery_after_us &&
            a->timeout_us == b->timeout_us && a->delivery == b->delivery &&
+           a->message_id == b->message_id && a->dedup_window_us == b->dedup_window_us &&
            a->concurrency == b->concurrency && same_latency(a->work, b->work) &&
            a->idempotency == b->idempotency && a->key_ttl_us == b->key_ttl_us &&
            same_f64(a->crash_after_effect, b->crash_after_effect) &&
-           a->restart_us == b->restart_us && same_latency(a->call, b->call) &&
-           same_f64(a->fail, b->fail) && same_latency(a->write, b->write) && same_str(a->id, b->id);
+           same_f64(a->crash_after_commit, b->crash_after_commit) &&
+           a->restart_us == b->restart_us && a->lease_us == b->lease_us &&
+           a->publish == b->publish && a->relay_every_us == b->relay_every_us &&
+           same_latency(a->call, b->call) && same_f64(a->fail, b->fail) &&
+           same_latency(a->write, b->write) && same_str(a->id, b->id);
 }
 
 static bool same_link(const sim_link *a, const sim_link *b)
@@ -226,6 +230,12 @@ static bool mutate(fixture *f, int k)
     case 56: l->n_lose_reply_of = 2; return true;
     case 57: l->n_lose_reply_of = 0; return true;
     case 58: l->transactional = true; return true;
+    case 59: p->message_id = SIM_MESSAGE_ID_PER_PUBLISH; return true;
+    case 60: p->dedup_window_us = SIM_FOREVER; return true;
+    case 61: p->crash_after_commit = 0.25; return true;
+    case 62: p->lease_us = 31000000; return true;
+    case 63: p->publish = SIM_PUBLISH_OUTBOX; return true;
+    case 64: p->relay_every_us = 5000000; return true;
     default: return false;
     }
 }
@@ -261,7 +271,7 @@ static void round_trips_every_field(void **state)
         sim_wire_request_free(&d);
         free(b.v);
     }
-    assert_int_equal(fields, 59);
+    assert_int_equal(fields, 65);
 
     sim_wire_request d;
     char msg[256] = "x";
@@ -363,17 +373,17 @@ static void damaged_values_are_refused(void **state)
     uint8_t v[512], w[512];
     size_t n = small_board(v, sizeof v);
     assert_true(n < sizeof v);
-    /* header: magic, version 1 */
+    /* header: magic, version 2 */
     memcpy(w, v, n);
     w[0] = 'X';
     expect_refused(w, n,
                    "bad board bytes at byte 0 (header): not a boardpress board encoding "
                    "(it starts with \"BPSW\")");
     memcpy(w, v, n);
-    w[4] = 2;
+    w[4] = 1;
     expect_refused(w, n,
-                   "bad board bytes at byte 4 (header): the board encoding is version 2; "
-                   "this simulator reads version 1");
+                   "bad board bytes at byte 4 (header): the board encoding is version 1; "
+                   "this simulator reads version 2");
     /* limits: max_jobs 10000000 is the zigzag varint 80 da c4 09 */
     size_t at = 5;
     assert_memory_equal(v + at, "\x80\xda\xc4\x09", 4);
@@ -446,20 +456,20 @@ static void damaged_values_are_refused(void **state)
     memcpy(w, v, n);
     w[goals_at] = SIM_M_COUNT + 1;
     snprintf(want, sizeof want,
-             "bad board bytes at byte %zu (goals): goals for 14 measures; the simulator has 13",
-             goals_at);
+             "bad board bytes at byte %zu (goals): goals for %d measures; the simulator has %d",
+             goals_at, SIM_M_COUNT + 1, SIM_M_COUNT);
     expect_refused(w, n, want);
     memcpy(w, v, n);
     w[n - 1] = 4;
     snprintf(want, sizeof want,
-             "bad board bytes at byte %zu (goals): the goal flags of events are 4; only 1 (max) "
+             "bad board bytes at byte %zu (goals): the goal flags of %s are 4; only 1 (max) "
              "and 2 (min) exist",
-             n - 1);
+             n - 1, sim_measure_name(SIM_M_COUNT - 1));
     expect_refused(w, n, want);
     memcpy(w, v, n);
     w[n - 1] = 1; /* a max bound whose eight bytes are missing */
-    snprintf(want, sizeof want, "bad board bytes at byte %zu (goals): the bytes end inside events",
-             n - 1);
+    snprintf(want, sizeof want, "bad board bytes at byte %zu (goals): the bytes end inside %s",
+             n - 1, sim_measure_name(SIM_M_COUNT - 1));
     expect_refused(w, n, want);
 }
 
@@ -536,8 +546,8 @@ static void results_layout(void **state)
     r.all_goals_pass = false;
     r.expect_ok = true;
     sim_trace_entry tr[2] = {
-        {123456789012, SIM_TR_DROPPED, 7, 2, -1, -5},
-        {INT64_MAX, SIM_TR_ARRIVE, 1, 0, 3, 0},
+        {123456789012, SIM_TR_DROPPED, 7, 2, -1, -5, 2},
+        {INT64_MAX, SIM_TR_ARRIVE, 1, 0, 3, 0, 0},
     };
     r.trace = tr;
     r.n_trace = 2;
@@ -572,6 +582,7 @@ static void results_layout(void **state)
     assert_int_equal(le(e + 24, 4), SIM_TR_DROPPED);
     assert_int_equal(le(e + 28, 4), 2);
     assert_int_equal(le(e + 32, 4), 0xffffffffu); /* peer -1 */
+    assert_int_equal(le(e + 36, 4), 2);           /* copy */
     assert_int_equal(le(e + ENTRY, 8), (uint64_t)INT64_MAX);
     assert_int_equal(le(e + ENTRY + 32, 4), 3);
     /* without a trace: the measures and goals only */
