@@ -24,7 +24,7 @@ BUILD_CMDS := pkg-config:pkg-config /usr/share/fonts/truetype/dejavu/DejaVuSans.
               /usr/include/cmark-gfm-core-extensions.h:libcmark-gfm-extensions-dev
 TEST_CMDS := clang:clang /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev \
              xmllint:libxml2-utils tidy:tidy valgrind:valgrind node:nodejs npm:npm \
-             /usr/bin/chromium:chromium python3:python3
+             /usr/bin/chromium:chromium python3:python3 strace:strace
 # SimPy 3 (python3-simpy3) for Debian's /usr/bin/python3; python3-simpy is SimPy 2.3.
 BENCH_CMDS := hugo:hugo /usr/lib/python3/dist-packages/simpy/core.py:python3-simpy3 \
               /usr/bin/python3:python3 /usr/bin/time:time
