@@ -91,21 +91,13 @@ void outfs_list_free(outfs_list *l)
     memset(l, 0, sizeof *l);
 }
 
-/* 0755 whatever the umask: a chmod only when the umask took bits off. */
-static int fix_new_dir(int fd)
-{
-    mode_t mask = umask(022);
-    umask(mask);
-    return (mask & 0755) ? fchmod(fd, 0755) : 0;
-}
-
 /* A new descriptor of the folder root (its own read position). */
 static int reopen(int root)
 {
     return openat(root, ".", DIR_FLAGS);
 }
 
-int outfs_open_dir(int root, const char *rel, size_t n, bool make)
+int outfs_open_dir(int root, const char *rel, size_t n, outfs_make make)
 {
     int fd = reopen(root);
     if (fd < 0)
@@ -122,7 +114,7 @@ int outfs_open_dir(int root, const char *rel, size_t n, bool make)
         }
         memcpy(part, rel + at, end - at);
         part[end - at] = '\0';
-        bool made = make && mkdirat(fd, part, 0755) == 0;
+        bool made = make != OUTFS_OPEN && mkdirat(fd, part, 0755) == 0;
         int next = openat(fd, part, DIR_FLAGS);
         int e = errno;
         close(fd);
@@ -130,7 +122,7 @@ int outfs_open_dir(int root, const char *rel, size_t n, bool make)
             errno = e;
             return -1;
         }
-        if (made && fix_new_dir(next) != 0) {
+        if (made && make == OUTFS_MAKE_CHMOD && fchmod(next, 0755) != 0) {
             e = errno;
             close(next);
             errno = e;
@@ -363,7 +355,7 @@ int outfs_empty(int root, const outfs_list *list, char **kept)
 int outfs_unlink(int root, const char *rel, int flags)
 {
     const char *slash = strrchr(rel, '/');
-    int dfd = outfs_open_dir(root, rel, slash ? (size_t)(slash - rel) : 0, false);
+    int dfd = outfs_open_dir(root, rel, slash ? (size_t)(slash - rel) : 0, OUTFS_OPEN);
     if (dfd < 0)
         return -1;
     int rc = unlinkat(dfd, slash ? slash + 1 : rel, flags);

@@ -34,10 +34,17 @@ void outfs_list_add(outfs_list *l, const char *rel, uint64_t ino);
 bool outfs_list_get(const outfs_list *l, const char *rel, uint64_t *ino);
 void outfs_list_free(outfs_list *l);
 
-/* Open the folder rel[0..n) below root (n 0: root itself, dup'ed), one part
- * at a time without following links; with make, missing parts are made
- * (0755 whatever the umask). Returns a descriptor or -1 (errno). */
-int outfs_open_dir(int root, const char *rel, size_t n, bool make);
+typedef enum {
+    OUTFS_OPEN,       /* open only */
+    OUTFS_MAKE,       /* make missing parts (0755 less the umask) */
+    OUTFS_MAKE_CHMOD, /* make them 0755 whatever the umask: the caller tells, as the
+                         umask cannot be read without setting it (threads) */
+} outfs_make;
+
+/* Open the folder rel[0..n) below root (n 0: root itself, reopened), one
+ * part at a time without following links, making missing parts as make
+ * says. Returns a descriptor or -1 (errno). */
+int outfs_open_dir(int root, const char *rel, size_t n, outfs_make make);
 
 /* Walk the tree below root. Returns 0 when it holds only what list says
  * (each file with its inode, folders holding only such files or nothing,

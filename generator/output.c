@@ -287,6 +287,7 @@ outdir *outdir_begin(const outdir_options *o, diag *d)
     mode_t mask = umask(022);
     umask(mask);
     c->chmod_needed = (mask & 0644) != 0;
+    c->dir_chmod_needed = (mask & 0755) != 0;
     const char *jdir = o->journal ? o->journal : o->cache;
     if (!c->out_real || !jdir) {
         d->io = true;
@@ -456,13 +457,14 @@ static int folders_for(outdir *o, const char *rel, size_t n, bool want_live)
     outcore *c = o->c;
     if (!o->last_dir || strlen(o->last_dir) != n || memcmp(o->last_dir, rel, n) != 0) {
         handle_close(o);
-        o->last_fd = outfs_open_dir(c->tfd, rel, n, true);
+        o->last_fd =
+            outfs_open_dir(c->tfd, rel, n, c->dir_chmod_needed ? OUTFS_MAKE_CHMOD : OUTFS_MAKE);
         if (o->last_fd < 0)
             return -1;
         o->last_dir = xstrndup(rel, n);
     }
     if (want_live && o->last_live == NOT_LOOKED_UP)
-        o->last_live = c->livefd >= 0 ? outfs_open_dir(c->livefd, rel, n, false) : -1;
+        o->last_live = c->livefd >= 0 ? outfs_open_dir(c->livefd, rel, n, OUTFS_OPEN) : -1;
     return 0;
 }
 

@@ -48,7 +48,8 @@ typedef struct {
     strset new_files;       /* paths written into the new tree */
     entry *entries;         /* what it holds, sorted at commit */
     size_t n_entries, cap_entries;
-    bool chmod_needed; /* the umask takes bits off 0644 */
+    bool chmod_needed;     /* the umask takes bits off 0644 */
+    bool dir_chmod_needed; /* ... or off 0755 */
     size_t written, linked;
     pthread_mutex_t lock;
 } outcore;
