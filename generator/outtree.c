@@ -107,11 +107,13 @@ static int open_tree_at(const char *path, uint64_t dev, uint64_t ino)
 }
 
 /* Find r's tree where its record says it is, or is about to be; the record
- * then says where it was found. Returns its descriptor, or -1: *gone when
- * neither place holds it (moved or deleted by someone else). */
-static int locate(jrec *r, bool *gone)
+ * then says where it was found (*moved: the record changed). Returns its
+ * descriptor, or -1: *gone when neither place holds it (moved or deleted by
+ * someone else). */
+static int locate(jrec *r, bool *gone, bool *moved)
 {
     *gone = false;
+    *moved = r->next != NULL;
     int fd = open_tree_at(r->at, r->dev, r->ino);
     bool gone_at =
         fd < 0 && (errno == ENOENT || errno == ENOTDIR || errno == ELOOP || errno == ESTALE);
@@ -228,7 +230,8 @@ static void recover(outcore *c, jrec **recs, size_t n)
             continue;
         }
         bool gone;
-        int fd = locate(r, &gone);
+        bool moved;
+        int fd = locate(r, &gone, &moved);
         if (fd < 0) {
             if (gone) {
                 journal_forget(&c->j, r);
@@ -250,7 +253,8 @@ static void recover(outcore *c, jrec **recs, size_t n)
                     unlinkat(fd, OUTFS_MARKER, 0);
                     close(m);
                 }
-                journal_save(&c->j, r);
+                if (moved)
+                    journal_save(&c->j, r);
             }
             close(fd);
             continue;
@@ -350,7 +354,8 @@ bool outtree_claim_spare(outcore *c, jrec **recs, size_t n)
         if (!r || r->role != JR_SPARE || !c->spares)
             continue;
         bool gone;
-        int fd = locate(r, &gone);
+        bool relocated; /* saved below, whatever happens */
+        int fd = locate(r, &gone, &relocated);
         if (fd < 0)
             continue;
         int m = marker_open(fd, r->token);
