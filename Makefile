@@ -25,7 +25,7 @@ BUILD_CMDS := pkg-config:pkg-config /usr/share/fonts/truetype/dejavu/DejaVuSans.
               clang-14:clang-14 wasm-ld-14:lld-14 wasm-opt:binaryen
 TEST_CMDS := clang:clang /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev \
              xmllint:libxml2-utils tidy:tidy valgrind:valgrind node:nodejs npm:npm \
-             /usr/bin/chromium:chromium python3:python3 \
+             /usr/bin/chromium:chromium python3:python3 strace:strace \
              /usr/lib/python3/dist-packages/yaml/__init__.py:python3-yaml
 # SimPy 3 (python3-simpy3) for Debian's /usr/bin/python3; python3-simpy is SimPy 2.3.
 BENCH_CMDS := hugo:hugo /usr/lib/python3/dist-packages/simpy/core.py:python3-simpy3 \

@@ -1,6 +1,7 @@
-/* cache.c — results cache files: "BPRC1\n", the key's length and bytes (to
+/* cache.c — results cache files: "BPRC2\n", the key's length and bytes (to
  * rule out hash collisions), then the result, all little-endian-as-stored
- * on this machine (the cache is local; a different machine just misses). */
+ * on this machine (the cache is local; a different machine just misses),
+ * then a checksum of everything before it (cache_seal). */
 #include "cache.h"
 
 #include <errno.h>
@@ -10,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAGIC "BPRC1\n"
+#define MAGIC "BPRC2\n"
 
 #ifndef BP_SIM_HASH
 #define BP_SIM_HASH "unknown"
@@ -172,6 +173,22 @@ static double get_f64(reader *r)
     return v;
 }
 
+void cache_seal(buf *b)
+{
+    uint64_t sum = hash64(b->data, b->len, 0);
+    buf_put(b, (const char *)&sum, sizeof sum);
+}
+
+bool cache_unseal(const char *data, size_t *len)
+{
+    uint64_t sum;
+    if (*len < sizeof sum)
+        return false;
+    *len -= sizeof sum;
+    memcpy(&sum, data + *len, sizeof sum);
+    return hash64(data, *len, 0) == sum;
+}
+
 bool cache_get(const char *dir, const buf *key, sim_result *out)
 {
     char *path = cache_path(dir, key, ".bin");
@@ -181,6 +198,10 @@ bool cache_get(const char *dir, const buf *key, sim_result *out)
     free(path);
     if (rc != 0)
         return false;
+    if (!cache_unseal(data, &len)) {
+        free(data);
+        return false;
+    }
     reader r = {data, len, false};
     char magic[sizeof MAGIC - 1];
     get(&r, magic, sizeof magic);
@@ -238,6 +259,7 @@ void cache_put(const char *dir, const buf *key, const sim_result *r)
     put_i64(&b, (int64_t)key->len);
     buf_put(&b, key->data, key->len);
     put_result(&b, r);
+    cache_seal(&b);
     char *final = cache_path(dir, key, ".bin");
     file_write_atomic(final, b.data, b.len);
     free(final);

@@ -34,7 +34,9 @@ static const char help_text[] =
     "  build   simulate every board the pages use, draw them and write the site\n"
     "          (default folders: content, templates, static; output: public;\n"
     "          results cache: .boardpress-cache, keyed by everything that\n"
-    "          determines a result)\n"
+    "          determines a result; it also keeps the journal of what boardpress\n"
+    "          wrote, even with --no-cache, and must lie outside --out and the\n"
+    "          sources)\n"
     "  check   load, simulate and expand everything; write nothing\n"
     "  sim     run one board and print its results as JSON on stdout\n"
     "          --set parts.ID.FIELD=VALUE, links.FROM.TO.FIELD=VALUE, traffic.FIELD=VALUE\n"
@@ -198,6 +200,7 @@ static int parse_build(int argc, char **argv, site_options *o)
     o->statics = "static";
     o->out = "public";
     o->cache = ".boardpress-cache";
+    o->journal = o->cache; /* kept under --no-cache too */
     o->jobs = 0;
     o->quiet = false;
     for (int i = 2; i < argc; i++) {
@@ -223,6 +226,8 @@ static int parse_build(int argc, char **argv, site_options *o)
         const char *v = argv[++i];
         if (dst) {
             *dst = v;
+            if (dst == &o->cache)
+                o->journal = v;
         } else {
             char *end;
             long n = strtol(v, &end, 10);

@@ -1469,6 +1469,10 @@ int site_build(const site_options *o)
     diag_init(&s.d, stderr);
     s.lim = sim_limits_default();
     build_date(&s);
+    /* before anything is read or cached: the folders must not overlap */
+    const char *sources[3] = {o->content, o->templates, o->statics};
+    outdir_options oo = {o->out, sources, 3, o->cache, o->journal ? o->journal : o->cache};
+    outdir_check(&oo, o->write, &s.d);
 
     load_config(&s);
     char *cat_path = xasprintf("%s/catalog.yaml", o->content);
@@ -1498,10 +1502,8 @@ int site_build(const site_options *o)
     size_t n_t = 0;
     bp_page **order = xcalloc(s.n_pages + 1, sizeof *order);
     size_t n_order = nav_order(&s, order);
-    if (s.d.errors == 0 && o->write) {
-        const char *sources[3] = {o->content, o->templates, o->statics};
-        out = outdir_begin(o->out, sources, 3, o->cache, &s.d);
-    }
+    if (s.d.errors == 0 && o->write)
+        out = outdir_begin(&oo, &s.d);
     if (s.d.errors == 0) {
         bool have_home = false;
         tmpl **page_t = xcalloc(s.n_pages + 1, sizeof *page_t);

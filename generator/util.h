@@ -51,8 +51,13 @@ void buf_json_str(buf *b, const char *s, size_t n);
  * caller frees), or -1 with errno set; files above max_bytes fail with EFBIG. */
 int file_read(const char *path, size_t max_bytes, char **out, size_t *len);
 
-/* Write a whole file through a temporary file renamed into place, so no
- * reader sees half of it. Returns 0 or -1 (errno set). */
+/* Write all of data to fd (retrying short writes). Returns 0 or -1 (errno). */
+int file_write_all(int fd, const void *data, size_t len);
+
+/* Write a whole file so that no reader sees half of it and a writer killed
+ * on the way leaves nothing behind: an unnamed file (O_TMPFILE) linked in
+ * when complete, or where that is missing a temporary file renamed into
+ * place. Returns 0 or -1 (errno set). */
 int file_write_atomic(const char *path, const void *data, size_t len);
 
 /* True when s[0..n) is valid UTF-8 without NUL bytes; otherwise *bad_at is the

@@ -300,8 +300,30 @@ static void round_trip(void **state)
     free(sub);
 }
 
-/* Store, then damage the file with edit(); cache_get must miss. */
-static void damaged(fixture *f, void (*edit)(const char *path, size_t len))
+/* Give the file at path a checksum that matches its (edited) bytes, so the
+ * checks behind the checksum are tried too; payload is how many bytes the
+ * file held before its checksum before the edit. */
+static void reseal(const char *path, size_t payload)
+{
+    size_t len;
+    char *data = gt_read(path, &len);
+    assert_non_null(data);
+    buf b;
+    buf_init(&b);
+    buf_put(&b, data, len > payload ? len - 8 : len);
+    cache_seal(&b);
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(b.data, 1, b.len, fp), b.len);
+    assert_int_equal(fclose(fp), 0);
+    buf_free(&b);
+    free(data);
+}
+
+/* Store, then damage the file with edit() (len: the bytes before the
+ * checksum); cache_get must miss, and with the checksum made to match
+ * (resealed) still miss, unless only the checksum stands in the way. */
+static void damage_once(fixture *f, void (*edit)(const char *path, size_t len), bool resealed)
 {
     char *sub = xasprintf("%s/damaged", f->dir);
     gt_rm_rf(sub);
@@ -309,13 +331,21 @@ static void damaged(fixture *f, void (*edit)(const char *path, size_t len))
     char *file = only_file(sub);
     struct stat st;
     assert_int_equal(stat(file, &st), 0);
-    edit(file, (size_t)st.st_size);
+    edit(file, (size_t)st.st_size - 8);
+    if (resealed)
+        reseal(file, (size_t)st.st_size - 8);
     sim_result got;
     memset(&got, 0, sizeof got);
     assert_false(cache_get(sub, &f->key, &got));
     assert_null(got.trace);
     free(file);
     free(sub);
+}
+
+static void damaged(fixture *f, void (*edit)(const char *path, size_t len))
+{
+    damage_once(f, edit, false);
+    damage_once(f, edit, true);
 }
 
 static void cut_in_half(const char *path, size_t len)
@@ -325,7 +355,7 @@ static void cut_in_half(const char *path, size_t len)
 
 static void cut_last_byte(const char *path, size_t len)
 {
-    assert_int_equal(truncate(path, (off_t)(len - 1)), 0);
+    assert_int_equal(truncate(path, (off_t)(len + 8 - 1)), 0);
 }
 
 static void cut_to_magic(const char *path, size_t len)
@@ -371,6 +401,17 @@ static void bad_trace_count(const char *path, size_t len)
     poke(path, len - 56 * stored_trace - 1, 0x7f);
 }
 
+static size_t key_len; /* the stored key's length, for changed_value */
+
+/* A measured value changed: only the checksum tells (resealed, the file
+ * would be a forgery that reads well, so that is not tried). */
+static void changed_value(const char *path, size_t len)
+{
+    (void)len;
+    /* magic (6), key length (8), key, replications (8), then the means */
+    poke(path, 6 + 8 + key_len + 8 + 3, 0x40);
+}
+
 static void extra_bytes(const char *path, size_t len)
 {
     (void)len;
@@ -392,6 +433,10 @@ static void damaged_files(void **state)
     damaged(f, extra_bytes);
     stored_trace = f->r.n_trace;
     damaged(f, bad_trace_count);
+    key_len = f->key.len;
+    damage_once(f, changed_value, false);
+    /* the checksum covers the key too: a file whose key bytes changed misses */
+    damage_once(f, bad_magic, false);
 }
 
 static void collisions(void **state)
