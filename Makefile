@@ -21,13 +21,15 @@ OPT ?= -O2
 BUILD_PKGS := libcmark-gfm:libcmark-gfm-dev yaml-0.1:libyaml-dev cairo:libcairo2-dev \
               fontconfig:libfontconfig-dev cmocka:libcmocka-dev
 BUILD_CMDS := pkg-config:pkg-config /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf:fonts-dejavu-core \
-              /usr/include/cmark-gfm-core-extensions.h:libcmark-gfm-extensions-dev
+              /usr/include/cmark-gfm-core-extensions.h:libcmark-gfm-extensions-dev \
+              clang-14:clang-14 wasm-ld-14:lld-14 wasm-opt:binaryen
 TEST_CMDS := clang:clang /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev \
              xmllint:libxml2-utils tidy:tidy valgrind:valgrind node:nodejs npm:npm \
-             /usr/bin/chromium:chromium python3:python3
+             /usr/bin/chromium:chromium python3:python3 strace:strace \
+             /usr/lib/python3/dist-packages/yaml/__init__.py:python3-yaml
 # SimPy 3 (python3-simpy3) for Debian's /usr/bin/python3; python3-simpy is SimPy 2.3.
 BENCH_CMDS := hugo:hugo /usr/lib/python3/dist-packages/simpy/core.py:python3-simpy3 \
-              /usr/bin/python3:python3 /usr/bin/time:time
+              /usr/bin/python3:python3 /usr/bin/time:time node:nodejs
 
 # $(call ensure,PKGCONFIG:DEB ...,CMD-OR-FILE:DEB ...,WHY): install what is missing.
 define ensure
@@ -71,6 +73,10 @@ PKG_LIBS = -pthread -lcmark-gfm-extensions $(shell pkg-config --libs libcmark-gf
 CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# The simulator's results must be the same bits on every compiler and target
+# (the native build, the sanitizer and fuzz builds, the WebAssembly module):
+# no fused multiply-adds, whatever -march or the compiler's default says.
+SIM_DET := -ffp-contract=off
 
 SIM_SRC := $(sort $(wildcard sim-core/*.c))
 GEN_SRC := $(sort $(filter-out generator/main.c,$(wildcard generator/*.c)))
@@ -92,7 +98,7 @@ GEN_OBJ := $(call objs,$(BUILD),$(GEN_SRC) generator/main.c)
 
 .PHONY: all
 all: deps
-	@$(MAKE) --no-print-directory $(BUILD)/boardpress
+	@$(MAKE) --no-print-directory $(BUILD)/boardpress $(WASM)
 
 $(BUILD)/libsimcore.a: $(SIM_OBJ)
 	@rm -f $@
@@ -106,7 +112,7 @@ $(BUILD)/boardpress: $(GEN_OBJ) $(BUILD)/libsimcore.a
 $(BUILD)/obj/sim-core/%.o: sim-core/%.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)
-	$(Q)$(CC) $(REL_CFLAGS) -Isim-core -c -o $@ $<
+	$(Q)$(CC) $(REL_CFLAGS) $(SIM_DET) -Isim-core -c -o $@ $<
 
 $(BUILD)/obj/generator/%.o: generator/%.c
 	@mkdir -p $(dir $@)
@@ -123,7 +129,7 @@ ASAN_TESTS := $(patsubst tests/unit/%.c,$(ASAN_BUILD)/tests/%,$(TEST_SRC))
 $(ASAN_BUILD)/obj/sim-core/%.o: sim-core/%.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)
-	$(Q)$(CC) $(ASAN_CFLAGS) -Isim-core -c -o $@ $<
+	$(Q)$(CC) $(ASAN_CFLAGS) $(SIM_DET) -Isim-core -c -o $@ $<
 
 $(ASAN_BUILD)/obj/generator/%.o: generator/%.c
 	@mkdir -p $(dir $@)
@@ -146,6 +152,48 @@ $(ASAN_BUILD)/tests/%: $(ASAN_BUILD)/obj/tests/unit/%.o $(ASAN_SUPPORT_OBJ) $(AS
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)
 	$(Q)$(CC) $(ASAN_CFLAGS) -o $@ $^ $(PKG_LIBS) $(CMOCKA_LIBS)
+
+# ---------------------------------------------------------------- WebAssembly module
+# sim-core as build/wasm/simcore.wasm, the simulator pages run in the reader's
+# browser (README "Simulator in the browser"; loaded by static/bp-sim.js; the
+# site build publishes this file as static/simcore.wasm). Debian's clang-14
+# and wasm-ld (lld-14), no libc but the little in sim-core/wasm/, no imports.
+# The event loop, queue, distributions and statistics at -Os, the board
+# check (its sentences left out: SIM_TERSE_CHECKS, see check.c), encodings,
+# names and the shim at -Oz, then wasm-opt -Os (Debian's binaryen, installed
+# like the compilers): the module must stay within 20 KB gzipped, and these
+# levels measured the fastest that fit (tests/bench). `make WASM_OPT=` leaves
+# wasm-opt out (the module then misses the size limit by about 100 bytes).
+# Either way tests/run-wasm.sh proves the module's results are the native
+# build's bits.
+WASM_CC := clang-14
+WASM_BUILD := $(BUILD)/wasm
+WASM := $(WASM_BUILD)/simcore.wasm
+WASM_OPT ?= $(shell command -v wasm-opt 2>/dev/null)
+WASM_SRC := $(SIM_SRC) $(sort $(wildcard sim-core/wasm/*.c))
+WASM_OBJ := $(call objs,$(WASM_BUILD),$(WASM_SRC))
+WASM_FAST ?= model model_run queue rng stats
+WASM_O_FAST ?= -Os
+WASM_O_SMALL ?= -Oz
+WASM_OPT_LEVEL ?= -Os
+WASM_CFLAGS := --target=wasm32 $(WARN) $(SIM_DET) -DSIM_TERSE_CHECKS -Wno-unneeded-internal-declaration \
+               -MMD -MP -isystem sim-core/wasm/include -Isim-core -Isim-core/wasm
+WASM_LDFLAGS := --target=wasm32 -nostdlib -Wl,--no-entry -Wl,--stack-first \
+                -Wl,-z,stack-size=65536 -Wl,--strip-all
+
+$(WASM_BUILD)/obj/sim-core/%.o: sim-core/%.c
+	@mkdir -p $(dir $@)
+	$(call say,WASMCC,$@)
+	$(Q)$(WASM_CC) $(WASM_CFLAGS) $(if $(filter $*,$(WASM_FAST)),$(WASM_O_FAST),$(WASM_O_SMALL)) $(WASM_EXTRA) -c -o $@ $<
+
+# its own memset and memcpy must not be turned into calls to themselves
+$(WASM_BUILD)/obj/sim-core/wasm/libc.o: WASM_EXTRA := -ffreestanding
+
+$(WASM): $(WASM_OBJ)
+	$(call say,WASMLD,$@)
+	$(Q)$(WASM_CC) $(WASM_LDFLAGS) -o $@.tmp $(WASM_OBJ)
+	$(Q)if [ -n "$(WASM_OPT)" ]; then $(WASM_OPT) $(WASM_OPT_LEVEL) $@.tmp -o $@.opt && mv $@.opt $@.tmp; fi
+	$(Q)mv $@.tmp $@
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
@@ -175,7 +223,7 @@ test: test-deps
 	done
 	@echo "make test: all suites passed"
 
-test-build: $(ASAN_BUILD)/boardpress $(ASAN_TESTS) $(BUILD)/boardpress
+test-build: $(ASAN_BUILD)/boardpress $(ASAN_TESTS) $(BUILD)/boardpress $(WASM)
 
 unit-tests: test-build
 	@fail=0; for t in $(ASAN_TESTS); do \
@@ -191,7 +239,7 @@ BENCH_GEN_OBJ := $(filter-out $(BUILD)/obj/generator/main.o,$(GEN_OBJ))
 
 .PHONY: bench fuzz regen
 bench: bench-deps
-	@$(MAKE) --no-print-directory $(BUILD)/boardpress $(BENCH_TOOLS)
+	@$(MAKE) --no-print-directory $(BUILD)/boardpress $(BENCH_TOOLS) $(WASM)
 	@BUILD=$(BUILD) tests/bench/run.sh
 
 $(BUILD)/bench/heap $(BUILD)/bench/fsref: $(BUILD)/bench/%: tests/bench/%.c
@@ -215,7 +263,8 @@ regen: test-build
 
 # ---------------------------------------------------------------- housekeeping
 .PHONY: format clean
-FORMAT_SRC = $(wildcard sim-core/*.[ch] generator/*.[ch] tests/unit/*.[ch] tests/fuzz/*.c tests/bench/*.c)
+FORMAT_SRC = $(wildcard sim-core/*.[ch] sim-core/wasm/*.[ch] sim-core/wasm/include/*.h generator/*.[ch] \
+               tests/unit/*.[ch] tests/fuzz/*.c tests/bench/*.c)
 format:
 	clang-format -i $(FORMAT_SRC)
 
@@ -241,7 +290,7 @@ FUZZ_LIB_OBJ := $(call objs,$(FUZZ_BUILD),$(GEN_SRC) $(SIM_SRC))
 $(FUZZ_BUILD)/obj/sim-core/%.o: sim-core/%.c
 	@mkdir -p $(dir $@)
 	$(call say,FUZZCC,$@)
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -Isim-core -c -o $@ $<
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(SIM_DET) -MMD -MP -Isim-core -c -o $@ $<
 
 $(FUZZ_BUILD)/obj/generator/%.o: generator/%.c
 	@mkdir -p $(dir $@)

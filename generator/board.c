@@ -350,8 +350,8 @@ void board_read_goals(const char *path, const ynode *gn, sim_goal *goals, bp_pos
 static void check_events_bound(const bp_board *b, const char *path, const ynode *root,
                                const ynode *traffic, const sim_limits *lim, diag *d)
 {
-    int tries;
-    int64_t run = board_run_events_bound(&b->sim, &tries);
+    double sends;
+    int64_t run = sim_events_estimate(&b->sim, &sends, NULL);
     int64_t all = run * b->sim.replications;
     bool per_run = run > lim->max_events;
     if (!per_run && all <= lim->max_board_events)
@@ -363,7 +363,7 @@ static void check_events_bound(const bp_board *b, const char *path, const ynode 
     const ynode *parts = ymap_get(root, "parts");
     for (size_t i = 0; parts && i < parts->n && i < b->sim.n_parts; i++) {
         const ynode *tn = ymap_get(parts->kids[i], "tries"); /* set by an override */
-        if (tn && tn->file && b->sim.parts[i].tries == tries)
+        if (tn && tn->file)
             at = tn;
     }
     /* a level's or --set's value: "with this value, one run of the board" */
@@ -372,8 +372,8 @@ static void check_events_bound(const bp_board *b, const char *path, const ynode 
     const char *subjects =
         at->file ? "with this value, the runs of the board" : "the runs of this board";
     char jobs_words[128];
-    snprintf(jobs_words, sizeof jobs_words, "%lld jobs × (2 + 8 × %d tries)",
-             (long long)b->sim.traffic.jobs, tries);
+    snprintf(jobs_words, sizeof jobs_words, "%lld jobs, up to %.0f sends each",
+             (long long)b->sim.traffic.jobs, sends);
     if (per_run)
         diag_error(d, YPATH(path, at), at->line, at->col,
                    "%s may take up to %lld events (%s); the limit is %lld per run: lower jobs "
@@ -385,6 +385,61 @@ static void check_events_bound(const bp_board *b, const char *path, const ynode 
                    "per board: lower jobs, tries or replications",
                    subjects, (long long)all, b->sim.replications, jobs_words,
                    (long long)lim->max_board_events);
+}
+
+/* The key node for key in a mapping (for positions), or NULL. */
+static const ynode *map_key(const ynode *map, const char *key)
+{
+    if (!map || map->type != YN_MAP)
+        return NULL;
+    for (size_t i = 0; i + 1 < map->n; i += 2)
+        if (strcmp(map->kids[i]->s, key) == 0)
+            return map->kids[i];
+    return NULL;
+}
+
+static bool links_to_broker(const bp_board *b, size_t part)
+{
+    for (size_t l = 0; l < b->sim.n_links; l++)
+        if (b->sim.links[l].from == (int)part &&
+            b->sim.parts[b->sim.links[l].to].kind == SIM_KIND_BROKER)
+            return true;
+    return false;
+}
+
+/* Settings a board gave where the model has no use for them: the second
+ * release's keys that only mean something in one place, and goals on the
+ * second hop's measures of a board that has one hop. */
+static void check_settings_apply(const bp_board *b, const char *path, const ynode *parts, diag *d)
+{
+    for (size_t i = 0; i < b->sim.n_parts && i < parts->n; i++) {
+        const ynode *pn = parts->kids[i];
+        const sim_part *p = &b->sim.parts[i];
+        bool broker = links_to_broker(b, i);
+        const ynode *k;
+        if ((k = map_key(pn, "publish")) && !broker)
+            diag_error(d, YPATH(path, k), k->line, k->col,
+                       "'publish' applies only to a handler that links to a message broker");
+        if ((k = map_key(pn, "relay_every")) && !(broker && p->publish == SIM_PUBLISH_OUTBOX))
+            diag_error(d, YPATH(path, k), k->line, k->col,
+                       "'relay_every' applies only with publish: outbox and a link to a message "
+                       "broker");
+        if ((k = map_key(pn, "lease")) && p->idempotency != SIM_IDEM_KEY_CLAIMED_FIRST)
+            diag_error(d, YPATH(path, k), k->line, k->col,
+                       "'lease' applies only with idempotency: key-claimed-first");
+        if ((k = map_key(pn, "message_id")) && !broker)
+            diag_error(d, YPATH(path, k), k->line, k->col,
+                       "'message_id' applies only to users that publish to a message broker");
+    }
+    if (sim_board_hops(&b->sim) >= 2)
+        return;
+    for (int m = 0; m < SIM_M_COUNT; m++)
+        if ((b->sim.goals[m].has_max || b->sim.goals[m].has_min) &&
+            sim_measure_hop((sim_measure)m) > 1)
+            diag_error(d, path, b->goal_pos[m].line, b->goal_pos[m].col,
+                       "%s is a measure of the second hop; this board has one (a handler links "
+                       "to a second message broker for two)",
+                       sim_measure_name((sim_measure)m));
 }
 
 bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog *cat,
@@ -510,6 +565,8 @@ bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog 
             else if (part >= 0 && (size_t)part < b->sim.n_parts)
                 at = b->parts[part].pos;
             diag_error(d, path, at.line, at.col, "%s", msg);
+        } else {
+            check_settings_apply(b, path, parts, d);
         }
     }
     if (!diag_failed_since(d, mark))
@@ -520,26 +577,6 @@ out:
         return NULL;
     }
     return b;
-}
-
-int64_t board_run_events_bound(const sim_board *b, int *tries)
-{
-    int t = 1;
-    for (size_t i = 0; i < b->n_links; i++) {
-        const sim_part *from = &b->parts[b->links[i].from], *to = &b->parts[b->links[i].to];
-        bool delivery = (to->kind == SIM_KIND_CONSUMER || to->kind == SIM_KIND_SERVICE) &&
-                        (from->kind == SIM_KIND_BROKER || from->kind == SIM_KIND_USERS);
-        if (!delivery)
-            continue;
-        int sends = from->kind == SIM_KIND_BROKER && from->delivery == SIM_DELIVERY_AT_MOST_ONCE
-                        ? 1
-                        : from->tries;
-        if (sends > t)
-            t = sends;
-    }
-    if (tries)
-        *tries = t;
-    return b->traffic.jobs * (2 + 8 * (int64_t)t);
 }
 
 bp_board *board_load(const char *path, const bp_catalog *cat, const sim_limits *lim, diag *d)

@@ -97,16 +97,6 @@ void board_free(bp_board *b);
 /* Index of the part with this id, or -1. */
 int board_part_index(const bp_board *b, const char *id);
 
-/* The most events one run (replication) of a board can take, from MODEL.md's
- * event kinds: per job an arrival and a hand-over to the broker, and per
- * send at most eight (the handler's receipt, its work or call, the call's
- * arrival, response and timeout, a restart after a crash, the reply and the
- * sender's timer): jobs × (2 + 8 × tries), with tries the delivery sender's
- * (1 for an at-most-once broker), which *tries gets when not NULL. The
- * board must have passed sim_board_check; tests/unit/test_board.c holds the
- * simulator to the bound. */
-int64_t board_run_events_bound(const sim_board *b, int *tries);
-
 /* Read a goals mapping ({measure: {max: V, min: V}}) into goals and pos
  * (arrays of SIM_M_COUNT). */
 void board_read_goals(const char *path, const ynode *gn, sim_goal *goals, bp_pos *pos, diag *d);

@@ -1,6 +1,7 @@
-/* cache.c — results cache files: "BPRC1\n", the key's length and bytes (to
+/* cache.c — results cache files: "BPRC2\n", the key's length and bytes (to
  * rule out hash collisions), then the result, all little-endian-as-stored
- * on this machine (the cache is local; a different machine just misses). */
+ * on this machine (the cache is local; a different machine just misses),
+ * then a checksum of everything before it (cache_seal). */
 #include "cache.h"
 
 #include <errno.h>
@@ -10,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAGIC "BPRC1\n"
+#define MAGIC "BPRC2\n"
 
 #ifndef BP_SIM_HASH
 #define BP_SIM_HASH "unknown"
@@ -60,12 +61,18 @@ void cache_key(buf *key, const sim_board *b, const sim_limits *lim, bool want_tr
         put_i64(key, p->redelivery_after_us);
         put_i64(key, p->timeout_us);
         put_i64(key, p->delivery);
+        put_i64(key, p->message_id);
+        put_i64(key, p->dedup_window_us);
         put_i64(key, p->concurrency);
         put_latency(key, p->work);
         put_i64(key, p->idempotency);
         put_i64(key, p->key_ttl_us);
         put_f64(key, p->crash_after_effect);
+        put_f64(key, p->crash_after_commit);
         put_i64(key, p->restart_us);
+        put_i64(key, p->lease_us);
+        put_i64(key, p->publish);
+        put_i64(key, p->relay_every_us);
         put_latency(key, p->call);
         put_f64(key, p->fail);
         put_latency(key, p->write);
@@ -130,6 +137,7 @@ static void put_result(buf *b, const sim_result *r)
         put_i64(b, e->part);
         put_i64(b, e->peer);
         put_i64(b, e->detail);
+        put_i64(b, e->copy);
     }
 }
 
@@ -165,6 +173,22 @@ static double get_f64(reader *r)
     return v;
 }
 
+void cache_seal(buf *b)
+{
+    uint64_t sum = hash64(b->data, b->len, 0);
+    buf_put(b, (const char *)&sum, sizeof sum);
+}
+
+bool cache_unseal(const char *data, size_t *len)
+{
+    uint64_t sum;
+    if (*len < sizeof sum)
+        return false;
+    *len -= sizeof sum;
+    memcpy(&sum, data + *len, sizeof sum);
+    return hash64(data, *len, 0) == sum;
+}
+
 bool cache_get(const char *dir, const buf *key, sim_result *out)
 {
     char *path = cache_path(dir, key, ".bin");
@@ -174,6 +198,10 @@ bool cache_get(const char *dir, const buf *key, sim_result *out)
     free(path);
     if (rc != 0)
         return false;
+    if (!cache_unseal(data, &len)) {
+        free(data);
+        return false;
+    }
     reader r = {data, len, false};
     char magic[sizeof MAGIC - 1];
     get(&r, magic, sizeof magic);
@@ -195,7 +223,7 @@ bool cache_get(const char *dir, const buf *key, sim_result *out)
         out->expect_ok = get_i64(&r) != 0;
         out->trace_truncated = get_i64(&r) != 0;
         int64_t n = get_i64(&r);
-        if (!r.bad && n >= 0 && (uint64_t)n <= r.left / 48) {
+        if (!r.bad && n >= 0 && (uint64_t)n <= r.left / 56) {
             out->n_trace = (size_t)n;
             out->trace = n ? xcalloc((size_t)n, sizeof *out->trace) : NULL;
             for (size_t i = 0; i < out->n_trace; i++) {
@@ -206,6 +234,7 @@ bool cache_get(const char *dir, const buf *key, sim_result *out)
                 e->part = (int)get_i64(&r);
                 e->peer = (int)get_i64(&r);
                 e->detail = get_i64(&r);
+                e->copy = (int)get_i64(&r);
                 if (e->kind < 0 || e->kind >= SIM_TR_COUNT)
                     r.bad = true;
             }
@@ -230,6 +259,7 @@ void cache_put(const char *dir, const buf *key, const sim_result *r)
     put_i64(&b, (int64_t)key->len);
     buf_put(&b, key->data, key->len);
     put_result(&b, r);
+    cache_seal(&b);
     char *final = cache_path(dir, key, ".bin");
     file_write_atomic(final, b.data, b.len);
     free(final);

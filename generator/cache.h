@@ -18,6 +18,13 @@ void cache_key(buf *key, const sim_board *b, const sim_limits *lim, bool want_tr
  * sim_result_free) when a stored result has exactly this key. */
 bool cache_get(const char *dir, const buf *key, sim_result *out);
 
+/* Append a checksum of b's bytes to b (the last 8 bytes of every cache
+ * file). cache_unseal checks the one at the end of data[0..*len) and takes
+ * it off *len: false when it does not match (a damaged or edited file,
+ * which is then a miss: never used, never blamed on the content). */
+void cache_seal(buf *b);
+bool cache_unseal(const char *data, size_t *len);
+
 /* Store a result (written to a temporary file and renamed, so readers never
  * see half a file). Failures are silent: the cache is only a speed-up. */
 void cache_put(const char *dir, const buf *key, const sim_result *r);

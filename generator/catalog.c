@@ -39,7 +39,8 @@ static double field_number(const field_def *f, const void *target)
     case FT_MONEY:
         return *(const double *)at;
     case FT_DURATION:
-    case FT_TTL: {
+    case FT_TTL:
+    case FT_WINDOW: {
         int64_t us = *(const int64_t *)at;
         return us == SIM_FOREVER ? INFINITY : (double)us / 1e6;
     }
@@ -47,6 +48,8 @@ static double field_number(const field_def *f, const void *target)
         return *(const bool *)at ? 1 : 0;
     case FT_IDEM:
     case FT_DELIVERY:
+    case FT_PUBLISH:
+    case FT_MSGID:
         return 0;
     }
     return 0;

@@ -42,6 +42,8 @@ const char *dpolicy_badge(sim_idempotency i)
         return "provider idempotency key";
     case SIM_IDEM_BUSINESS_KEY:
         return "business-key check";
+    case SIM_IDEM_KEY_CLAIMED_FIRST:
+        return "ID claimed before effect";
     default:
         return "unknown policy";
     }

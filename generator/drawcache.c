@@ -1,6 +1,7 @@
 /* drawcache.c — see drawcache.h. Files "draw-HASH.bin" in the cache folder:
- * "BPDC1\n", the key's length and bytes (to rule out hash collisions), then
- * the SVG and the alt text, each with its length. */
+ * the key's length and bytes (the key starts "BPDC2\n"; the bytes rule out
+ * hash collisions), the SVG and the alt text, each with its length, then a
+ * checksum of everything before it (cache_seal). */
 #define _GNU_SOURCE
 #include "drawcache.h"
 #include "cache.h"
@@ -16,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAGIC "BPDC1\n"
+#define MAGIC "BPDC2\n"
 
 /* The fonts draw.c asks for ("DejaVu Sans", regular and bold), where Debian's
  * fonts-dejavu-core puts them: their size and time stamp join the key. */
@@ -223,6 +224,10 @@ bool drawcache_get(const char *dir, const buf *key, char **svg, char **alt)
     free(path);
     if (rc != 0)
         return false;
+    if (!cache_unseal(data, &len)) {
+        free(data);
+        return false;
+    }
     const char *p = data, *k, *s, *a;
     size_t left = len;
     uint64_t klen, slen, alen;
@@ -249,6 +254,7 @@ void drawcache_put(const char *dir, const buf *key, const char *svg, const char 
     buf_put(&b, key->data, key->len);
     put_str(&b, svg);
     put_str(&b, alt);
+    cache_seal(&b);
     char *final = draw_path(dir, key, ".bin");
     file_write_atomic(final, b.data, b.len);
     free(final);

@@ -34,6 +34,13 @@ const char *expand_measure_label(sim_measure m)
         "Latency, 99th percentile",
         "Monthly cost",
         "Events",
+        "Lost events",
+        "Ghost events",
+        "Deliveries downstream",
+        "Effects downstream",
+        "Duplicates downstream",
+        "Lost writes downstream",
+        "Errors downstream",
     };
     return (int)m >= 0 && m < SIM_M_COUNT ? labels[m] : "";
 }
@@ -373,6 +380,17 @@ static int expand_inline(page_ctx *pc, const at *a, word *w, size_t n, buf *out)
         err_unknown(a, &mw, "measure", measure, names, SIM_M_COUNT);
         goto out;
     }
+    if (b->board && sim_measure_hop((sim_measure)m) > sim_board_hops(&b->board->sim)) {
+        char msg[256];
+        snprintf(msg, sizeof msg,
+                 "%s is a measure of the second hop; board '%s' has one (a handler links to a "
+                 "second message broker for two)",
+                 measure, b->board->id);
+        word mw = w[0];
+        mw.off += (size_t)(dot - expr) + 1;
+        err_word(a, &mw, msg);
+        goto out;
+    }
     buf v;
     buf_init(&v);
     char err[512];
@@ -568,8 +586,22 @@ static bool kn_skip(const bp_board *b, size_t part, const field_def *f)
         return true;
     if (strcmp(f->name, "external") == 0)
         return true;
-    if (strcmp(f->name, "restart") == 0 && p->crash_after_effect == 0)
+    if (f->type == FT_WINDOW && *(const int64_t *)val == 0)
         return true;
+    if (strcmp(f->name, "restart") == 0 && p->crash_after_effect == 0 && p->crash_after_commit == 0)
+        return true;
+    if (strcmp(f->name, "lease") == 0)
+        return p->idempotency != SIM_IDEM_KEY_CLAIMED_FIRST;
+    if (strcmp(f->name, "publish") == 0 || strcmp(f->name, "relay_every") == 0) {
+        /* only for a handler that publishes to a second broker */
+        if (strcmp(f->name, "relay_every") == 0 && p->publish != SIM_PUBLISH_OUTBOX)
+            return true;
+        for (size_t l = 0; l < b->sim.n_links; l++)
+            if (b->sim.links[l].from == (int)part &&
+                b->sim.parts[b->sim.links[l].to].kind == SIM_KIND_BROKER)
+                return false;
+        return true;
+    }
     if (strcmp(f->name, "key_ttl") == 0) {
         if (p->kind == SIM_KIND_PROVIDER) {
             /* only when some handler passes its key on */
@@ -591,11 +623,18 @@ static bool kn_skip(const bp_board *b, size_t part, const field_def *f)
         return true;
     }
     if (p->kind == SIM_KIND_USERS) {
-        /* users only send with retries when they call a handler directly */
-        for (size_t l = 0; l < b->sim.n_links; l++)
-            if (b->sim.links[l].from == (int)part &&
-                b->sim.parts[b->sim.links[l].to].kind != SIM_KIND_BROKER)
+        /* users only send with retries when they call a handler directly,
+         * or publish to a broker over a link that loses publishes or
+         * confirms (message IDs matter only then) */
+        for (size_t l = 0; l < b->sim.n_links; l++) {
+            const sim_link *lk = &b->sim.links[l];
+            if (lk->from != (int)part)
+                continue;
+            if (b->sim.parts[lk->to].kind != SIM_KIND_BROKER)
+                return strcmp(f->name, "message_id") == 0;
+            if (lk->lose_request > 0 || lk->lose_reply > 0 || lk->n_lose_reply_of > 0)
                 return false;
+        }
         return true;
     }
     return false;
@@ -1355,7 +1394,10 @@ void expand_results_board(page_ctx *pc, const char *key, const sboard *b)
     results_json(&obj, b->board, &b->result, false);
     obj.len--; /* drop the closing brace */
     buf_puts(&obj, ",\"display\":{");
+    int hops = sim_board_hops(&b->board->sim);
     for (int m = 0; m < SIM_M_COUNT; m++) {
+        if (sim_measure_hop((sim_measure)m) > hops)
+            continue;
         buf v;
         buf_init(&v);
         fmt_measure(&v, (sim_measure)m, b->result.m[m].mean);

@@ -5,6 +5,14 @@
 
 #include <string.h>
 
+/* Enum fields are read and written as int (field_read, field_format). */
+_Static_assert(sizeof(sim_idempotency) == sizeof(int) && sizeof(sim_delivery) == sizeof(int) &&
+                   sizeof(sim_publish) == sizeof(int) && sizeof(sim_message_id) == sizeof(int),
+               "enum fields are int-sized");
+_Static_assert(SIM_IDEM_COUNT <= 8 && SIM_DELIVERY_COUNT <= 8 && SIM_PUBLISH_COUNT <= 8 &&
+                   SIM_MESSAGE_ID_COUNT <= 8,
+               "MAX_ENUM_NAMES holds every enum's names");
+
 #define P(f) offsetof(sim_part, f)
 #define L(f) offsetof(sim_link, f)
 
@@ -24,6 +32,9 @@ static const field_def part_fields[] = {
     {"redelivery_after", FT_DURATION, P(redelivery_after_us), K_BROKER, 0, 0, "redelivers after",
      NULL},
     {"delivery", FT_DELIVERY, P(delivery), K_BROKER, 0, 0, "delivery", NULL},
+    {"dedup_window", FT_WINDOW, P(dedup_window_us), K_BROKER, 0, 0,
+     "drops a repeated message ID within", NULL},
+    {"message_id", FT_MSGID, P(message_id), K_USERS, 0, 0, "message ID of a publish", NULL},
     {"timeout", FT_DURATION, P(timeout_us), K_USERS | K_HANDLER, 0, 0, "waits for a response",
      NULL},
     {"concurrency", FT_INT, P(concurrency), K_HANDLER, 1, 10000, "works on at once", "deliveries"},
@@ -33,9 +44,15 @@ static const field_def part_fields[] = {
      NULL},
     {"idempotency", FT_IDEM, P(idempotency), K_HANDLER, 0, 0, "duplicate check", NULL},
     {"key_ttl", FT_TTL, P(key_ttl_us), K_HANDLER | K_PROVIDER, 0, 0, "keeps keys for", NULL},
+    {"lease", FT_DURATION, P(lease_us), K_HANDLER, 0, 0, "holds a claimed key for", NULL},
     {"crash_after_effect", FT_PROB, P(crash_after_effect), K_HANDLER, 0, 0,
      "crashes after the effect", NULL},
+    {"crash_after_commit", FT_PROB, P(crash_after_commit), K_HANDLER, 0, 0,
+     "crashes after the commit", NULL},
     {"restart", FT_DURATION, P(restart_us), K_HANDLER, 0, 0, "restart time", NULL},
+    {"publish", FT_PUBLISH, P(publish), K_HANDLER, 0, 0, "publishes its event", NULL},
+    {"relay_every", FT_DURATION, P(relay_every_us), K_HANDLER, 0, 0, "outbox relay polls every",
+     NULL},
     {"call_median", FT_DURATION, P(call.median_us), K_PROVIDER, 0, 0, "call, median", NULL},
     {"call_p99", FT_DURATION, P(call.p99_us), K_PROVIDER, 0, 0, "call, 99th percentile", NULL},
     {"fail", FT_PROB, P(fail), K_PROVIDER, 0, 0, "calls that fail", NULL},
@@ -82,11 +99,17 @@ static const bp_catalog_value *retention(const bp_catalog *cat, const char *name
     return NULL;
 }
 
-static int read_ttl(const char *path, const ynode *v, const char *what, int64_t *out,
-                    const bp_catalog *cat, diag *d)
+/* A retention: a duration, "forever", a catalog retention name and, for
+ * a window (allow_zero), zero or "none". */
+static int read_ttl(const char *path, const ynode *v, const char *what, bool allow_zero,
+                    int64_t *out, const bp_catalog *cat, diag *d)
 {
     if (v->type == YN_SCALAR && v->plain && strcmp(v->s, "forever") == 0) {
         *out = SIM_FOREVER;
+        return 0;
+    }
+    if (allow_zero && v->type == YN_SCALAR && v->plain && strcmp(v->s, "none") == 0) {
+        *out = 0;
         return 0;
     }
     if (v->type == YN_SCALAR && v->len > 0 && v->s[0] >= 'a' && v->s[0] <= 'z') {
@@ -98,15 +121,66 @@ static int read_ttl(const char *path, const ynode *v, const char *what, int64_t 
         if (cat) {
             const char *names[64];
             size_t n = 0;
-            for (size_t i = 0; i < cat->n_values && n < 63; i++) /* one left for "forever" */
+            for (size_t i = 0; i < cat->n_values && n < 62; i++) /* two left for the words */
                 if (strcmp(cat->values[i].section, "retention") == 0)
                     names[n++] = cat->values[i].field;
             names[n++] = "forever";
-            diag_unknown(d, YPATH(path, v), v->line, v->col, "key retention", v->s, names, n);
+            if (allow_zero)
+                names[n++] = "none";
+            diag_unknown(d, YPATH(path, v), v->line, v->col,
+                         allow_zero ? "window" : "key retention", v->s, names, n);
             return -1;
         }
     }
-    return yread_duration(path, v, what, true, out, d);
+    return yread_duration(path, v, what, !allow_zero, out, d);
+}
+
+/* The enum fields: what to call a value in messages, how many there are and
+ * their names (adapters, so one table can hold every name function). */
+static const char *idem_name(int i)
+{
+    return sim_idempotency_name((sim_idempotency)i);
+}
+static const char *delivery_name(int i)
+{
+    return sim_delivery_name((sim_delivery)i);
+}
+static const char *publish_name(int i)
+{
+    return sim_publish_name((sim_publish)i);
+}
+static const char *message_id_name(int i)
+{
+    return sim_message_id_name((sim_message_id)i);
+}
+
+static const struct {
+    field_type type;
+    const char *what;
+    int count;
+    const char *(*name)(int);
+} enum_fields[] = {
+    {FT_IDEM, "idempotency policy", SIM_IDEM_COUNT, idem_name},
+    {FT_DELIVERY, "delivery", SIM_DELIVERY_COUNT, delivery_name},
+    {FT_PUBLISH, "publish order", SIM_PUBLISH_COUNT, publish_name},
+    {FT_MSGID, "message_id", SIM_MESSAGE_ID_COUNT, message_id_name},
+};
+
+#define MAX_ENUM_NAMES 8 /* the longest enum above */
+
+/* The names of an enum field's values and what to call one in messages. */
+static size_t enum_names(field_type t, const char **names, const char **what)
+{
+    for (size_t e = 0; e < sizeof enum_fields / sizeof enum_fields[0]; e++) {
+        if (enum_fields[e].type != t)
+            continue;
+        *what = enum_fields[e].what;
+        for (int i = 0; i < enum_fields[e].count && i < MAX_ENUM_NAMES; i++)
+            names[i] = enum_fields[e].name(i);
+        return (size_t)enum_fields[e].count;
+    }
+    *what = "";
+    return 0;
 }
 
 int field_read(const char *path, const ynode *v, const field_def *f, void *target,
@@ -129,26 +203,23 @@ int field_read(const char *path, const ynode *v, const field_def *f, void *targe
     case FT_DURATION:
         return yread_duration(path, v, f->name, true, (int64_t *)at, d);
     case FT_TTL:
-        return read_ttl(path, v, f->name, (int64_t *)at, cat, d);
+    case FT_WINDOW:
+        return read_ttl(path, v, f->name, f->type == FT_WINDOW, (int64_t *)at, cat, d);
     case FT_MONEY:
         return yread_money(path, v, f->name, (double *)at, d);
     case FT_BOOL:
         return yread_bool(path, v, f->name, (bool *)at, d);
     case FT_IDEM:
-    case FT_DELIVERY: {
-        const char *names[SIM_IDEM_COUNT];
-        size_t n = f->type == FT_IDEM ? SIM_IDEM_COUNT : SIM_DELIVERY_COUNT;
-        for (size_t i = 0; i < n; i++)
-            names[i] = f->type == FT_IDEM ? sim_idempotency_name((sim_idempotency)i)
-                                          : sim_delivery_name((sim_delivery)i);
+    case FT_DELIVERY:
+    case FT_PUBLISH:
+    case FT_MSGID: {
+        const char *names[MAX_ENUM_NAMES], *what;
+        size_t n = enum_names(f->type, names, &what);
         int x;
-        if (yread_enum(path, v, f->type == FT_IDEM ? "idempotency policy" : "delivery", names, n,
-                       &x, d) != 0)
+        if (yread_enum(path, v, what, names, n, &x, d) != 0)
             return -1;
-        if (f->type == FT_IDEM)
-            *(sim_idempotency *)at = (sim_idempotency)x;
-        else
-            *(sim_delivery *)at = (sim_delivery)x;
+        /* every enum field is a C enum: int-sized */
+        *(int *)at = x;
         return 0;
     }
     }
@@ -172,6 +243,13 @@ void field_format(buf *b, const field_def *f, const void *target)
     case FT_PROB:
         fmt_ratio(b, *(const double *)at);
         break;
+    case FT_WINDOW:
+        if (*(const int64_t *)at == 0) {
+            buf_puts(b, "none");
+            break;
+        }
+        fmt_duration_us(b, *(const int64_t *)at);
+        break;
     case FT_DURATION:
     case FT_TTL:
         fmt_duration_us(b, *(const int64_t *)at);
@@ -183,10 +261,14 @@ void field_format(buf *b, const field_def *f, const void *target)
         buf_puts(b, *(const bool *)at ? "yes" : "no");
         break;
     case FT_IDEM:
-        buf_puts(b, sim_idempotency_name(*(const sim_idempotency *)at));
-        break;
     case FT_DELIVERY:
-        buf_puts(b, sim_delivery_name(*(const sim_delivery *)at));
+    case FT_PUBLISH:
+    case FT_MSGID: {
+        const char *names[MAX_ENUM_NAMES], *what;
+        size_t n = enum_names(f->type, names, &what);
+        int x = *(const int *)at;
+        buf_puts(b, x >= 0 && (size_t)x < n ? names[x] : "unknown");
         break;
+    }
     }
 }

@@ -17,10 +17,13 @@ typedef enum {
     FT_PROB,     /* 0..1 or 0%..100% */
     FT_DURATION, /* "150 ms", longer than zero */
     FT_TTL,      /* a duration, "forever", or a catalog retention name */
+    FT_WINDOW,   /* the same, and also zero or "none" (no window) */
     FT_MONEY,    /* "3 USD" */
     FT_BOOL,
-    FT_IDEM,    /* sim_idempotency name */
-    FT_DELIVERY /* sim_delivery name */
+    FT_IDEM,     /* sim_idempotency name */
+    FT_DELIVERY, /* sim_delivery name */
+    FT_PUBLISH,  /* sim_publish name */
+    FT_MSGID     /* sim_message_id name */
 } field_type;
 
 typedef struct {

@@ -8,6 +8,7 @@
 #include "watch.h"
 #include "simcore.h"
 #include "util.h"
+#include "wire.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -31,10 +32,15 @@ static const char help_text[] =
     "  build   simulate every board the pages use, draw them and write the site\n"
     "          (default folders: content, templates, static; output: public;\n"
     "          results cache: .boardpress-cache, keyed by everything that\n"
-    "          determines a result)\n"
+    "          determines a result; it also keeps the journal of what boardpress\n"
+    "          wrote, even with --no-cache, and must lie outside --out and the\n"
+    "          sources)\n"
     "  check   load, simulate and expand everything; write nothing\n"
     "  sim     run one board and print its results as JSON on stdout\n"
     "          --set parts.ID.FIELD=VALUE, links.FROM.TO.FIELD=VALUE, traffic.FIELD=VALUE\n"
+    "          --wire: write the board as the WebAssembly simulator reads it (binary;\n"
+    "          sim-core/WIRE.md) instead of running it; --wire-result: run it and\n"
+    "          write the results in the module's binary form instead of JSON\n"
     "  watch   build, then rebuild whenever content, templates or static change\n"
     "\n"
     "exit status: 0 ok, 1 bad input, 2 bad usage, 3 I/O or resource failure\n";
@@ -51,11 +57,31 @@ typedef struct {
     const char *value;
 } override;
 
+/* --wire and --wire-result: the bytes the WebAssembly module reads and
+ * returns (sim-core/WIRE.md), so the native build can be compared with it
+ * bit for bit. Write errors show at the final fflush (exit 3). */
+typedef enum { WIRE_NONE, WIRE_BOARD, WIRE_RESULT } wire_out;
+
+static void wire_write(wire_out what, const sim_board *b, const sim_limits *lim, bool trace,
+                       const sim_result *r)
+{
+    size_t n = what == WIRE_BOARD ? sim_wire_encode(b, lim, trace, NULL, 0)
+                                  : sim_wire_result_encode(r, NULL, 0);
+    uint8_t *bytes = xmalloc(n);
+    if (what == WIRE_BOARD)
+        sim_wire_encode(b, lim, trace, bytes, n);
+    else
+        sim_wire_result_encode(r, bytes, n);
+    fwrite(bytes, 1, n, stdout);
+    free(bytes);
+}
+
 static int cmd_sim(int argc, char **argv)
 {
     const char *board_path = NULL, *catalog_path = "content/catalog.yaml";
     const char *seed = NULL, *reps = NULL;
     bool trace = false;
+    wire_out wire = WIRE_NONE;
     override *ovs = xcalloc((size_t)argc, sizeof *ovs);
     size_t n_ovs = 0;
     int rc = 2;
@@ -63,6 +89,8 @@ static int cmd_sim(int argc, char **argv)
         const char *a = argv[i];
         if (strcmp(a, "--trace") == 0) {
             trace = true;
+        } else if (strcmp(a, "--wire") == 0 || strcmp(a, "--wire-result") == 0) {
+            wire = strcmp(a, "--wire") == 0 ? WIRE_BOARD : WIRE_RESULT;
         } else if (strcmp(a, "--catalog") == 0 || strcmp(a, "--seed") == 0 ||
                    strcmp(a, "--replications") == 0 || strcmp(a, "--set") == 0) {
             if (i + 1 >= argc) {
@@ -125,6 +153,10 @@ static int cmd_sim(int argc, char **argv)
     b = board_from_tree(board_path, root, cat, &lim, &d);
     if (!b)
         goto done;
+    if (wire == WIRE_BOARD) {
+        wire_write(wire, &b->sim, &lim, trace, NULL);
+        goto done;
+    }
     sim_result r;
     char msg[512];
     if (sim_run(&b->sim, &lim, trace, &r, msg, sizeof msg) != 0) {
@@ -132,12 +164,16 @@ static int cmd_sim(int argc, char **argv)
         diag_error(&d, board_path, b->traffic_pos.line, b->traffic_pos.col, "%s", msg);
         goto done;
     }
-    buf out;
-    buf_init(&out);
-    results_json(&out, b, &r, trace);
-    buf_putc(&out, '\n');
-    fwrite(out.data, 1, out.len, stdout);
-    buf_free(&out);
+    if (wire == WIRE_RESULT) {
+        wire_write(wire, NULL, NULL, false, &r);
+    } else {
+        buf out;
+        buf_init(&out);
+        results_json(&out, b, &r, trace);
+        buf_putc(&out, '\n');
+        fwrite(out.data, 1, out.len, stdout);
+        buf_free(&out);
+    }
     sim_result_free(&r);
 done:
     rc = diag_exit_status(&d);
@@ -162,6 +198,7 @@ static int parse_build(int argc, char **argv, site_options *o)
     o->statics = "static";
     o->out = "public";
     o->cache = ".boardpress-cache";
+    o->journal = o->cache; /* kept under --no-cache too */
     o->jobs = 0;
     o->quiet = false;
     for (int i = 2; i < argc; i++) {
@@ -187,6 +224,8 @@ static int parse_build(int argc, char **argv, site_options *o)
         const char *v = argv[++i];
         if (dst) {
             *dst = v;
+            if (dst == &o->cache)
+                o->journal = v;
         } else {
             char *end;
             long n = strtol(v, &end, 10);

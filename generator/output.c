@@ -1,94 +1,90 @@
 /* output.c — atomic output folders (see output.h). Linux: the swap uses
  * renameat2(RENAME_EXCHANGE), so readers see the old site or the new one,
- * never a mix; elsewhere (or where the file system refuses) two renames.
+ * never a mix; where the file system refuses, two renames, and the next
+ * build finishes a swap cut off between them.
+ *
+ * What boardpress owns, and how it knows (README "Atomic output"): a tree
+ * is ours when a record in the journal (journal.h) names its device and
+ * inode at the place where we find it and — for every tree but the live
+ * site — a marker file at its top holds the record's random token. Nothing
+ * is recognised by its name or by a process ID; a build that uses a tree
+ * holds an flock on its marker, which the kernel lets go when the build
+ * dies (in any PID namespace). Inside a tree every operation goes through
+ * descriptors without following links (outfs.h). A folder that fails a
+ * check is left alone, and named in the error when it stops the build.
+ * The trees themselves (identity, recovery, claiming, the swap) are in
+ * outtree.c; the record format in journal.c; descriptor walks in outfs.c.
  *
  * Speed (README "Performance"): deleting a folder is the slowest thing a
  * build can ask of the file system (ext4 mounted with `discard` frees each
- * folder's block synchronously: up to ~2.5 ms per rmdir on the bench
- * machine), so the previous tree is not deleted after the swap but kept in
- * the cache folder (spare-NAME-HASH) and recycled as the next build's new
- * tree: its folders stay, unchanged files are hard links shared with the
- * live tree, and a rebuild only replaces what changed. Nothing is left
- * beside --out. Without a cache folder, or across file systems, the previous
- * tree is deleted as before. Writes may come from several threads (pages
- * render in parallel); the manifest is kept in a deterministic order by the
- * (seq, sub) of each write, whatever the threads did. */
+ * folder's block synchronously), so the previous tree is not deleted after
+ * the swap but kept in the cache folder (spare-NAME-TOKEN) and recycled as
+ * the next build's new tree: its folders stay, unchanged files are hard
+ * links shared with the live tree, and a rebuild only replaces what
+ * changed. Writes may come from several threads; the journal lists files in
+ * the deterministic order of the (seq, sub) of each write. */
 #define _GNU_SOURCE
 #include "output.h"
+#include "output_internal.h"
 #include "util.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define IN_PROGRESS ".boardpress-in-progress"
-
-typedef struct {
-    size_t seq, sub;
-    char *rel;
-} entry;
-
-typedef struct {
-    char *out;          /* as given */
-    char *tmp;          /* the new tree */
-    char *keep_dir;     /* where the spare tree is kept (the cache folder), or NULL */
-    char *spare;        /* the tree kept for the next build, or NULL: none */
-    strset old_files;   /* paths the live tree's manifest lists */
-    strset spare_files; /* paths the recycled tree held when it was claimed */
-    strset new_files;   /* paths written into the new tree */
-    entry *entries;     /* the manifest, sorted at commit */
-    size_t n_entries, cap_entries;
-    bool had_old;      /* out existed */
-    bool recycled;     /* tmp is the previous build's spare tree */
-    bool chmod_needed; /* the umask takes bits off 0644 */
-    size_t written, linked;
-    pthread_mutex_t lock;
-} outcore;
+#define NOT_LOOKED_UP (-2)
 
 struct outdir {
     outcore *c;
     size_t seq, sub;
     bool view;      /* made by outdir_view: freeing it leaves the core alone */
-    char *last_dir; /* the folder this handle made last */
+    char *last_dir; /* the folder this handle wrote into last */
+    int last_fd;    /* that folder in the new tree */
+    int last_live;  /* that folder in the live tree, -1, or NOT_LOOKED_UP */
 };
 
-static char *parent_of(const char *path)
+/* ------------------------------------------------------------ paths */
+
+/* path as users write it: "public/", "./public", "a/b//" */
+static char *trimmed(const char *path)
 {
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        return xstrdup(".");
-    if (slash == path)
-        return xstrdup("/");
-    return xstrndup(path, (size_t)(slash - path));
+    char *p = xstrdup(path);
+    for (size_t n = strlen(p); n > 1 && p[n - 1] == '/'; n--)
+        p[n - 1] = '\0';
+    return p;
 }
 
-static const char *base_of(const char *path)
+/* The real path of path, which need not exist yet (its parent must); NULL
+ * (errno) otherwise. A link that leads nowhere gives ENOENT with *dangling. */
+static char *resolve(const char *path, bool *dangling)
 {
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
-/* realpath of path, or of its parent joined with its name when it does not
- * exist yet. */
-static char *resolve(const char *path)
-{
+    char *p = trimmed(path);
     char tmp[PATH_MAX];
-    if (realpath(path, tmp))
-        return xstrdup(tmp);
-    char *parent = parent_of(path);
     char *r = NULL;
-    if (realpath(parent, tmp))
-        r = xasprintf("%s/%s", strcmp(tmp, "/") == 0 ? "" : tmp, base_of(path));
-    free(parent);
+    struct stat st;
+    if (dangling)
+        *dangling = false;
+    if (realpath(p, tmp)) {
+        r = xstrdup(tmp);
+    } else if (errno == ENOENT && lstat(p, &st) == 0) {
+        if (dangling)
+            *dangling = true;
+        errno = ENOENT;
+    } else if (errno == ENOENT) {
+        char *parent = outtree_parent_of(p);
+        if (realpath(parent, tmp))
+            r = outtree_join(tmp, outtree_base_of(p));
+        free(parent);
+    }
+    free(p);
     return r;
 }
 
@@ -101,296 +97,260 @@ static bool within(const char *a, const char *b)
     return strncmp(a, b, n) == 0 && (a[n] == '\0' || a[n] == '/');
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+static bool has_control(const char *s)
 {
-    (void)st;
-    (void)ftw;
-    if (flag == FTW_DP)
-        return rmdir(path);
-    return unlink(path);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p < 0x20 || *p == 0x7f)
+            return true;
+    return false;
 }
 
-static int rm_tree(const char *path)
-{
-    return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
+/* ------------------------------------------------------------ checks */
 
-/* Load a manifest's lines into a set. */
-static void manifest_load(strset *set, const char *text)
+/* A folder that is a mount point (rename cannot move it). */
+static bool mount_point(const char *parent, const char *path)
 {
-    for (const char *p = text; p && *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t l = nl ? (size_t)(nl - p) : strlen(p);
-        char *line = xstrndup(p, l);
-        if (l)
-            strset_add(set, line);
-        free(line);
-        p = nl ? nl + 1 : NULL;
+    struct statx sx, px;
+    if (statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_MNT_ID, &sx) == 0) {
+        if (sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT)
+            return (sx.stx_attributes & STATX_ATTR_MOUNT_ROOT) != 0;
+        if ((sx.stx_mask & STATX_MNT_ID) && statx(AT_FDCWD, parent, 0, STATX_MNT_ID, &px) == 0 &&
+            (px.stx_mask & STATX_MNT_ID))
+            return sx.stx_mnt_id != px.stx_mnt_id;
     }
+    struct stat st, pt;
+    return lstat(path, &st) == 0 && stat(parent, &pt) == 0 && st.st_dev != pt.st_dev;
 }
 
-static bool manifest_read(const char *dir, strset *set)
+/* Refuse a cache (or journal) folder that is or lies in a source folder,
+ * or (writing) overlaps --out. */
+static void check_cache(const char *dir, const char *out_real, const outdir_options *o, diag *d)
 {
-    char *mpath = xasprintf("%s/%s", dir, OUTPUT_MANIFEST);
-    size_t len;
-    char *text = NULL;
-    bool ok = file_read(mpath, (size_t)64 << 20, &text, &len) == 0;
-    if (ok)
-        manifest_load(set, text);
-    free(text);
-    free(mpath);
-    return ok;
-}
-
-/* The first file under dir (relative path rel) that is neither in manifest
- * nor one of our markers, or NULL. Folders are told by d_type, so a tree
- * costs a few system calls per folder, none per file. */
-static char *foreign_file(const char *dir, const char *rel, const strset *manifest)
-{
-    DIR *dh = opendir(dir);
-    if (!dh)
-        return NULL;
-    struct dirent *e;
-    char *found = NULL;
-    while (!found && (e = readdir(dh))) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        char *r = rel[0] ? xasprintf("%s/%s", rel, e->d_name) : xstrdup(e->d_name);
-        bool is_dir = e->d_type == DT_DIR;
-        if (e->d_type == DT_UNKNOWN) {
-            struct stat st;
-            is_dir =
-                fstatat(dirfd(dh), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
-        }
-        if (is_dir) {
-            char *path = xasprintf("%s/%s", dir, e->d_name);
-            found = foreign_file(path, r, manifest);
-            free(path);
-        } else if (strcmp(r, OUTPUT_MANIFEST) != 0 && strcmp(r, IN_PROGRESS) != 0 &&
-                   !strset_has(manifest, r)) {
-            found = xstrdup(r);
-        }
-        free(r);
-    }
-    closedir(dh);
-    return found;
-}
-
-static bool has_marker(const char *dir)
-{
-    char *marker = xasprintf("%s/%s", dir, OUTPUT_MANIFEST);
-    char *inprog = xasprintf("%s/%s", dir, IN_PROGRESS);
-    bool ours = access(marker, F_OK) == 0 || access(inprog, F_OK) == 0;
-    free(inprog);
-    free(marker);
-    return ours;
-}
-
-/* True when the process whose id ends a temporary tree's name ("1234" of
- * OUT.tmp-1234) still runs: that tree belongs to a build in progress. */
-static bool owner_alive(const char *pid_text)
-{
-    char *end;
-    long pid = strtol(pid_text, &end, 10);
-    if (*end != '\0' || pid <= 0 || pid > INT_MAX)
-        return false;
-    return kill((pid_t)pid, 0) == 0 || errno == EPERM;
-}
-
-/* When a swap by two renames was cut off between them, OUT is missing and
- * OUT.old-PID holds the previous site: put it back before anything else. */
-static void restore_old(const char *out)
-{
-    struct stat st;
-    if (lstat(out, &st) == 0 || errno != ENOENT)
-        return;
-    char *parent = parent_of(out);
-    const char *name = base_of(out);
-    size_t n = strlen(name);
-    DIR *dh = opendir(parent);
-    struct dirent *e;
-    while (dh && (e = readdir(dh))) {
-        if (strncmp(e->d_name, name, n) != 0 || strncmp(e->d_name + n, ".old-", 5) != 0 ||
-            owner_alive(e->d_name + n + 5))
-            continue;
-        char *path = xasprintf("%s/%s", parent, e->d_name);
-        char *manifest = xasprintf("%s/%s", path, OUTPUT_MANIFEST);
-        bool restored = access(manifest, F_OK) == 0 && rename(path, out) == 0;
-        free(manifest);
-        free(path);
-        if (restored)
-            break;
-    }
-    if (dh)
-        closedir(dh);
-    free(parent);
-}
-
-/* Remove leftovers of interrupted builds: OUT.tmp-* and OUT.old-* beside out
- * that carry our in-progress marker or manifest (the spare tree is kept),
- * unless their build still runs. */
-static void clean_stale(const char *out)
-{
-    char *parent = parent_of(out);
-    const char *name = base_of(out);
-    DIR *dh = opendir(parent);
-    if (!dh) {
-        free(parent);
-        return;
-    }
-    size_t n = strlen(name);
-    struct dirent *e;
-    while ((e = readdir(dh))) {
-        if (strncmp(e->d_name, name, n) != 0 ||
-            (strncmp(e->d_name + n, ".tmp-", 5) != 0 && strncmp(e->d_name + n, ".old-", 5) != 0))
-            continue;
-        if (owner_alive(e->d_name + n + 5))
-            continue; /* another build is writing it now */
-        char *path = xasprintf("%s/%s", parent, e->d_name);
-        if (has_marker(path))
-            rm_tree(path);
-        free(path);
-    }
-    closedir(dh);
-    free(parent);
-}
-
-/* Claim the spare tree as the new tree: only when it is ours (its manifest
- * lists every file in it) and nobody else claimed it first (the rename). */
-static bool claim_spare(outcore *c)
-{
-    struct stat st;
-    if (!c->spare || lstat(c->spare, &st) != 0 || !S_ISDIR(st.st_mode))
-        return false;
-    strset files = {0};
-    if (!manifest_read(c->spare, &files)) {
-        char *inprog = xasprintf("%s/%s", c->spare, IN_PROGRESS);
-        if (access(inprog, F_OK) == 0) /* ours, half made: not worth keeping */
-            rm_tree(c->spare);
-        free(inprog);
-        strset_free(&files);
-        return false;
-    }
-    char *foreign = foreign_file(c->spare, "", &files);
-    if (foreign || rename(c->spare, c->tmp) != 0) {
-        free(foreign);
-        strset_free(&files);
-        return false;
-    }
-    c->spare_files = files;
-    c->recycled = true;
-    char *m = xasprintf("%s/%s", c->tmp, OUTPUT_MANIFEST);
-    unlink(m);
-    free(m);
-    return true;
-}
-
-/* The spare tree's place in keep_dir: named after out's resolved path, and
- * only where neither folder holds the other. */
-static char *spare_path(const char *keep_dir, const char *out_real)
-{
-    if (!keep_dir)
-        return NULL;
-    char *keep_real = resolve(keep_dir);
-    char *r = NULL;
-    if (keep_real && !within(keep_real, out_real) && !within(out_real, keep_real)) {
-        const char *name = strrchr(out_real, '/');
-        name = name && name[1] ? name + 1 : "site";
-        r = xasprintf("%s/spare-%s-%016llx", keep_dir, name,
-                      (unsigned long long)hash64(out_real, strlen(out_real), 0));
-    }
-    free(keep_real);
-    return r;
-}
-
-outdir *outdir_begin(const char *out, const char *const *sources, size_t n_sources,
-                     const char *keep_dir, diag *d)
-{
-    char *real = resolve(out);
-    if (!real) {
-        d->io = true;
-        diag_error(d, out, 0, 0, "cannot use this output folder: its parent does not exist");
-        return NULL;
-    }
-    const char *home = getenv("HOME");
-    char *home_real = home ? resolve(home) : NULL;
-    char *git = xasprintf("%s/.git", real);
+    char *real = resolve(dir, NULL);
     const char *why = NULL;
-    if (strcmp(real, "/") == 0)
-        why = "it is the root folder";
-    else if (home_real && strcmp(real, home_real) == 0)
-        why = "it is your home folder";
-    else if (access(git, F_OK) == 0)
-        why = "it is the root of a git work tree";
-    for (size_t i = 0; i < n_sources && !why; i++) {
-        char *src = resolve(sources[i]);
-        if (src && (within(real, src) || within(src, real)))
-            why = "it is, holds, or lies inside a source folder";
+    if (!real)
+        return; /* its parent is missing: reported when it is made */
+    if (has_control(real))
+        why = "its path holds a control character";
+    for (size_t i = 0; i < o->n_sources && !why; i++) {
+        char *src = resolve(o->sources[i], NULL);
+        if (src && within(real, src))
+            why = "it is or lies inside a source folder (boardpress would write into your "
+                  "sources)";
         free(src);
     }
-    free(git);
-    free(home_real);
-    if (why) {
-        diag_error(d, out, 0, 0, "refusing to write the site here: %s", why);
-        free(real);
-        return NULL;
-    }
+    if (!why && out_real && (within(real, out_real) || within(out_real, real)))
+        why = "it is, holds, or lies inside --out (the site would publish it, or the cache "
+              "would hold the site)";
+    if (why)
+        diag_error(d, dir, 0, 0, "refusing to keep the cache here: %s; choose another --cache",
+                   why);
+    free(real);
+}
 
+int outdir_check(const outdir_options *o, bool write, diag *d)
+{
+    int errors = d->errors;
+    char *real = NULL;
+    if (write) {
+        bool dangling;
+        real = resolve(o->out, &dangling);
+        if (!real) {
+            d->io = !dangling;
+            diag_error(d, o->out, 0, 0, "%s",
+                       dangling ? "refusing to write the site here: it is a link that leads "
+                                  "nowhere"
+                                : "cannot use this output folder: its parent does not exist");
+            return -1;
+        }
+        const char *home = getenv("HOME");
+        char *home_real = home ? resolve(home, NULL) : NULL;
+        char *git = outtree_join(real, ".git");
+        char *parent = outtree_parent_of(real);
+        const char *why = NULL;
+        struct stat st;
+        bool exists = lstat(real, &st) == 0;
+        if (strcmp(real, "/") == 0)
+            why = "it is the root folder";
+        else if (has_control(real))
+            why = "its path holds a control character";
+        else if (home_real && strcmp(real, home_real) == 0)
+            why = "it is your home folder";
+        else if (access(git, F_OK) == 0)
+            why = "it is the root of a git work tree";
+        for (size_t i = 0; i < o->n_sources && !why; i++) {
+            char *src = resolve(o->sources[i], NULL);
+            if (src && (within(real, src) || within(src, real)))
+                why = "it is, holds, or lies inside a source folder";
+            free(src);
+        }
+        if (why) {
+            diag_error(d, o->out, 0, 0, "refusing to write the site here: %s", why);
+        } else if (exists && !S_ISDIR(st.st_mode)) {
+            diag_error(d, o->out, 0, 0, "refusing to replace it: it is not a folder");
+        } else if (exists && mount_point(parent, real)) {
+            diag_error(d, o->out, 0, 0,
+                       "refusing to write the site here: it is a mount point, which the new "
+                       "site cannot be swapped in for (a rename cannot move it); give --out a "
+                       "folder inside it (e.g. --out %s/site) and serve that, or mount the "
+                       "folder above it",
+                       o->out);
+        } else if (access(parent, W_OK) != 0) {
+            d->io = true;
+            diag_error(d, o->out, 0, 0,
+                       "cannot write the new site beside it: its folder %s is read-only (%s)",
+                       parent, strerror(errno));
+        } else if (exists && access(real, W_OK) != 0) {
+            d->io = true;
+            diag_error(d, o->out, 0, 0,
+                       "cannot replace it: it is read-only (%s); make it writable, or choose "
+                       "another --out",
+                       strerror(errno));
+        }
+        free(parent);
+        free(git);
+        free(home_real);
+        if (d->errors != errors) {
+            /* --out is refused: whether the cache overlaps it is moot */
+            free(real);
+            real = NULL;
+        }
+    }
+    if (o->cache)
+        check_cache(o->cache, real, o, d);
+    if (write && o->journal && (!o->cache || strcmp(o->journal, o->cache) != 0))
+        check_cache(o->journal, real, o, d);
+    free(real);
+    return d->errors == errors ? 0 : -1;
+}
+
+static void core_free(outcore *c)
+{
+    if (c->tfd >= 0)
+        close(c->tfd);
+    if (c->marker_fd >= 0)
+        close(c->marker_fd);
+    if (c->livefd >= 0)
+        close(c->livefd);
+    if (c->pfd >= 0)
+        close(c->pfd);
+    if (c->cfd >= 0)
+        close(c->cfd);
+    journal_close(&c->j);
+    jrec_free(c->rec);
+    free(c->tmp_name);
+    free(c->tmp_path);
+    free(c->out);
+    free(c->out_real);
+    free(c->parent);
+    free(c->name);
+    free(c->cache);
+    outfs_list_free(&c->live_files);
+    outfs_list_free(&c->spare_files);
+    strset_free(&c->new_files);
+    for (size_t i = 0; i < c->n_entries; i++)
+        free(c->entries[i].rel);
+    free(c->entries);
+    pthread_mutex_destroy(&c->lock);
+    free(c);
+}
+
+static void handle_close(outdir *o)
+{
+    if (o->last_fd >= 0)
+        close(o->last_fd);
+    if (o->last_live >= 0)
+        close(o->last_live);
+    free(o->last_dir);
+    o->last_dir = NULL;
+    o->last_fd = -1;
+    o->last_live = NOT_LOOKED_UP;
+}
+
+static outdir *handle_new(outcore *c)
+{
     outdir *o = xcalloc(1, sizeof *o);
-    outcore *c = xcalloc(1, sizeof *c);
     o->c = c;
+    o->last_fd = -1;
+    o->last_live = NOT_LOOKED_UP;
+    return o;
+}
+
+outdir *outdir_begin(const outdir_options *o, diag *d)
+{
+    outcore *c = xcalloc(1, sizeof *c);
     pthread_mutex_init(&c->lock, NULL);
-    c->out = xstrdup(out);
-    c->keep_dir = keep_dir ? xstrdup(keep_dir) : NULL;
-    c->spare = spare_path(keep_dir, real);
+    c->pfd = c->cfd = c->livefd = c->tfd = c->marker_fd = -1;
+    c->j.fd = c->j.lock_fd = -1;
+    c->out = xstrdup(o->out);
+    c->out_real = resolve(o->out, NULL);
     mode_t mask = umask(022);
     umask(mask);
     c->chmod_needed = (mask & 0644) != 0;
-    restore_old(out);
-    struct stat st;
-    if (lstat(out, &st) == 0) {
-        if (!S_ISDIR(st.st_mode)) {
-            diag_error(d, out, 0, 0, "refusing to replace it: it is not a folder");
-            goto fail;
-        }
-        c->had_old = true;
-        manifest_read(out, &c->old_files);
-        char *foreign = foreign_file(out, "", &c->old_files);
-        if (foreign) {
-            diag_error(d, out, 0, 0,
-                       "refusing to replace this folder: '%s' in it was not written by "
-                       "boardpress (move it away or choose another --out)",
-                       foreign);
-            free(foreign);
-            goto fail;
-        }
-    }
-    clean_stale(out);
-    c->tmp = xasprintf("%s.tmp-%ld", out, (long)getpid());
-    if (!claim_spare(c) && mkdir(c->tmp, 0755) != 0) {
+    c->dir_chmod_needed = (mask & 0755) != 0;
+    const char *jdir = o->journal ? o->journal : o->cache;
+    if (!c->out_real || !jdir) {
         d->io = true;
-        diag_error(d, c->tmp, 0, 0, "cannot create the new site folder: %s", strerror(errno));
-        free(c->tmp);
-        c->tmp = NULL;
-        goto fail;
+        diag_error(d, o->out, 0, 0, "cannot use this output folder: %s",
+                   c->out_real ? "no folder for the journal" : "its parent does not exist");
+        core_free(c);
+        return NULL;
     }
-    char *inprog = xasprintf("%s/%s", c->tmp, IN_PROGRESS);
-    int fd = open(inprog, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-    if (fd >= 0)
-        close(fd);
-    free(inprog);
-    free(real);
-    return o;
-fail:
-    free(real);
-    outdir_abort(o);
-    return NULL;
+    c->parent = outtree_parent_of(c->out_real);
+    c->name = xstrdup(outtree_base_of(c->out_real));
+    c->pfd = open(c->parent, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (c->pfd < 0) {
+        d->io = true;
+        diag_error(d, c->parent, 0, 0, "cannot open the folder of --out: %s", strerror(errno));
+        core_free(c);
+        return NULL;
+    }
+    if (journal_open(&c->j, jdir, d) != 0) {
+        core_free(c);
+        return NULL;
+    }
+    c->cache = resolve(jdir, NULL);
+    c->cfd = c->cache ? open(c->cache, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
+    if (c->cfd < 0) {
+        d->io = true;
+        diag_error(d, jdir, 0, 0, "cannot open the cache folder: %s", strerror(errno));
+        core_free(c);
+        return NULL;
+    }
+    c->spares = o->cache != NULL;
+    journal_lock(&c->j);
+    size_t n;
+    char *damaged = NULL;
+    jrec **recs = outtree_load(c, &n, &damaged);
+    jrec *live;
+    struct stat st;
+    int rc = outtree_inspect_out(c, recs, n, damaged, true, &live, &c->livefd, &st, d);
+    free(damaged);
+    if (rc == 0) {
+        c->had_old = c->livefd >= 0;
+        if (live) {
+            c->live_files = live->files;
+            memset(&live->files, 0, sizeof live->files);
+        }
+        if (!outtree_claim_spare(c, recs, n) && outtree_make(c) != 0) {
+            d->io = true;
+            diag_error(d, c->tmp_path ? c->tmp_path : c->out, 0, 0,
+                       "cannot create the new site folder: %s", strerror(errno));
+            rc = -1;
+        }
+    }
+    journal_unlock(&c->j);
+    outtree_free_recs(recs, n);
+    if (rc != 0) {
+        core_free(c);
+        return NULL;
+    }
+    return handle_new(c);
 }
 
 outdir *outdir_view(outdir *o, size_t seq)
 {
-    outdir *v = xcalloc(1, sizeof *v);
-    v->c = o->c;
+    outdir *v = handle_new(o->c);
     v->seq = seq;
     v->view = true;
     return v;
@@ -399,7 +359,7 @@ outdir *outdir_view(outdir *o, size_t seq)
 void outdir_view_free(outdir *v)
 {
     if (v && v->view) {
-        free(v->last_dir);
+        handle_close(v);
         free(v);
     }
 }
@@ -410,13 +370,17 @@ void outdir_set_seq(outdir *o, size_t seq)
     o->sub = 0;
 }
 
-/* True when the file at path holds exactly data; *st gets its status. */
-static bool same_content(const char *path, const void *data, size_t len, struct stat *st)
+/* ------------------------------------------------------------ writing */
+
+/* True when the regular file name in the folder dfd holds exactly data
+ * with mode 0644; *st gets its status. */
+static bool same_content(int dfd, const char *name, const void *data, size_t len, struct stat *st)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return false;
-    bool same = fstat(fd, st) == 0 && S_ISREG(st->st_mode) && (size_t)st->st_size == len;
+    bool same = fstat(fd, st) == 0 && S_ISREG(st->st_mode) && (st->st_mode & 07777) == 0644 &&
+                (size_t)st->st_size == len;
     const char *p = data;
     char chunk[65536];
     size_t at = 0;
@@ -434,142 +398,105 @@ static bool same_content(const char *path, const void *data, size_t len, struct 
     return same && at == len;
 }
 
-/* Make the folders of rel inside the new tree. A handle remembers the last
- * folder it made (a page writes its files into one folder), so nothing is
- * kept per page; a folder that exists already is fine. */
-static int make_dirs(outdir *o, const char *rel)
+/* A new file name in dfd holding data, mode 0644; *ino gets its inode. */
+static int write_new(const outcore *c, int dfd, const char *name, const void *data, size_t len,
+                     uint64_t *ino)
 {
-    const char *slash = strrchr(rel, '/');
-    if (!slash)
-        return 0;
-    size_t n = (size_t)(slash - rel);
-    if (o->last_dir && strlen(o->last_dir) == n && memcmp(o->last_dir, rel, n) == 0)
-        return 0;
-    char *path = xasprintf("%s/%.*s", o->c->tmp, (int)n, rel);
-    int rc = 0;
-    if (mkdir(path, 0755) != 0 && errno != EEXIST) {
-        /* parents first, shallowest first */
-        rc = errno == ENOENT ? 0 : -1;
-        for (char *p = path + strlen(o->c->tmp) + 1; rc == 0; p++) {
-            if (*p != '/' && *p != '\0')
-                continue;
-            char keep = *p;
-            *p = '\0';
-            if (mkdir(path, 0755) != 0 && errno != EEXIST)
-                rc = -1;
-            *p = keep;
-            if (keep == '\0')
-                break;
-        }
-    }
-    free(path);
-    if (rc == 0) {
-        free(o->last_dir);
-        o->last_dir = xstrndup(rel, n);
-    }
-    return rc;
-}
-
-static int write_new(const outcore *c, const char *path, const void *data, size_t len)
-{
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0)
         return -1;
-    const char *p = data;
-    size_t left = len;
-    while (left > 0) {
-        ssize_t n = write(fd, p, left);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        p += n;
-        left -= (size_t)n;
-    }
+    struct stat st;
+    bool ok = file_write_all(fd, data, len) == 0 && (!c->chmod_needed || fchmod(fd, 0644) == 0) &&
+              fstat(fd, &st) == 0;
     int e = errno;
-    bool ok = left == 0 && (!c->chmod_needed || fchmod(fd, 0644) == 0);
-    if (!ok)
-        e = errno;
     if (close(fd) != 0 && ok) {
         ok = false;
         e = errno;
     }
-    errno = e;
-    return ok ? 0 : -1;
+    if (!ok) {
+        unlinkat(dfd, name, 0);
+        errno = e;
+        return -1;
+    }
+    *ino = (uint64_t)st.st_ino;
+    return 0;
 }
 
-/* Put data at rel in the new tree; returns 1 when the file was (re)written,
- * 0 when an unchanged file was kept or linked, -1 with errno. */
-static int place(outcore *c, const char *rel, bool in_old, bool in_spare, const void *data,
-                 size_t len)
+/* Put data at name in the new tree's folder dfd (live_dfd: the same folder
+ * of the live site, or -1); returns 1 when the file was (re)written, 0
+ * when an unchanged file was kept or linked, -1 with errno. */
+static int place(outcore *c, int dfd, int live_dfd, const char *name, bool in_old, bool in_spare,
+                 const void *data, size_t len, uint64_t *ino)
 {
-    char *path = xasprintf("%s/%s", c->tmp, rel);
-    int rc = 1;
-    struct stat live_st;
-    char *live = in_old ? xasprintf("%s/%s", c->out, rel) : NULL;
-    if (live && same_content(live, data, len, &live_st)) {
-        struct stat st;
-        if (in_spare && fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-            st.st_dev == live_st.st_dev && st.st_ino == live_st.st_ino) {
-            rc = 0; /* already the live file's twin */
-        } else {
-            if (in_spare)
-                unlink(path);
-            if (link(live, path) == 0)
-                rc = 0;
-            else
-                rc = write_new(c, path, data, len) == 0 ? 1 : -1;
-        }
-    } else {
-        struct stat st;
-        if (in_spare && same_content(path, data, len, &st) && st.st_nlink == 1) {
-            rc = 1; /* the spare already holds these bytes: a change for the site */
-        } else {
-            if (in_spare)
-                unlink(path);
-            rc = write_new(c, path, data, len) == 0 ? 1 : -1;
-        }
+    struct stat live_st, st;
+    if (in_old && live_dfd >= 0 && same_content(live_dfd, name, data, len, &live_st)) {
+        *ino = (uint64_t)live_st.st_ino;
+        if (in_spare && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            st.st_dev == live_st.st_dev && st.st_ino == live_st.st_ino)
+            return 0; /* already the live file's twin */
+        if (in_spare && unlinkat(dfd, name, 0) != 0 && errno != ENOENT)
+            return -1;
+        if (linkat(live_dfd, name, dfd, name, 0) == 0)
+            return 0;
+        return write_new(c, dfd, name, data, len, ino) == 0 ? 1 : -1;
     }
-    free(live);
-    free(path);
-    return rc;
+    if (in_spare && same_content(dfd, name, data, len, &st) && st.st_nlink == 1) {
+        *ino = (uint64_t)st.st_ino;
+        return 1; /* the spare already holds these bytes: a change for the site */
+    }
+    /* never written into: the old file may be a link shared with the site */
+    if (in_spare && unlinkat(dfd, name, 0) != 0 && errno != ENOENT)
+        return -1;
+    return write_new(c, dfd, name, data, len, ino) == 0 ? 1 : -1;
+}
+
+/* The handle's folders for rel's folder (n bytes of it): made in the new
+ * tree; looked up in the live one when wanted. */
+static int folders_for(outdir *o, const char *rel, size_t n, bool want_live)
+{
+    outcore *c = o->c;
+    if (!o->last_dir || strlen(o->last_dir) != n || memcmp(o->last_dir, rel, n) != 0) {
+        handle_close(o);
+        o->last_fd =
+            outfs_open_dir(c->tfd, rel, n, c->dir_chmod_needed ? OUTFS_MAKE_CHMOD : OUTFS_MAKE);
+        if (o->last_fd < 0)
+            return -1;
+        o->last_dir = xstrndup(rel, n);
+    }
+    if (want_live && o->last_live == NOT_LOOKED_UP)
+        o->last_live = c->livefd >= 0 ? outfs_open_dir(c->livefd, rel, n, OUTFS_OPEN) : -1;
+    return 0;
 }
 
 int outdir_write(outdir *o, const char *rel, const void *data, size_t len, diag *d)
 {
     outcore *c = o->c;
+    uint64_t ino;
     pthread_mutex_lock(&c->lock);
-    bool fresh = rel[0] != '/' && !strstr(rel, "..") && strset_add(&c->new_files, rel);
-    bool in_old = c->had_old && strset_has(&c->old_files, rel);
-    bool in_spare = c->recycled && strset_has(&c->spare_files, rel);
+    bool fresh =
+        outfs_rel_ok(rel) && strcmp(rel, OUTFS_MARKER) != 0 && strset_add(&c->new_files, rel);
+    bool in_old = c->had_old && outfs_list_get(&c->live_files, rel, &ino);
+    bool in_spare = c->recycled && outfs_list_get(&c->spare_files, rel, &ino);
     pthread_mutex_unlock(&c->lock);
     if (!fresh) {
         diag_error(d, rel, 0, 0, "internal: bad or repeated output path");
         return -1;
     }
-    if (make_dirs(o, rel) != 0) {
+    const char *slash = strrchr(rel, '/');
+    size_t n = slash ? (size_t)(slash - rel) : 0;
+    const char *name = slash ? slash + 1 : rel;
+    if (folders_for(o, rel, n, in_old) != 0) {
         d->io = true;
-        diag_error(d, c->tmp, 0, 0, "cannot create folders for '%s': %s", rel, strerror(errno));
+        diag_error(d, c->tmp_path, 0, 0, "cannot create folders for '%s': %s", rel,
+                   strerror(errno));
         return -1;
     }
-    int rc = place(c, rel, in_old, in_spare, data, len);
-    if (rc < 0 && errno == ENOENT) {
-        /* a folder of the recycled tree went missing: make it, try again */
-        char *path = xasprintf("%s/%s", c->tmp, rel);
-        for (char *p = path + strlen(c->tmp) + 1; *p; p++)
-            if (*p == '/') {
-                *p = '\0';
-                mkdir(path, 0755);
-                *p = '/';
-            }
-        free(path);
-        rc = place(c, rel, in_old, in_spare, data, len);
-    }
+    int rc =
+        place(c, o->last_fd, in_old ? o->last_live : -1, name, in_old, in_spare, data, len, &ino);
     if (rc < 0) {
         int e = errno;
         d->io = true;
-        diag_error(d, rel, 0, 0, "cannot write it into %s: %s", c->tmp, strerror(e));
+        diag_error(d, rel, 0, 0, "cannot write it into %s: %s", c->tmp_path, strerror(e));
         return -1;
     }
     pthread_mutex_lock(&c->lock);
@@ -578,9 +505,23 @@ int outdir_write(outdir *o, const char *rel, const void *data, size_t len, diag 
     else
         c->linked++;
     c->entries = xgrow(c->entries, sizeof *c->entries, &c->cap_entries, c->n_entries + 1);
-    c->entries[c->n_entries++] = (entry){o->seq, o->sub++, xstrdup(rel)};
+    c->entries[c->n_entries++] = (entry){o->seq, o->sub++, xstrdup(rel), ino};
     pthread_mutex_unlock(&c->lock);
     return 0;
+}
+
+/* path with control characters shown as \xNN, for a message. */
+static char *shown(const char *path)
+{
+    buf b;
+    buf_init(&b);
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            buf_printf(&b, "\\x%02x", *p);
+        else
+            buf_putc(&b, (char)*p);
+    }
+    return buf_detach(&b);
 }
 
 static int copy_dir(outdir *o, const char *root_real, const char *dir, const char *rel, diag *d)
@@ -591,7 +532,7 @@ static int copy_dir(outdir *o, const char *root_real, const char *dir, const cha
         diag_error(d, dir, 0, 0, "cannot read the folder: %s", strerror(errno));
         return -1;
     }
-    /* Sorted, so the manifest (and any error order) does not depend on the
+    /* Sorted, so the journal (and any error order) does not depend on the
      * file system's directory order. */
     char **names = NULL;
     size_t n = 0, cap = 0;
@@ -615,7 +556,14 @@ static int copy_dir(outdir *o, const char *root_real, const char *dir, const cha
         char *r = xasprintf("%s/%s", rel, names[i]);
         char real[PATH_MAX];
         struct stat st;
-        if (!realpath(path, real) || stat(path, &st) != 0) {
+        if (has_control(names[i])) {
+            char *s = shown(path);
+            diag_error(d, s, 0, 0,
+                       "the file name holds a control character (a newline or a tab): rename "
+                       "it to publish it");
+            free(s);
+            rc = -1;
+        } else if (!realpath(path, real) || stat(path, &st) != 0) {
             d->io = true;
             diag_error(d, path, 0, 0, "cannot read: %s", strerror(errno));
             rc = -1;
@@ -661,6 +609,8 @@ int outdir_copy_tree(outdir *o, const char *src, const char *rel_prefix, diag *d
     return copy_dir(o, real, src, rel_prefix, d);
 }
 
+/* ------------------------------------------------------------ commit */
+
 static int entry_cmp(const void *a, const void *b)
 {
     const entry *x = a, *y = b;
@@ -675,23 +625,33 @@ static int longer_first(const void *a, const void *b)
     return x > y ? -1 : x < y;
 }
 
+static int stale_error(const outcore *c, const char *what, const char *rel, int e, diag *d)
+{
+    d->io = true;
+    diag_error(d, c->tmp_path, 0, 0,
+               "cannot delete %s'%s', which the site no longer has, from the recycled tree: %s",
+               what, rel, strerror(e));
+    return -1;
+}
+
 /* Files the recycled tree held that this build did not write: delete them,
  * then the folders that became empty (deepest first; a folder still in use
- * refuses). */
-static void drop_stale(outcore *c)
+ * refuses). A file that cannot go is an error: it would stay published. */
+static int drop_stale(outcore *c, diag *d)
 {
     if (!c->recycled)
-        return;
+        return 0;
+    int rc = 0;
     char **dirs = NULL;
     size_t n = 0, cap = 0;
-    for (size_t i = 0; i < c->spare_files.cap; i++) {
-        const char *f = c->spare_files.slots[i];
-        if (!f || strset_has(&c->new_files, f))
+    for (size_t i = 0; i < c->spare_files.n; i++) {
+        const char *f = c->spare_files.rel[i];
+        if (strset_has(&c->new_files, f))
             continue;
-        char *path = xasprintf("%s/%s", c->tmp, f);
-        unlink(path);
-        free(path);
-        for (const char *s = strrchr(f, '/'); s; s = NULL) {
+        if (outfs_unlink(c->tfd, f, 0) != 0 && errno != ENOENT)
+            rc = stale_error(c, "", f, errno, d);
+        const char *s = strrchr(f, '/');
+        if (s) {
             dirs = xgrow(dirs, sizeof *dirs, &cap, n + 1);
             dirs[n++] = xstrndup(f, (size_t)(s - f));
         }
@@ -700,11 +660,12 @@ static void drop_stale(outcore *c)
     if (n)
         qsort(dirs, n, sizeof *dirs, longer_first);
     for (size_t i = 0; i < n; i++) {
-        for (char *dp = dirs[i]; dp[0];) {
-            char *path = xasprintf("%s/%s", c->tmp, dp);
-            int r = rmdir(path);
-            free(path);
+        for (char *dp = dirs[i]; dp[0] && rc == 0;) {
             char *sl = strrchr(dp, '/');
+            int r = outfs_unlink(c->tfd, dp, AT_REMOVEDIR);
+            int e = errno;
+            if (r != 0 && e != ENOTEMPTY && e != EEXIST && e != ENOENT)
+                rc = stale_error(c, "the folder ", dp, e, d);
             if (r != 0 || !sl)
                 break;
             *sl = '\0';
@@ -712,99 +673,88 @@ static void drop_stale(outcore *c)
         free(dirs[i]);
     }
     free(dirs);
+    return rc;
 }
 
-/* After the swap, path holds the previous site: keep it as the spare tree
- * for the next build, or delete it when a spare is already there. */
-static bool keep(outcore *c, const char *path)
+/* The new tree's record lists what it holds: the files written (in write
+ * order) and, when abandoned, what the recycled tree held besides. */
+static void list_entries(outcore *c, bool with_spare)
 {
-    return c->spare && (mkdir(c->keep_dir, 0755) == 0 || errno == EEXIST) &&
-           rename(path, c->spare) == 0;
-}
-
-static void retire(outcore *c, const char *path)
-{
-    if (!keep(c, path))
-        rm_tree(path);
+    outfs_list_free(&c->rec->files);
+    if (c->n_entries)
+        qsort(c->entries, c->n_entries, sizeof *c->entries, entry_cmp);
+    for (size_t i = 0; with_spare && i < c->spare_files.n; i++)
+        outfs_list_add(&c->rec->files, c->spare_files.rel[i], c->spare_files.ino[i]);
+    for (size_t i = 0; i < c->n_entries; i++)
+        outfs_list_add(&c->rec->files, c->entries[i].rel, c->entries[i].ino);
 }
 
 int outdir_commit(outdir *o, diag *d)
 {
     outcore *c = o->c;
-    int rc = -1;
-    drop_stale(c);
-    if (c->n_entries)
-        qsort(c->entries, c->n_entries, sizeof *c->entries, entry_cmp);
-    buf manifest;
-    buf_init(&manifest);
-    for (size_t i = 0; i < c->n_entries; i++) {
-        buf_puts(&manifest, c->entries[i].rel);
-        buf_putc(&manifest, '\n');
-    }
-    o->seq = SIZE_MAX;
-    int w = outdir_write(o, OUTPUT_MANIFEST, manifest.data ? manifest.data : "", manifest.len, d);
-    buf_free(&manifest);
-    if (w != 0) {
+    if (drop_stale(c, d) != 0) {
         outdir_abort(o);
         return -1;
     }
-    char *inprog = xasprintf("%s/%s", c->tmp, IN_PROGRESS);
-    unlink(inprog);
-    free(inprog);
-    if (!c->had_old) {
-        if (rename(c->tmp, c->out) == 0)
-            rc = 0;
-    } else if (renameat2(AT_FDCWD, c->tmp, AT_FDCWD, c->out, RENAME_EXCHANGE) == 0) {
-        retire(c, c->tmp); /* now holds the previous site */
-        rc = 0;
-    } else {
-        char *old = xasprintf("%s.old-%ld", c->out, (long)getpid());
-        if (rename(c->out, old) == 0) {
-            if (rename(c->tmp, c->out) == 0) {
-                retire(c, old);
-                rc = 0;
-            } else {
-                rename(old, c->out);
-            }
+    journal_lock(&c->j);
+    /* --out now: another build may have swapped its site in meanwhile */
+    size_t n;
+    jrec **recs = outtree_load(c, &n, NULL);
+    jrec *x;
+    int xfd = -1, xmarker = -1;
+    struct stat st;
+    int rc = outtree_inspect_out(c, recs, n, NULL, false, &x, &xfd, &st, d);
+    jrec *adopted = NULL;
+    if (rc == 0 && xfd >= 0 && !x) {
+        /* an empty folder (checked just now): taken over, and its owner,
+         * group and mode with it; recorded as ours on its way out */
+        x = adopted = jrec_new(c->out_real, JR_LIVE);
+        x->dev = (uint64_t)st.st_dev;
+        x->ino = (uint64_t)st.st_ino;
+        jrec_set_at(x, c->out_real);
+    }
+    if (rc == 0) {
+        outtree_take_attrs(c, xfd >= 0 ? &st : NULL);
+        list_entries(c, false);
+        if (outtree_swap_in(c, x, xfd, &xmarker) != 0) {
+            d->io = true;
+            diag_error(d, c->out, 0, 0, "cannot put the new site in place: %s", strerror(errno));
+            rc = -1;
         }
-        free(old);
     }
-    if (rc != 0) {
-        d->io = true;
-        diag_error(d, c->out, 0, 0, "cannot put the new site in place: %s", strerror(errno));
-        rm_tree(c->tmp);
+    if (rc == 0 && x) {
+        /* the previous site: the next build's spare, or deleted as far as
+         * it is ours (anything added to --out during the build stays) */
+        if (!outtree_make_spare(c, x, recs, n)) {
+            char *kept = NULL;
+            if (outtree_remove(c, x, xfd, false, &kept) != 0) {
+                d->io = true;
+                diag_error(d, x->at, 0, 0,
+                           "kept beside --out, as it holds what boardpress did not write "
+                           "('%s', put into --out during the build?): move that where you "
+                           "want it and delete the folder",
+                           kept ? kept : "");
+                journal_forget(&c->j, x);
+                rc = -1;
+            }
+            free(kept);
+        }
     }
-    free(c->tmp);
-    c->tmp = NULL;
-    outdir_abort(o);
+    journal_unlock(&c->j);
+    if (xmarker >= 0)
+        close(xmarker);
+    if (xfd >= 0)
+        close(xfd);
+    jrec_free(adopted);
+    outtree_free_recs(recs, n);
+    if (rc != 0 && c->rec && c->rec->role != JR_LIVE) {
+        outdir_abort(o);
+        return -1;
+    }
+    handle_close(o);
+    free(o);
+    core_free(c);
     return rc;
-}
-
-/* A failed build: the new tree becomes the spare (with a manifest of what
- * it holds now) when there is a site to rebuild later, else it goes. */
-static void keep_as_spare(outcore *c)
-{
-    buf m;
-    buf_init(&m);
-    strset all = {0};
-    for (size_t i = 0; i < c->spare_files.cap; i++)
-        if (c->spare_files.slots[i] && strset_add(&all, c->spare_files.slots[i]))
-            buf_printf(&m, "%s\n", c->spare_files.slots[i]);
-    for (size_t i = 0; i < c->n_entries; i++)
-        if (strset_add(&all, c->entries[i].rel))
-            buf_printf(&m, "%s\n", c->entries[i].rel);
-    strset_free(&all);
-    char *mpath = xasprintf("%s/%s", c->tmp, OUTPUT_MANIFEST);
-    unlink(mpath);
-    int ok = write_new(c, mpath, m.data ? m.data : "", m.len) == 0;
-    free(mpath);
-    buf_free(&m);
-    char *inprog = xasprintf("%s/%s", c->tmp, IN_PROGRESS);
-    if (ok)
-        unlink(inprog);
-    free(inprog);
-    if (!ok || !keep(c, c->tmp))
-        rm_tree(c->tmp);
 }
 
 void outdir_abort(outdir *o)
@@ -812,26 +762,24 @@ void outdir_abort(outdir *o)
     if (!o)
         return;
     outcore *c = o->c;
-    if (c->tmp) {
-        if (c->spare && c->had_old && c->n_entries + c->spare_files.n > 0)
-            keep_as_spare(c);
-        else
-            rm_tree(c->tmp);
-    }
-    free(c->tmp);
-    free(c->spare);
-    free(c->keep_dir);
-    strset_free(&c->old_files);
-    strset_free(&c->spare_files);
-    strset_free(&c->new_files);
-    for (size_t i = 0; i < c->n_entries; i++)
-        free(c->entries[i].rel);
-    free(c->entries);
-    free(c->out);
-    pthread_mutex_destroy(&c->lock);
-    free(c);
-    free(o->last_dir);
+    handle_close(o);
     free(o);
+    if (c->rec) {
+        /* the new tree: the spare (with a record of what it holds now), or
+         * deleted */
+        journal_lock(&c->j);
+        size_t n;
+        jrec **recs = journal_load(&c->j, c->out_real, &n, NULL);
+        list_entries(c, true);
+        if (c->rec->files.n == 0 || !outtree_make_spare(c, c->rec, recs, n)) {
+            char *kept = NULL;
+            outtree_remove(c, c->rec, c->tfd, true, &kept);
+            free(kept);
+        }
+        journal_unlock(&c->j);
+        outtree_free_recs(recs, n);
+    }
+    core_free(c);
 }
 
 void outdir_counts(const outdir *o, size_t *written, size_t *unchanged)

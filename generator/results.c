@@ -8,9 +8,26 @@
 const char *results_key(sim_measure m)
 {
     static const char *const keys[SIM_M_COUNT] = {
-        "jobs",          "deliveries",       "effects",    "duplicates",        "charged_twice",
-        "lost_writes",   "errors",           "error_rate", "completion_time_s", "latency_p50_s",
-        "latency_p99_s", "monthly_cost_usd", "events",
+        "jobs",
+        "deliveries",
+        "effects",
+        "duplicates",
+        "charged_twice",
+        "lost_writes",
+        "errors",
+        "error_rate",
+        "completion_time_s",
+        "latency_p50_s",
+        "latency_p99_s",
+        "monthly_cost_usd",
+        "events",
+        "lost_events",
+        "ghost_events",
+        "downstream_deliveries",
+        "downstream_effects",
+        "downstream_duplicates",
+        "downstream_lost_writes",
+        "downstream_errors",
     };
     return (int)m >= 0 && m < SIM_M_COUNT ? keys[m] : "";
 }
@@ -31,6 +48,7 @@ static void str(buf *b, const char *s)
 
 void results_json(buf *b, const bp_board *board, const sim_result *r, bool with_trace)
 {
+    int hops = sim_board_hops(&board->sim);
     buf_putc(b, '{');
     key(b, "board");
     str(b, board->id);
@@ -42,6 +60,8 @@ void results_json(buf *b, const bp_board *board, const sim_result *r, bool with_
     key(b, "measures");
     buf_putc(b, '{');
     for (int m = 0; m < SIM_M_COUNT; m++) {
+        if (sim_measure_hop((sim_measure)m) > hops)
+            continue; /* the board has no second hop */
         if (m)
             buf_putc(b, ',');
         key(b, results_key((sim_measure)m));
@@ -51,6 +71,8 @@ void results_json(buf *b, const bp_board *board, const sim_result *r, bool with_
     if (r->replications > 1) {
         buf_puts(b, ",\"spread\":{");
         for (int m = 0; m < SIM_M_COUNT; m++) {
+            if (sim_measure_hop((sim_measure)m) > hops)
+                continue;
             if (m)
                 buf_putc(b, ',');
             key(b, results_key((sim_measure)m));
@@ -110,7 +132,10 @@ void results_json(buf *b, const bp_board *board, const sim_result *r, bool with_
                 buf_puts(b, ",\"peer\":");
                 str(b, board->parts[e->peer].id);
             }
-            buf_printf(b, ",\"detail\":%lld}", (long long)e->detail);
+            buf_printf(b, ",\"detail\":%lld", (long long)e->detail);
+            if (e->copy > 0) /* a later copy of the job's message (0-based) */
+                buf_printf(b, ",\"copy\":%d", e->copy);
+            buf_putc(b, '}');
         }
         buf_printf(b, "],\"trace_truncated\":%s", r->trace_truncated ? "true" : "false");
     }

@@ -12,7 +12,8 @@
 const char *results_key(sim_measure m);
 
 /* Append one board's result object: board, seed, replications, measures,
- * spread (R > 1), goals, expect and, with_trace, the trace. */
+ * spread (R > 1), goals, expect and, with_trace, the trace. The second
+ * hop's measures appear only for a board that has one. */
 void results_json(buf *b, const bp_board *board, const sim_result *r, bool with_trace);
 
 #endif

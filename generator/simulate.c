@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The events every variant of a build may take together, by the bound of
- * board_run_events_bound (an upper bound: typical boards take a quarter of
- * it). At 15 to 40 million events a second on one core of the bench
+/* The events every variant of a build may take together, by
+ * sim_events_estimate (an upper bound but for lossy outbox relays: typical
+ * boards take a quarter of it). At 15 to 40 million events a second on one core of the bench
  * machine, the limit is about 25 s on its two cores (README, Limits). */
 #define SITE_MAX_EVENTS 800000000
 
@@ -27,7 +27,7 @@ typedef struct {
     const char *what; /* "board", "level", "chart" */
     size_t group;     /* variants of one file share a group */
     size_t same_as;   /* index of the earlier identical variant, or SIZE_MAX */
-    int64_t events;   /* its bound: runs × board_run_events_bound (0 for a repeat) */
+    int64_t events;   /* its estimate: runs × sim_events_estimate (0 for a repeat) */
     sim_limits lim;   /* its limits while it runs (max_board_events: its share) */
     buf key;          /* cache key */
 } run_item;
@@ -122,7 +122,7 @@ static void find_repeats(site *s, item_list *l)
             continue;
         slots[h] = i + 1;
         it->events =
-            board_run_events_bound(&it->b->board->sim, NULL) * it->b->board->sim.replications;
+            sim_events_estimate(&it->b->board->sim, NULL, NULL) * it->b->board->sim.replications;
     }
     free(slots);
 }

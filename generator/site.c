@@ -435,7 +435,8 @@ static void load_chart_ref(site *s, const bp_page *p, const bp_ref *r)
     const char *last = strrchr(c->x_set, '.');
     last = last ? last + 1 : c->x_set;
     if (strncmp(last, "lose_", 5) == 0 || strcmp(last, "fail") == 0 ||
-        strcmp(last, "crash_after_effect") == 0 || strcmp(last, "repeat_share") == 0)
+        strcmp(last, "crash_after_effect") == 0 || strcmp(last, "crash_after_commit") == 0 ||
+        strcmp(last, "repeat_share") == 0)
         c->x_percent = true;
     size_t ns = c->n_series ? c->n_series : 1;
     sc->n_points = ns * c->n_x;
@@ -1436,6 +1437,10 @@ int site_build(const site_options *o)
     diag_init(&s.d, stderr);
     s.lim = sim_limits_default();
     build_date(&s);
+    /* before anything is read or cached: the folders must not overlap */
+    const char *sources[3] = {o->content, o->templates, o->statics};
+    outdir_options oo = {o->out, sources, 3, o->cache, o->journal ? o->journal : o->cache};
+    outdir_check(&oo, o->write, &s.d);
 
     /* The catalog first: nothing simulates without it. Nothing of a content
      * folder that is not there is read (each file would be one more error). */
@@ -1469,10 +1474,8 @@ int site_build(const site_options *o)
     strset tnamed = {0};
     bp_page **order = xcalloc(s.n_pages + 1, sizeof *order);
     size_t n_order = nav_order(&s, order);
-    if (s.d.errors == 0 && o->write) {
-        const char *sources[3] = {o->content, o->templates, o->statics};
-        out = outdir_begin(o->out, sources, 3, o->cache, &s.d);
-    }
+    if (s.d.errors == 0 && o->write)
+        out = outdir_begin(&oo, &s.d);
     if (s.d.errors == 0) {
         bool have_home = false;
         tmpl **page_t = xcalloc(s.n_pages + 1, sizeof *page_t);

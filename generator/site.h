@@ -18,6 +18,8 @@ typedef struct {
     int jobs;              /* simulation threads; <= 0: number of cores */
     bool quiet;            /* no progress or summary on stderr */
     bool write;            /* false for `check`: everything but writing */
+    const char *journal;   /* folder of the journal of what boardpress wrote (the cache
+                              folder, kept also under --no-cache); NULL: cache */
 } site_options;
 
 /* Build (or check) the site. Returns the exit status: 0, 1 bad input, 3 I/O. */

@@ -65,8 +65,13 @@ const char *file_error_text(const char *path, int err, size_t max_bytes, char *w
  * is the input's (missing, too large, not a regular file). */
 bool file_error_is_io(int err);
 
-/* Write a whole file through a temporary file renamed into place, so no
- * reader sees half of it. Returns 0 or -1 (errno set). */
+/* Write all of data to fd (retrying short writes). Returns 0 or -1 (errno). */
+int file_write_all(int fd, const void *data, size_t len);
+
+/* Write a whole file so that no reader sees half of it and a writer killed
+ * on the way leaves nothing behind: an unnamed file (O_TMPFILE) linked in
+ * when complete, or where that is missing a temporary file renamed into
+ * place. Returns 0 or -1 (errno set). */
 int file_write_atomic(const char *path, const void *data, size_t len);
 
 /* True when s[0..n) is valid UTF-8 without NUL bytes; otherwise *bad_at is the

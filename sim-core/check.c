@@ -43,6 +43,22 @@ static int fail(checker *c, int part, int link, const char *fmt, ...)
     return part;
 }
 
+#ifdef SIM_TERSE_CHECKS
+/* The WebAssembly module (which must stay within 20 KB gzipped) names the
+ * check by its line instead of writing the sentence: the boards it runs were
+ * checked with the full sentences at build time, so a failure here means a
+ * reader's setting the build did not try. The sentences' format strings and
+ * arguments are then left out. */
+static int fail_line(checker *c, int part, int link, int line)
+{
+    return fail(c, part, link, "this setting cannot be simulated (sim-core/check.c:%d)", line);
+}
+/* sizeof: the sentence's arguments are still type-checked (and count as
+ * used) but never evaluated or compiled in. */
+#define fail(c, part, link, ...)                                                                   \
+    fail_line((c), (part), (link), __LINE__ + 0 * (int)sizeof(snprintf(NULL, 0, __VA_ARGS__)))
+#endif
+
 /* "part 'broker'" or, without an id, "part 2". */
 typedef struct {
     char s[96];
@@ -291,6 +307,97 @@ static int out_links(const sim_board *b, int p, int *first)
     return count;
 }
 
+/* The handler's own links: one payment-provider, one database and, on the
+ * first hop only, one message broker (the second hop's). */
+static int check_handler_links(checker *c, sim_hop_topology *h, bool first, int *next_broker,
+                               int *event_link)
+{
+    const sim_board *b = c->b;
+    part_name hn = pname(b, h->handler);
+    for (size_t i = 0; i < b->n_links; i++) {
+        const sim_link *l = &b->links[i];
+        if (l->from != h->handler)
+            continue;
+        sim_kind k = b->parts[l->to].kind;
+        int *slot = k == SIM_KIND_PROVIDER          ? &h->provider
+                    : k == SIM_KIND_DATABASE        ? &h->database
+                    : k == SIM_KIND_BROKER && first ? next_broker
+                                                    : NULL;
+        if (!slot && k == SIM_KIND_BROKER)
+            return fail(c, h->handler, (int)i,
+                        "%s links to %s, a message-broker; a board has at most two hops, so the "
+                        "second handler cannot publish on",
+                        hn.s, pname(b, l->to).s);
+        if (!slot)
+            return fail(c, h->handler, (int)i, "%s links to %s, a %s; a %s may link only to one %s",
+                        hn.s, pname(b, l->to).s, kind_name(b, l->to), kind_name(b, h->handler),
+                        first ? "payment-provider, one database and one message-broker"
+                              : "payment-provider and one database");
+        if (*slot >= 0)
+            return fail(c, h->handler, (int)i, "%s links to more than one %s", hn.s,
+                        kind_name(b, l->to));
+        *slot = l->to;
+        if (k == SIM_KIND_PROVIDER)
+            h->call_link = (int)i;
+        else if (k == SIM_KIND_DATABASE)
+            h->write_link = (int)i;
+        else
+            *event_link = (int)i;
+    }
+    int ends[2] = {h->provider, h->database}, first_out;
+    for (int e = 0; e < 2; e++) {
+        if (ends[e] < 0)
+            continue;
+        if (out_links(b, ends[e], &first_out) > 0)
+            return fail(c, ends[e], first_out, "%s is a %s and cannot send to %s",
+                        pname(b, ends[e]).s, kind_name(b, ends[e]),
+                        pname(b, b->links[first_out].to).s);
+    }
+    return -1;
+}
+
+/* A broker's one delivery link, to a consumer or service. */
+static int check_broker(checker *c, sim_hop_topology *h, int broker)
+{
+    const sim_board *b = c->b;
+    int first;
+    part_name bn = pname(b, broker);
+    int n = out_links(b, broker, &first);
+    if (n == 0)
+        return fail(c, broker, -1, "%s has no outgoing link to a consumer or service", bn.s);
+    if (n > 1)
+        return fail(c, broker, -1,
+                    "%s has more than one outgoing link; a broker delivers to one consumer or "
+                    "service",
+                    bn.s);
+    int to = b->links[first].to;
+    if (!is_handler(b->parts[to].kind))
+        return fail(c, broker, first,
+                    "%s links to %s, a %s; a broker delivers to a consumer or service", bn.s,
+                    pname(b, to).s, kind_name(b, to));
+    h->broker = h->sender = broker;
+    h->handler = to;
+    h->delivery_link = first;
+    return -1;
+}
+
+static void hop_init(sim_hop_topology *h)
+{
+    h->broker = h->sender = h->handler = h->provider = h->database = -1;
+    h->publish_link = h->delivery_link = h->call_link = h->write_link = -1;
+}
+
+static bool is_chain_link(const sim_topology *t, int li)
+{
+    for (int i = 0; i < t->n_hops; i++) {
+        const sim_hop_topology *h = &t->hop[i];
+        if (li == h->publish_link || li == h->delivery_link || li == h->call_link ||
+            li == h->write_link)
+            return true;
+    }
+    return false;
+}
+
 static int check_topology(checker *c, sim_topology *t)
 {
     const sim_board *b = c->b;
@@ -309,8 +416,10 @@ static int check_topology(checker *c, sim_topology *t)
 
     int first;
     t->users = b->traffic.from;
-    t->broker = t->provider = t->database = -1;
-    t->publish_link = t->call_link = t->write_link = -1;
+    t->n_hops = 1;
+    for (int i = 0; i < SIM_MAX_HOPS; i++)
+        hop_init(&t->hop[i]);
+    sim_hop_topology *h0 = &t->hop[0];
     part_name users = pname(b, t->users);
     int n = out_links(b, t->users, &first);
     if (n == 0)
@@ -324,74 +433,37 @@ static int check_topology(checker *c, sim_topology *t)
     int next = b->links[first].to;
     sim_kind nk = b->parts[next].kind;
     if (nk == SIM_KIND_BROKER) {
-        t->broker = next;
-        t->publish_link = first;
-        part_name broker = pname(b, next);
-        n = out_links(b, next, &first);
-        if (n == 0)
-            return fail(c, next, -1, "%s has no outgoing link to a consumer or service", broker.s);
-        if (n > 1)
-            return fail(c, next, -1,
-                        "%s has more than one outgoing link; a broker delivers to one consumer or "
-                        "service",
-                        broker.s);
-        int h = b->links[first].to;
-        if (!is_handler(b->parts[h].kind))
-            return fail(c, next, first,
-                        "%s links to %s, a %s; a broker delivers to a consumer or service",
-                        broker.s, pname(b, h).s, kind_name(b, h));
-        t->sender = next;
-        t->handler = h;
-        t->delivery_link = first;
+        h0->publish_link = first;
+        TRY(check_broker(c, h0, next));
     } else if (is_handler(nk)) {
-        t->sender = t->users;
-        t->handler = next;
-        t->delivery_link = first;
+        h0->sender = t->users;
+        h0->handler = next;
+        h0->delivery_link = first;
     } else {
         return fail(c, t->users, first,
                     "%s links to %s, a %s; the users send to a message broker, consumer or "
                     "service",
                     users.s, pname(b, next).s, kind_name(b, next));
     }
-
-    part_name hn = pname(b, t->handler);
-    for (size_t i = 0; i < b->n_links; i++) {
-        const sim_link *l = &b->links[i];
-        if (l->from != t->handler)
-            continue;
-        sim_kind k = b->parts[l->to].kind;
-        int *slot = k == SIM_KIND_PROVIDER   ? &t->provider
-                    : k == SIM_KIND_DATABASE ? &t->database
-                                             : NULL;
-        if (!slot)
-            return fail(c, t->handler, (int)i,
-                        "%s links to %s, a %s; a %s may link only to one payment-provider and "
-                        "one database",
-                        hn.s, pname(b, l->to).s, kind_name(b, l->to), kind_name(b, t->handler));
-        if (*slot >= 0)
-            return fail(c, t->handler, (int)i, "%s links to more than one %s", hn.s,
-                        kind_name(b, l->to));
-        *slot = l->to;
-        if (k == SIM_KIND_PROVIDER)
-            t->call_link = (int)i;
-        else
-            t->write_link = (int)i;
-    }
-    int ends[2] = {t->provider, t->database};
-    for (int e = 0; e < 2; e++) {
-        if (ends[e] < 0)
-            continue;
-        if (out_links(b, ends[e], &first) > 0)
-            return fail(c, ends[e], first, "%s is a %s and cannot send to %s", pname(b, ends[e]).s,
-                        kind_name(b, ends[e]), pname(b, b->links[first].to).s);
+    int broker2 = -1, event_link = -1;
+    TRY(check_handler_links(c, h0, true, &broker2, &event_link));
+    if (broker2 >= 0) {
+        sim_hop_topology *h1 = &t->hop[1];
+        t->n_hops = 2;
+        h1->publish_link = event_link;
+        TRY(check_broker(c, h1, broker2));
+        TRY(check_handler_links(c, h1, false, NULL, NULL));
+        if (h1->provider >= 0 && h1->provider == h0->provider)
+            return fail(c, h1->provider, h1->call_link,
+                        "%s takes calls from both handlers; give each handler its own "
+                        "payment-provider",
+                        pname(b, h1->provider).s);
     }
     for (size_t i = 0; i < b->n_links; i++) {
-        int li = (int)i;
-        if (li == t->publish_link || li == t->delivery_link || li == t->call_link ||
-            li == t->write_link)
+        if (is_chain_link(t, (int)i))
             continue;
         int from = b->links[i].from;
-        return fail(c, from, li, "%s has links but the traffic from %s never reaches it",
+        return fail(c, from, (int)i, "%s has links but the traffic from %s never reaches it",
                     pname(b, from).s, users.s);
     }
     return -1;
@@ -420,33 +492,57 @@ static int check_link(checker *c, const sim_topology *t, int li)
                         (long long)j, (long long)b->traffic.jobs);
     }
     bool faulty = l->lose_request > 0 || l->lose_reply > 0 || l->n_lose_reply_of > 0;
-    if (faulty && li != t->delivery_link && li != t->call_link)
+    bool write = false, delivery_from_broker = false;
+    for (int i = 0; i < t->n_hops; i++) {
+        write = write || li == t->hop[i].write_link;
+        delivery_from_broker =
+            delivery_from_broker || (li == t->hop[i].delivery_link && t->hop[i].broker >= 0);
+    }
+    if (faulty && write)
         return fail(c, from, li,
-                    "faults are modelled only on links into a consumer, service or "
-                    "payment-provider");
-    if (l->transactional && !(li == t->delivery_link && t->broker >= 0))
+                    "faults are not modelled on a handler's link to its database (its writes "
+                    "are part of the effect)");
+    if (t->n_hops == 2 && li == t->hop[1].publish_link) {
+        const sim_part *h = &b->parts[t->hop[0].handler];
+        if ((l->lose_reply > 0 || l->n_lose_reply_of > 0) && h->publish != SIM_PUBLISH_OUTBOX)
+            return fail(c, from, li,
+                        "lose_reply on a handler's link to a broker needs publish: outbox (only "
+                        "the outbox relay waits for the broker's confirm)");
+        if (h->publish == SIM_PUBLISH_OUTBOX && (l->lose_request >= 1 || l->lose_reply >= 1))
+            return fail(c, from, li,
+                        "with publish: outbox the relay sends until the broker confirms; "
+                        "lose_request and lose_reply must be below 1");
+    }
+    if (l->transactional && !delivery_from_broker)
         return fail(c, from, li, "transactional applies only to a link from a message broker");
     return -1;
 }
 
-static int check_roles(checker *c, const sim_topology *t)
+/* The sender's tries and patience. */
+static int check_sender(checker *c, const sim_hop_topology *h)
 {
-    const sim_board *b = c->b;
-    const sim_part *s = &b->parts[t->sender];
-    int si = t->sender;
+    const sim_part *s = &c->b->parts[h->sender];
+    int si = h->sender;
     if (s->tries < 1)
         return fail(c, si, -1, "tries must be at least 1");
     if (s->tries > SIM_MAX_TRIES)
         return fail(c, si, -1, "tries must be at most %d", SIM_MAX_TRIES);
-    if (t->broker >= 0) {
+    if (h->broker >= 0) {
         if ((unsigned)s->delivery >= SIM_DELIVERY_COUNT)
             return fail(c, si, -1, "delivery must be at-least-once or at-most-once");
         if (s->delivery == SIM_DELIVERY_AT_LEAST_ONCE)
             TRY(check_positive(c, si, "redelivery_after", s->redelivery_after_us));
+        if (s->dedup_window_us < 0)
+            return fail(c, si, -1, "dedup_window must not be negative");
     } else {
         TRY(check_positive(c, si, "timeout", s->timeout_us));
     }
+    return -1;
+}
 
+static int check_handler(checker *c, const sim_hop_topology *t, bool publishes)
+{
+    const sim_board *b = c->b;
     const sim_part *h = &b->parts[t->handler];
     int hi = t->handler;
     if (h->concurrency < 1)
@@ -460,9 +556,21 @@ static int check_roles(checker *c, const sim_topology *t)
         return fail(c, hi, -1, "idempotency provider-key needs a link to a payment-provider");
     if (h->key_ttl_us < 0)
         return fail(c, hi, -1, "key_ttl must not be negative");
+    if (h->idempotency == SIM_IDEM_KEY_CLAIMED_FIRST)
+        TRY(check_positive(c, hi, "lease", h->lease_us));
     if (!is_prob(h->crash_after_effect))
         return fail(c, hi, -1, "crash_after_effect must be a probability between 0 and 1");
+    if (!is_prob(h->crash_after_commit))
+        return fail(c, hi, -1, "crash_after_commit must be a probability between 0 and 1");
     TRY(check_nonneg_duration(c, hi, -1, "restart", h->restart_us));
+    if ((unsigned)h->publish >= SIM_PUBLISH_COUNT)
+        return fail(c, hi, -1, "publish must be after-commit, before-commit or outbox");
+    /* after-commit is the default and means nothing without a second broker */
+    if (h->publish != SIM_PUBLISH_AFTER_COMMIT && !publishes)
+        return fail(c, hi, -1, "publish %s needs a link from %s to a message broker",
+                    sim_publish_name(h->publish), pname(b, hi).s);
+    if (publishes && h->publish == SIM_PUBLISH_OUTBOX)
+        TRY(check_positive(c, hi, "relay_every", h->relay_every_us));
     if (t->provider >= 0) {
         TRY(check_positive(c, hi, "timeout", h->timeout_us));
         const sim_part *p = &b->parts[t->provider];
@@ -474,6 +582,26 @@ static int check_roles(checker *c, const sim_topology *t)
     }
     if (t->database >= 0)
         TRY(check_latency(c, t->database, "write", b->parts[t->database].write));
+    return -1;
+}
+
+static int check_roles(checker *c, const sim_topology *t)
+{
+    for (int i = 0; i < t->n_hops; i++) {
+        TRY(check_sender(c, &t->hop[i]));
+        TRY(check_handler(c, &t->hop[i], i + 1 < t->n_hops));
+    }
+    const sim_hop_topology *h0 = &t->hop[0];
+    if (h0->publish_link >= 0) { /* the users publish to a broker */
+        const sim_part *u = &c->b->parts[t->users];
+        if ((unsigned)u->message_id >= SIM_MESSAGE_ID_COUNT)
+            return fail(c, t->users, -1, "message_id must be producer or per-publish");
+        if (u->tries < 1)
+            return fail(c, t->users, -1, "tries must be at least 1");
+        if (u->tries > SIM_MAX_TRIES)
+            return fail(c, t->users, -1, "tries must be at most %d", SIM_MAX_TRIES);
+        TRY(check_positive(c, t->users, "timeout", u->timeout_us));
+    }
     return -1;
 }
 
@@ -504,4 +632,12 @@ int sim_board_check_topology(const sim_board *b, const sim_limits *lim, char *ms
 int sim_board_check(const sim_board *b, const sim_limits *lim, char *msg, size_t n, int *link_index)
 {
     return sim_board_check_topology(b, lim, msg, n, link_index, NULL);
+}
+
+int sim_board_hops(const sim_board *b)
+{
+    sim_topology t;
+    if (sim_board_check_topology(b, NULL, NULL, 0, NULL, &t) != -1)
+        return 0;
+    return t.n_hops;
 }

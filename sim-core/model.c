@@ -1,37 +1,16 @@
-/* model.c — the events of the delivery model of MODEL.md: the sender
- * (users or broker), the handler (consumer or service) and the payment
- * provider. State lives in struct sim_model (model.h); the run loop and the
- * measures are in model_run.c. */
+/* model.c — the events of one hop of the delivery model of MODEL.md: the
+ * sender (users or broker), the handler (consumer or service) and the
+ * payment provider, for the first hop and, on a two-hop board, the second.
+ * State lives in struct sim_model (model.h); the publishers and the outbox
+ * are in model_pub.c, the run loop and the measures in model_run.c. */
 #include "model.h"
 
 #include <stdlib.h>
 
-/* Event kinds. */
-enum {
-    EV_ARRIVE,         /* job arrives at the users part */
-    EV_AT_BROKER,      /* published job reaches the broker */
-    EV_H_ARRIVE,       /* a send reaches the handler; arg = try */
-    EV_H_LOCAL_DONE,   /* work and write done: apply the local effect */
-    EV_H_CALL,         /* work done: call the provider */
-    EV_P_CALL,         /* the call reaches the provider */
-    EV_H_CALL_OK,      /* success response back at the handler */
-    EV_H_CALL_FAILED,  /* failure response back at the handler */
-    EV_H_CALL_TIMEOUT, /* the handler's own call timeout */
-    EV_H_RESTART,      /* crashed handler is back */
-    EV_S_REPLY,        /* ack/response back at the sender; arg = try */
-    EV_S_TIMER,        /* sender's redelivery/timeout timer; arg = try */
-};
-
 /* ------------------------------------------------------------ helpers */
 
-static void push(sim_model *m, int lane, int64_t delay, unsigned kind, uint32_t job, uint32_t arg,
-                 uint32_t gen, uint32_t slot_i)
-{
-    queue_push(&m->q, lane, m->now + delay, kind, job, arg, gen, slot_i);
-}
-
-static void trace_add(sim_model *m, sim_trace_kind kind, uint32_t job, int part, int peer,
-                      int64_t detail)
+void model_trace(sim_model *m, sim_trace_kind kind, uint32_t job, int part, int peer,
+                 int64_t detail, int copy)
 {
     sim_trace_buf *t = m->trace;
     if (t->n == t->max) {
@@ -57,19 +36,11 @@ static void trace_add(sim_model *m, sim_trace_kind kind, uint32_t job, int part,
     e->part = part;
     e->peer = peer;
     e->detail = detail;
+    e->copy = copy;
 }
 
-/* Record a trace entry, when the run keeps a trace (cheap when it does not). */
-static inline void tr(sim_model *m, sim_trace_kind kind, uint32_t job, int part, int peer,
-                      int64_t detail)
+static void ring_push(sim_model *m, ring *r, uint32_t job, uint32_t try_no)
 {
-    if (m->trace)
-        trace_add(m, kind, job, part, peer, detail);
-}
-
-static void ring_push(sim_model *m, uint32_t job, uint32_t try_no)
-{
-    ring *r = &m->waiting;
     if (r->n == r->cap) {
         size_t cap = r->cap ? r->cap * 2 : 64;
         pending *v = malloc(cap * sizeof *v);
@@ -96,382 +67,531 @@ static pending ring_pop(ring *r)
     return p;
 }
 
-static bool key_live(const sim_model *m, int64_t rec, int64_t ttl)
+bool model_key_live(const sim_model *m, int64_t rec, int64_t ttl)
 {
     return rec != KEY_NONE && m->now - rec <= ttl;
 }
 
 /* Does the handler keep its own key record? */
-static bool handler_checks(const sim_model *m)
+static bool handler_checks(const sim_hop *h)
 {
-    return m->policy == SIM_IDEM_KEY_AFTER_EFFECT || m->policy == SIM_IDEM_KEY_IN_TRANSACTION ||
-           m->policy == SIM_IDEM_BUSINESS_KEY;
+    return h->policy == SIM_IDEM_KEY_AFTER_EFFECT || h->policy == SIM_IDEM_KEY_IN_TRANSACTION ||
+           h->policy == SIM_IDEM_BUSINESS_KEY || h->policy == SIM_IDEM_KEY_CLAIMED_FIRST;
 }
 
 /* Is the key recorded in the same commit as a local effect? */
-static bool key_in_commit(const sim_model *m)
+static bool key_in_commit(const sim_hop *h)
 {
-    return m->policy == SIM_IDEM_KEY_IN_TRANSACTION || m->policy == SIM_IDEM_BUSINESS_KEY;
+    return h->policy == SIM_IDEM_KEY_IN_TRANSACTION || h->policy == SIM_IDEM_BUSINESS_KEY ||
+           h->policy == SIM_IDEM_KEY_CLAIMED_FIRST;
 }
 
-static uint32_t key_index(const sim_model *m, uint32_t job)
+/* Is that commit's insert of the key unique (a second commit conflicts)?
+ * key-claimed-first inserted its key at the claim; its commit updates it. */
+static bool unique_commit(const sim_hop *h)
 {
-    return m->policy == SIM_IDEM_BUSINESS_KEY ? bkey_of(m, job) : job;
+    return h->policy == SIM_IDEM_KEY_IN_TRANSACTION || h->policy == SIM_IDEM_BUSINESS_KEY;
+}
+
+static uint32_t key_index(const sim_model *m, const sim_hop *h, uint32_t c)
+{
+    return h->policy == SIM_IDEM_BUSINESS_KEY ? bkey_of(m, job_of(h, c)) : msg_of(h, c);
 }
 
 /* The handler's check: a live record of this delivery's key. */
-static bool seen(const sim_model *m, uint32_t job)
+static bool seen(const sim_model *m, const sim_hop *h, uint32_t c)
 {
-    return handler_checks(m) && key_live(m, m->key_rec[key_index(m, job)], m->key_ttl_us);
+    return handler_checks(h) && model_key_live(m, h->key_rec[key_index(m, h, c)], h->key_ttl_us);
 }
 
-/* Is this reply lost? lose_reply_of loses a job's first reply on the link. */
-static bool reply_lost(sim_model *m, uint32_t job, uint16_t listed, double p)
+/* Is this reply lost? lose_reply_of loses a job's first reply on the link:
+ * flags holds `listed` and, one bit up, "used". */
+bool model_reply_lost(sim_model *m, uint16_t *flags, uint16_t listed, double p)
 {
     uint16_t used = (uint16_t)(listed << 1);
-    if ((m->flags[job] & (listed | used)) == listed) {
-        m->flags[job] |= used;
+    if ((*flags & (listed | used)) == listed) {
+        *flags |= used;
         return true;
     }
-    m->flags[job] |= used;
+    *flags |= used;
     return rng_bernoulli(&m->rng, p);
 }
 
 /* ------------------------------------------------------------ outcomes */
 
-static void outcome(sim_model *m, uint32_t job, uint16_t flag)
+static void outcome_time(sim_model *m)
 {
-    m->flags[job] |= (uint16_t)(F_DONE | flag);
     if (m->now > m->k.last_outcome_us)
         m->k.last_outcome_us = m->now;
 }
 
+static void job_final(sim_model *m, uint32_t job, uint16_t flag)
+{
+    m->hop[0].jf[job] |= (uint16_t)(F_DONE | flag);
+    outcome_time(m);
+}
+
 static void job_success(sim_model *m, uint32_t job)
 {
-    outcome(m, job, F_SUCCESS);
+    if (m->hop[0].jf[job] & F_DONE)
+        return; /* another copy got there first, or the publisher gave up */
+    job_final(m, job, F_SUCCESS);
     m->at_us[job] = m->now - m->at_us[job];
     m->k.successes++;
 }
 
-static void job_error(sim_model *m, uint32_t job)
+void model_job_error(sim_model *m, uint32_t job)
 {
-    tr(m, SIM_TR_GIVE_UP, job, m->t.sender, m->t.handler, m->cur_try[job]);
-    outcome(m, job, F_ERROR);
+    if (m->hop[0].jf[job] & F_DONE)
+        return;
+    job_final(m, job, F_ERROR);
     m->k.errors++;
 }
 
-static void job_dropped(sim_model *m, uint32_t job, int part)
+void model_job_settle(sim_model *m, uint32_t job)
 {
-    tr(m, SIM_TR_DROPPED, job, part, -1, 0);
-    outcome(m, job, F_DROPPED);
-    m->k.dropped++;
+    const sim_hop *h = &m->hop[0];
+    if (h->jf[job] & F_DONE)
+        return;
+    if (h->live && h->live[job] > 0)
+        return; /* a copy is still under way */
+    if (m->pub_model && !(m->pub_flags[job] & P_DONE))
+        return; /* the publisher may still send one */
+    if (h->jf[job] & F_GAVE_UP) {
+        model_job_error(m, job);
+    } else {
+        job_final(m, job, F_DROPPED);
+        m->k.dropped++;
+    }
+}
+
+/* Copy c is done with at its hop: acked, given up or lost. */
+static void copy_final(sim_hop *h, uint32_t c)
+{
+    if (h->live)
+        h->live[job_of(h, c)]--;
+}
+
+static void copy_succeeded(sim_model *m, sim_hop *h, uint32_t c)
+{
+    copy_final(h, c);
+    if (h->index == 0) {
+        job_success(m, job_of(h, c));
+    } else {
+        h->jf[job_of(h, c)] |= F_SUCCESS;
+        outcome_time(m);
+    }
+}
+
+static void copy_gave_up(sim_model *m, sim_hop *h, uint32_t c)
+{
+    trc(m, h, SIM_TR_GIVE_UP, c, h->t.sender, h->t.handler, h->cur_try[c]);
+    h->jf[job_of(h, c)] |= F_GAVE_UP;
+    copy_final(h, c);
+    if (h->index == 0)
+        model_job_settle(m, job_of(h, c));
+    else
+        outcome_time(m);
+}
+
+static void copy_dropped(sim_model *m, sim_hop *h, uint32_t c, int part)
+{
+    trc(m, h, SIM_TR_DROPPED, c, part, -1, 0);
+    copy_final(h, c);
+    if (h->index == 0)
+        model_job_settle(m, job_of(h, c));
+    else
+        outcome_time(m);
 }
 
 /* ------------------------------------------------------------ effects */
 
 /* Apply the job's operation; false when it changed nothing (a repeated set). */
-static bool apply_effect(sim_model *m, uint32_t job, int part, int peer)
+static bool apply_effect(sim_model *m, sim_hop *h, uint32_t c, int part, int peer)
 {
+    uint32_t job = job_of(h, c);
     if (m->op == SIM_OP_SET) {
         uint32_t k = bkey_of(m, job);
-        if (m->flags[k] & F_KEY_SET)
+        if (h->jf[k] & F_KEY_SET)
             return false;
-        m->flags[k] |= F_KEY_SET;
+        h->jf[k] |= F_KEY_SET;
     }
-    m->effects[job]++;
-    tr(m, SIM_TR_EFFECT, job, part, peer, m->effects[job] > 1);
+    h->effects[job]++;
+    trc(m, h, SIM_TR_EFFECT, c, part, peer, h->effects[job] > 1);
     return true;
 }
 
-static void rollback(sim_model *m, uint32_t job, const local_change *ch)
+static void rollback(sim_model *m, sim_hop *h, uint32_t c, const local_change *ch)
 {
-    if (!ch || (!ch->effect && !ch->key))
+    if (!ch || (!ch->effect && !ch->key && !ch->outbox))
         return;
+    uint32_t job = job_of(h, c);
     if (ch->effect) {
-        m->effects[job]--;
+        h->effects[job]--;
         if (m->op == SIM_OP_SET)
-            m->flags[bkey_of(m, job)] &= (uint16_t)~F_KEY_SET;
+            h->jf[bkey_of(m, job)] &= (uint16_t)~F_KEY_SET;
     }
     if (ch->key)
-        m->key_rec[ch->key_at] = ch->old_key;
-    tr(m, SIM_TR_ROLLBACK, job, m->effect_part, -1, 0);
+        h->key_rec[ch->key_at] = ch->old_key;
+    if (ch->outbox)
+        pub_outbox_cancel(m, ch->outbox_entry);
+    trc(m, h, SIM_TR_ROLLBACK, c, h->effect_part, -1, 0);
 }
 
 /* Record the handled key; a live record already there (a unique key) stays. */
-static void record_key(sim_model *m, uint32_t job, local_change *ch)
+static void record_key(sim_model *m, sim_hop *h, uint32_t c, local_change *ch)
 {
-    if (!handler_checks(m))
+    if (!handler_checks(h))
         return;
-    uint32_t at = key_index(m, job);
-    if (key_live(m, m->key_rec[at], m->key_ttl_us))
+    uint32_t at = key_index(m, h, c);
+    if (model_key_live(m, h->key_rec[at], h->key_ttl_us))
         return;
     ch->key = true;
     ch->key_at = at;
-    ch->old_key = m->key_rec[at];
-    m->key_rec[at] = m->now;
-    tr(m, SIM_TR_RECORD_KEY, job, m->t.handler, -1, 0);
+    ch->old_key = h->key_rec[at];
+    h->key_rec[at] = m->now;
+    trc(m, h, SIM_TR_RECORD_KEY, c, h->t.handler, -1, 0);
 }
 
 /* ------------------------------------------------------------ handler slots */
 
-static void receive(sim_model *m, uint32_t job, uint32_t try_no, uint32_t s);
-static void send(sim_model *m, uint32_t job);
+static void receive(sim_model *m, sim_hop *h, uint32_t c, uint32_t try_no, uint32_t s);
+static void send(sim_model *m, sim_hop *h, uint32_t c);
 
-static uint32_t take_slot(sim_model *m, uint32_t job, uint32_t try_no)
+static uint32_t take_slot(sim_hop *h, uint32_t c, uint32_t try_no)
 {
-    uint32_t s = m->free_slots[--m->n_free];
-    m->slots[s].job = job;
-    m->slots[s].try_no = try_no;
-    m->slots[s].used = 1;
-    m->slots[s].call_lost = CALL_SLOW;
+    uint32_t s = h->free_slots[--h->n_free];
+    slot *sl = &h->slots[s];
+    sl->job = c;
+    sl->try_no = try_no;
+    sl->used = 1;
+    sl->call_lost = CALL_SLOW;
+    sl->pub_token = NO_TOKEN;
+    sl->claimed_at = KEY_NONE;
     return s;
 }
 
 /* Move waiting deliveries into free slots: the broker sends, or the
  * service takes the next queued request. Not reentrant: a nested call (a
  * delivery that finishes at once) leaves the work to the outer loop. */
-static void pump(sim_model *m)
+static void pump(sim_model *m, sim_hop *h)
 {
-    if (m->pumping)
+    if (h->pumping)
         return;
-    m->pumping = true;
-    while (!m->down && m->n_free > 0 && m->waiting.n > 0 && !m->oom) {
-        pending p = ring_pop(&m->waiting);
-        if (m->broker_fed) {
-            send(m, p.job);
+    h->pumping = true;
+    while (!h->down && h->n_free > 0 && h->waiting.n > 0 && !m->oom) {
+        pending p = ring_pop(&h->waiting);
+        if (h->broker_fed) {
+            send(m, h, p.job);
         } else {
-            uint32_t s = take_slot(m, p.job, p.try_no);
-            receive(m, p.job, p.try_no, s);
+            uint32_t s = take_slot(h, p.job, p.try_no);
+            receive(m, h, p.job, p.try_no, s);
         }
     }
-    m->pumping = false;
+    h->pumping = false;
 }
 
-static void release_slot(sim_model *m, uint32_t s)
+static void release_slot(sim_model *m, sim_hop *h, uint32_t s)
 {
-    m->slots[s].used = 0;
-    m->slots[s].gen++;
-    m->free_slots[m->n_free++] = s;
-    pump(m);
+    h->slots[s].used = 0;
+    h->slots[s].gen++;
+    h->free_slots[h->n_free++] = s;
+    pump(m, h);
 }
 
-void model_reset_slots(sim_model *m)
+void model_reset_slots(sim_hop *h)
 {
-    for (uint32_t i = 0; i < m->concurrency; i++) {
-        m->slots[i].used = 0;
-        m->slots[i].gen++;
-        m->free_slots[i] = m->concurrency - 1 - i; /* slot 0 is taken first */
+    for (uint32_t i = 0; i < h->concurrency; i++) {
+        h->slots[i].used = 0;
+        h->slots[i].gen++;
+        h->free_slots[i] = h->concurrency - 1 - i; /* slot 0 is taken first */
     }
-    m->n_free = m->concurrency;
+    h->n_free = h->concurrency;
 }
 
-static bool slot_valid(const sim_model *m, const sim_event *e)
+static bool slot_valid(const sim_hop *h, const sim_event *e)
 {
-    return m->slots[e->slot].gen == e->gen;
+    return h->slots[e->slot].gen == e->gen;
 }
 
 /* The delivery is done: reply over the delivery link, free the slot. */
-static void reply(sim_model *m, uint32_t job, uint32_t try_no, uint32_t s, const local_change *ch)
+static void reply(sim_model *m, sim_hop *h, uint32_t c, uint32_t try_no, uint32_t s,
+                  const local_change *ch)
 {
-    if (m->at_most_once) {
-        job_success(m, job);
+    if (h->at_most_once) {
+        copy_succeeded(m, h, c);
     } else {
-        tr(m, SIM_TR_REPLY, job, m->t.handler, m->t.sender, try_no);
-        if (reply_lost(m, job, F_LRO_DELIVERY, m->lose_reply)) {
-            tr(m, SIM_TR_LOST_REPLY, job, m->t.handler, m->t.sender, try_no);
-            if (m->transactional)
-                rollback(m, job, ch); /* the receive never committed */
+        trc(m, h, SIM_TR_REPLY, c, h->t.handler, h->t.sender, try_no);
+        if (model_reply_lost(m, &h->jf[job_of(h, c)], F_LRO_DELIVERY, h->lose_reply)) {
+            trc(m, h, SIM_TR_LOST_REPLY, c, h->t.handler, h->t.sender, try_no);
+            if (h->transactional && ch) { /* the receive never committed */
+                rollback(m, h, c, ch);
+                pub_token_ghost(m, h->slots[s].pub_token);
+            }
         } else {
-            push(m, L_REPLY, m->reply_us, EV_S_REPLY, job, try_no, 0, 0);
+            push(m, h->lane0 + L_REPLY, h->reply_us, h->ev0 + EV_S_REPLY, c, try_no, 0, 0);
         }
     }
-    release_slot(m, s);
+    release_slot(m, h, s);
 }
 
-/* The delivery ends with no reply (failed or lost call). */
-static void end_without_reply(sim_model *m, uint32_t job, uint32_t s)
+/* The delivery ends with no reply (held, failed or lost call). */
+static void end_without_reply(sim_model *m, sim_hop *h, uint32_t c, uint32_t s)
 {
-    if (m->at_most_once)
-        job_dropped(m, job, m->t.handler);
-    release_slot(m, s);
+    if (h->at_most_once)
+        copy_dropped(m, h, c, h->t.handler);
+    release_slot(m, h, s);
 }
 
-static void crash(sim_model *m, uint32_t job, const local_change *ch)
+/* A failed or lost call: the handler gives its claim back (it is alive to
+ * do so) and an event it published first has no commit behind it. */
+static void call_ended(sim_model *m, sim_hop *h, uint32_t c, uint32_t s)
 {
-    tr(m, SIM_TR_CRASH, job, m->t.handler, -1, 0);
-    if (key_in_commit(m) || m->transactional)
-        rollback(m, job, ch);
-    if (m->at_most_once)
-        for (uint32_t i = 0; i < m->concurrency; i++)
-            if (m->slots[i].used)
-                job_dropped(m, m->slots[i].job, m->t.handler);
-    model_reset_slots(m);
-    m->down = true;
-    if (!m->broker_fed) { /* requests queued in the process die with it */
-        m->waiting.n = 0;
-        m->waiting.head = 0;
+    slot *sl = &h->slots[s];
+    if (h->policy == SIM_IDEM_KEY_CLAIMED_FIRST && sl->claimed_at != KEY_NONE &&
+        h->claim_us[msg_of(h, c)] == sl->claimed_at)
+        h->claim_us[msg_of(h, c)] = KEY_NONE;
+    pub_token_ghost(m, sl->pub_token);
+    end_without_reply(m, h, c, s);
+}
+
+/* The handler dies while slot s works on copy c. undo: its local change
+ * rolls back; committed: its commit stood (else an event it published
+ * first is a ghost). Every other delivery in the process is abandoned
+ * before its commit. */
+static void crash(sim_model *m, sim_hop *h, uint32_t c, uint32_t s, const local_change *ch,
+                  bool undo, bool committed)
+{
+    trc(m, h, SIM_TR_CRASH, c, h->t.handler, -1, 0);
+    if (undo)
+        rollback(m, h, c, ch);
+    if (h->publishes)
+        for (uint32_t i = 0; i < h->concurrency; i++)
+            if (h->slots[i].used && (i != s || !committed))
+                pub_token_ghost(m, h->slots[i].pub_token);
+    if (h->at_most_once)
+        for (uint32_t i = 0; i < h->concurrency; i++)
+            if (h->slots[i].used)
+                copy_dropped(m, h, h->slots[i].job, h->t.handler);
+    model_reset_slots(h);
+    h->down = true;
+    h->epoch++;
+    if (!h->broker_fed) { /* requests queued in the process die with it */
+        h->waiting.n = 0;
+        h->waiting.head = 0;
     }
-    push(m, QUEUE_HEAP, m->restart_us, EV_H_RESTART, 0, 0, 0, 0);
+    push(m, QUEUE_HEAP, h->restart_us, h->ev0 + EV_H_RESTART, 0, 0, 0, 0);
+}
+
+/* The commit stood: the crash after it, the event published after it,
+ * the reply. */
+static void after_commit(sim_model *m, sim_hop *h, uint32_t c, uint32_t try_no, uint32_t s,
+                         const local_change *ch)
+{
+    if (rng_bernoulli(&m->rng, h->crash_commit_p)) {
+        crash(m, h, c, s, ch, h->transactional, !h->transactional);
+        return;
+    }
+    if (h->publishes && h->publish == SIM_PUBLISH_AFTER_COMMIT)
+        pub_event(m, h, c, s);
+    reply(m, h, c, try_no, s, ch);
 }
 
 /* ------------------------------------------------------------ handler events */
 
-static void receive(sim_model *m, uint32_t job, uint32_t try_no, uint32_t s)
+static void receive(sim_model *m, sim_hop *h, uint32_t c, uint32_t try_no, uint32_t s)
 {
-    m->k.deliveries++;
-    tr(m, SIM_TR_RECEIVE, job, m->t.handler, m->t.sender, try_no);
-    if (seen(m, job)) {
-        tr(m, SIM_TR_SKIP, job, m->t.handler, -1, 0);
-        reply(m, job, try_no, s, NULL);
+    uint32_t job = job_of(h, c);
+    if (h->index == 0)
+        m->k.deliveries++;
+    else
+        m->k.downstream_deliveries++;
+    trc(m, h, SIM_TR_RECEIVE, c, h->t.handler, h->t.sender, try_no);
+    if (h->index == 1) { /* what the second hop's measures count */
+        h->mflags[c] |= F_RECEIVED;
+        h->jf[job] |= F_REACHED;
+        h->jf[bkey_of(m, job)] |= F_BKEY_REACHED;
+    }
+    if (seen(m, h, c)) {
+        trc(m, h, SIM_TR_SKIP, c, h->t.handler, -1, 0);
+        reply(m, h, c, try_no, s, NULL);
         return;
     }
-    int64_t w = dist_draw(&m->work, &m->rng);
-    uint32_t gen = m->slots[s].gen;
-    if (m->external)
-        push(m, m->work_lane, w, EV_H_CALL, job, try_no, gen, s);
+    if (h->policy == SIM_IDEM_KEY_CLAIMED_FIRST) {
+        uint32_t at = msg_of(h, c);
+        if (model_key_live(m, h->claim_us[at], h->lease_us)) {
+            /* another delivery holds the claim: leave the message to its
+             * sender's next try */
+            trc(m, h, SIM_TR_HELD, c, h->t.handler, -1, 0);
+            m->k.held++;
+            end_without_reply(m, h, c, s);
+            return;
+        }
+        h->claim_us[at] = m->now;
+        h->slots[s].claimed_at = m->now;
+        trc(m, h, SIM_TR_CLAIM, c, h->t.handler, -1, 0);
+    }
+    int64_t w = dist_draw(&h->work, &m->rng);
+    uint32_t gen = h->slots[s].gen;
+    if (h->external)
+        push(m, h->work_lane, w, h->ev0 + EV_H_CALL, c, try_no, gen, s);
     else
-        push(m, m->work_lane, w + dist_draw(&m->write, &m->rng), EV_H_LOCAL_DONE, job, try_no, gen,
-             s);
+        push(m, h->work_lane, w + dist_draw(&h->write, &m->rng), h->ev0 + EV_H_LOCAL_DONE, c,
+             try_no, gen, s);
 }
 
-static void on_h_arrive(sim_model *m, const sim_event *e)
+static void on_h_arrive(sim_model *m, sim_hop *h, const sim_event *e)
 {
-    if (m->broker_fed) {
-        if (slot_valid(m, e)) /* else the handler crashed while it was in transit */
-            receive(m, e->job, e->arg, e->slot);
+    if (h->broker_fed) {
+        if (slot_valid(h, e)) /* else the handler crashed while it was in transit */
+            receive(m, h, e->job, e->arg, e->slot);
         return;
     }
-    if (m->down) {
-        tr(m, SIM_TR_LOST_REQUEST, e->job, m->t.sender, m->t.handler, e->arg);
+    if (h->down) {
+        trc(m, h, SIM_TR_LOST_REQUEST, e->job, h->t.sender, h->t.handler, e->arg);
         return;
     }
-    if (m->n_free > 0 && m->waiting.n == 0)
-        receive(m, e->job, e->arg, take_slot(m, e->job, e->arg));
+    if (h->n_free > 0 && h->waiting.n == 0)
+        receive(m, h, e->job, e->arg, take_slot(h, e->job, e->arg));
     else
-        ring_push(m, e->job, e->arg);
+        ring_push(m, &h->waiting, e->job, e->arg);
 }
 
-static void on_local_done(sim_model *m, const sim_event *e)
+static void on_local_done(sim_model *m, sim_hop *h, const sim_event *e)
 {
-    if (!slot_valid(m, e))
+    if (!slot_valid(h, e))
         return;
-    uint32_t job = e->job;
-    if (key_in_commit(m) && seen(m, job)) {
-        /* another delivery committed the key first: this commit conflicts */
-        tr(m, SIM_TR_SKIP, job, m->t.handler, -1, 0);
-        reply(m, job, e->arg, e->slot, NULL);
+    uint32_t c = e->job, s = e->slot;
+    if (h->publishes && h->publish == SIM_PUBLISH_BEFORE_COMMIT)
+        pub_event(m, h, c, s);
+    if (unique_commit(h) && seen(m, h, c)) {
+        /* another delivery committed the key first: this commit conflicts
+         * (an event sent first describes a change that was made) */
+        h->slots[s].pub_token = NO_TOKEN;
+        trc(m, h, SIM_TR_SKIP, c, h->t.handler, -1, 0);
+        reply(m, h, c, e->arg, s, NULL);
         return;
     }
     local_change ch = {0};
-    ch.effect = apply_effect(m, job, m->effect_part, m->effect_peer);
-    if (rng_bernoulli(&m->rng, m->crash_p)) {
-        crash(m, job, &ch);
+    ch.effect = apply_effect(m, h, c, h->effect_part, h->effect_peer);
+    if (h->publishes && h->publish == SIM_PUBLISH_OUTBOX)
+        pub_outbox_write(m, h, c, &ch);
+    if (rng_bernoulli(&m->rng, h->crash_p)) {
+        bool undo = key_in_commit(h) || h->transactional;
+        crash(m, h, c, s, &ch, undo, !undo);
         return;
     }
-    record_key(m, job, &ch);
-    reply(m, job, e->arg, e->slot, &ch);
+    record_key(m, h, c, &ch);
+    after_commit(m, h, c, e->arg, s, &ch);
 }
 
-static void on_h_call(sim_model *m, const sim_event *e)
+static void on_h_call(sim_model *m, sim_hop *h, const sim_event *e)
 {
-    if (!slot_valid(m, e))
+    if (!slot_valid(h, e))
         return;
-    tr(m, SIM_TR_CALL, e->job, m->t.handler, m->t.provider, 0);
-    push(m, L_CALL_TIMEOUT, m->call_timeout_us, EV_H_CALL_TIMEOUT, e->job, e->arg, e->gen, e->slot);
-    if (rng_bernoulli(&m->rng, m->call_lose_request))
-        m->slots[e->slot].call_lost = CALL_REQUEST_LOST;
+    if (h->publishes && h->publish == SIM_PUBLISH_BEFORE_COMMIT)
+        pub_event(m, h, e->job, e->slot);
+    trc(m, h, SIM_TR_CALL, e->job, h->t.handler, h->t.provider, 0);
+    push(m, h->lane0 + L_CALL_TIMEOUT, h->call_timeout_us, h->ev0 + EV_H_CALL_TIMEOUT, e->job,
+         e->arg, e->gen, e->slot);
+    if (rng_bernoulli(&m->rng, h->call_lose_request))
+        h->slots[e->slot].call_lost = CALL_REQUEST_LOST;
     else
-        push(m, L_CALL, m->call_us, EV_P_CALL, e->job, e->arg, e->gen, e->slot);
+        push(m, h->lane0 + L_CALL, h->call_us, h->ev0 + EV_P_CALL, e->job, e->arg, e->gen, e->slot);
 }
 
 /* The provider takes a call. It runs whatever happened to the handler. */
-static void on_p_call(sim_model *m, const sim_event *e)
+static void on_p_call(sim_model *m, sim_hop *h, const sim_event *e)
 {
-    uint32_t job = e->job;
+    uint32_t c = e->job, msg = msg_of(h, c);
     bool ok = true;
-    int p = m->t.provider, h = m->t.handler;
-    if (m->policy == SIM_IDEM_PROVIDER_KEY && key_live(m, m->key_rec[job], m->provider_ttl_us)) {
-        tr(m, SIM_TR_PROVIDER_SKIP, job, p, h, 0);
-    } else if (rng_bernoulli(&m->rng, m->fail_p)) {
-        tr(m, SIM_TR_CALL_FAILED, job, p, h, 0);
+    int p = h->t.provider, hd = h->t.handler;
+    if (h->policy == SIM_IDEM_PROVIDER_KEY &&
+        model_key_live(m, h->key_rec[msg], h->provider_ttl_us)) {
+        trc(m, h, SIM_TR_PROVIDER_SKIP, c, p, hd, 0);
+    } else if (rng_bernoulli(&m->rng, h->fail_p)) {
+        trc(m, h, SIM_TR_CALL_FAILED, c, p, hd, 0);
         ok = false;
     } else {
-        apply_effect(m, job, p, h);
-        if (m->policy == SIM_IDEM_PROVIDER_KEY)
-            m->key_rec[job] = m->now;
+        apply_effect(m, h, c, p, hd);
+        if (h->policy == SIM_IDEM_PROVIDER_KEY)
+            h->key_rec[msg] = m->now;
     }
-    int64_t busy = dist_draw(&m->call, &m->rng);
-    if (reply_lost(m, job, F_LRO_CALL, m->call_lose_reply)) {
-        if (slot_valid(m, e))
-            m->slots[e->slot].call_lost = CALL_RESPONSE_LOST;
+    int64_t busy = dist_draw(&h->call, &m->rng);
+    if (model_reply_lost(m, &h->jf[job_of(h, c)], F_LRO_CALL, h->call_lose_reply)) {
+        if (slot_valid(h, e))
+            h->slots[e->slot].call_lost = CALL_RESPONSE_LOST;
         return;
     }
-    push(m, m->call_reply_lane, busy + m->call_reply_us, ok ? EV_H_CALL_OK : EV_H_CALL_FAILED, job,
-         e->arg, e->gen, e->slot);
+    push(m, h->call_reply_lane, busy + h->call_reply_us,
+         h->ev0 + (ok ? EV_H_CALL_OK : EV_H_CALL_FAILED), c, e->arg, e->gen, e->slot);
 }
 
-static void on_call_ok(sim_model *m, const sim_event *e)
+static void on_call_ok(sim_model *m, sim_hop *h, const sim_event *e)
 {
-    if (!slot_valid(m, e))
+    if (!slot_valid(h, e))
         return;
-    if (rng_bernoulli(&m->rng, m->crash_p)) {
-        crash(m, e->job, NULL); /* the call is made; nothing local to undo */
+    uint32_t c = e->job, s = e->slot;
+    if (rng_bernoulli(&m->rng, h->crash_p)) {
+        crash(m, h, c, s, NULL, false, false); /* the call is made; nothing local to undo */
         return;
     }
     local_change ch = {0};
-    record_key(m, e->job, &ch);
-    reply(m, e->job, e->arg, e->slot, &ch);
+    record_key(m, h, c, &ch);
+    if (h->publishes && h->publish == SIM_PUBLISH_OUTBOX)
+        pub_outbox_write(m, h, c, &ch);
+    after_commit(m, h, c, e->arg, s, &ch);
 }
 
-static void on_call_failed(sim_model *m, const sim_event *e)
+static void on_call_failed(sim_model *m, sim_hop *h, const sim_event *e)
 {
-    if (slot_valid(m, e))
-        end_without_reply(m, e->job, e->slot);
+    if (slot_valid(h, e))
+        call_ended(m, h, e->job, e->slot);
 }
 
-static void on_call_timeout(sim_model *m, const sim_event *e)
+static void on_call_timeout(sim_model *m, sim_hop *h, const sim_event *e)
 {
-    if (!slot_valid(m, e))
+    if (!slot_valid(h, e))
         return;
-    tr(m, SIM_TR_CALL_LOST, e->job, m->t.handler, m->t.provider, m->slots[e->slot].call_lost);
-    end_without_reply(m, e->job, e->slot);
+    trc(m, h, SIM_TR_CALL_LOST, e->job, h->t.handler, h->t.provider, h->slots[e->slot].call_lost);
+    call_ended(m, h, e->job, e->slot);
 }
 
-static void on_restart(sim_model *m)
+static void on_restart(sim_model *m, sim_hop *h)
 {
-    m->down = false;
-    tr(m, SIM_TR_RESTART, NO_JOB, m->t.handler, -1, 0);
-    pump(m);
+    h->down = false;
+    tr(m, SIM_TR_RESTART, NO_JOB, h->t.handler, -1, 0);
+    pump(m, h);
 }
 
 /* ------------------------------------------------------------ sender events */
 
-static void send(sim_model *m, uint32_t job)
+static void send(sim_model *m, sim_hop *h, uint32_t c)
 {
-    uint32_t try_no = ++m->cur_try[job];
-    tr(m, SIM_TR_SEND, job, m->t.sender, m->t.handler, try_no);
-    if (!m->at_most_once) {
-        m->flags[job] |= F_WAITING;
-        push(m, L_TIMER, m->timer_us, EV_S_TIMER, job, try_no, 0, 0);
+    uint32_t try_no = ++h->cur_try[c];
+    trc(m, h, SIM_TR_SEND, c, h->t.sender, h->t.handler, try_no);
+    if (!h->at_most_once) {
+        *mflags_of(h, c) |= F_WAITING;
+        push(m, h->lane0 + L_TIMER, h->timer_us, h->ev0 + EV_S_TIMER, c, try_no, 0, 0);
     }
-    if (rng_bernoulli(&m->rng, m->lose_request)) {
-        tr(m, SIM_TR_LOST_REQUEST, job, m->t.sender, m->t.handler, try_no);
-        if (m->at_most_once)
-            job_dropped(m, job, m->t.sender);
+    if (rng_bernoulli(&m->rng, h->lose_request)) {
+        trc(m, h, SIM_TR_LOST_REQUEST, c, h->t.sender, h->t.handler, try_no);
+        if (h->at_most_once)
+            copy_dropped(m, h, c, h->t.sender);
         return;
     }
     uint32_t s = 0, gen = 0;
-    if (m->broker_fed) { /* prefetch: the delivery holds its slot from now */
-        s = take_slot(m, job, try_no);
-        gen = m->slots[s].gen;
+    if (h->broker_fed) { /* prefetch: the delivery holds its slot from now */
+        s = take_slot(h, c, try_no);
+        gen = h->slots[s].gen;
     }
-    push(m, L_DELIVER, m->deliver_us, EV_H_ARRIVE, job, try_no, gen, s);
+    push(m, h->lane0 + L_DELIVER, h->deliver_us, h->ev0 + EV_H_ARRIVE, c, try_no, gen, s);
 }
 
-static void to_broker(sim_model *m, uint32_t job)
+void model_to_broker(sim_model *m, sim_hop *h, uint32_t c)
 {
-    ring_push(m, job, 0);
-    pump(m);
+    ring_push(m, &h->waiting, c, 0);
+    pump(m, h);
 }
 
 static void schedule_arrival(sim_model *m, uint32_t job)
@@ -492,6 +612,7 @@ static void schedule_arrival(sim_model *m, uint32_t job)
 
 static void on_arrive(sim_model *m, uint32_t job)
 {
+    sim_hop *h = &m->hop[0];
     m->at_us[job] = m->now;
     if (job == 0)
         m->k.first_arrival_us = m->now;
@@ -501,77 +622,107 @@ static void on_arrive(sim_model *m, uint32_t job)
                            ? m->bkey[rng_below(&m->rng, job)]
                            : job;
     schedule_arrival(m, job + 1); /* lazily: one pending arrival at a time */
-    if (!m->broker_fed)
-        send(m, job);
+    if (!h->broker_fed)
+        send(m, h, job);
+    else if (m->pub_model)
+        pub_publish(m, job);
     else if (m->publish_us > 0)
-        push(m, L_PUBLISH, m->publish_us, EV_AT_BROKER, job, 0, 0, 0);
+        push(m, h->lane0 + L_PUBLISH, m->publish_us, EV_AT_BROKER, job, 0, 0, 0);
     else
-        to_broker(m, job);
+        model_to_broker(m, h, job);
 }
 
-static void on_timer(sim_model *m, uint32_t job, uint32_t try_no)
+static void on_timer(sim_model *m, sim_hop *h, uint32_t c, uint32_t try_no)
 {
-    uint16_t f = m->flags[job];
-    if ((f & F_DONE) || !(f & F_WAITING) || m->cur_try[job] != try_no)
+    uint16_t *f = mflags_of(h, c);
+    if (!(*f & F_WAITING) || h->cur_try[c] != try_no)
         return; /* answered, or an older try's timer */
-    tr(m, SIM_TR_TIMEOUT, job, m->t.sender, m->t.handler, try_no);
-    m->flags[job] &= (uint16_t)~F_WAITING;
-    if (try_no >= m->tries)
-        job_error(m, job);
-    else if (m->broker_fed)
-        to_broker(m, job); /* redelivery queues behind waiting messages */
+    trc(m, h, SIM_TR_TIMEOUT, c, h->t.sender, h->t.handler, try_no);
+    *f &= (uint16_t)~F_WAITING;
+    if (try_no >= h->tries)
+        copy_gave_up(m, h, c);
+    else if (h->broker_fed)
+        model_to_broker(m, h, c); /* redelivery queues behind waiting messages */
     else
-        send(m, job);
+        send(m, h, c);
 }
 
-static void on_reply(sim_model *m, uint32_t job, uint32_t try_no)
+static void on_reply(sim_model *m, sim_hop *h, uint32_t c, uint32_t try_no)
 {
-    uint16_t f = m->flags[job];
-    if ((f & F_DONE) || !(f & F_WAITING) || m->cur_try[job] != try_no)
+    uint16_t *f = mflags_of(h, c);
+    if (!(*f & F_WAITING) || h->cur_try[c] != try_no)
         return; /* an older try's reply, or one after the timer: ignored */
-    tr(m, SIM_TR_ACKED, job, m->t.sender, m->t.handler, try_no);
-    m->flags[job] &= (uint16_t)~F_WAITING;
-    job_success(m, job);
+    trc(m, h, SIM_TR_ACKED, c, h->t.sender, h->t.handler, try_no);
+    *f &= (uint16_t)~F_WAITING;
+    copy_succeeded(m, h, c);
+}
+
+static void dispatch_hop(sim_model *m, sim_hop *h, unsigned kind, const sim_event *e)
+{
+    switch (kind) {
+    case EV_AT_BROKER:
+        if (h->index == 0 && !m->pub_model)
+            model_to_broker(m, h, e->job);
+        else
+            pub_at_broker(m, h, e);
+        break;
+    case EV_H_ARRIVE:
+        on_h_arrive(m, h, e);
+        break;
+    case EV_H_LOCAL_DONE:
+        on_local_done(m, h, e);
+        break;
+    case EV_H_CALL:
+        on_h_call(m, h, e);
+        break;
+    case EV_P_CALL:
+        on_p_call(m, h, e);
+        break;
+    case EV_H_CALL_OK:
+        on_call_ok(m, h, e);
+        break;
+    case EV_H_CALL_FAILED:
+        on_call_failed(m, h, e);
+        break;
+    case EV_H_CALL_TIMEOUT:
+        on_call_timeout(m, h, e);
+        break;
+    case EV_H_RESTART:
+        on_restart(m, h);
+        break;
+    case EV_S_REPLY:
+        on_reply(m, h, e->job, e->arg);
+        break;
+    case EV_S_TIMER:
+        on_timer(m, h, e->job, e->arg);
+        break;
+    default:
+        break;
+    }
 }
 
 void model_dispatch(sim_model *m, const sim_event *e)
 {
-    switch (event_kind(e)) {
+    unsigned kind = event_kind(e);
+    if (kind < SIM_MAX_HOPS * EV_HOP_STRIDE) {
+        dispatch_hop(m, &m->hop[kind / EV_HOP_STRIDE], kind % EV_HOP_STRIDE, e);
+        return;
+    }
+    switch (kind) {
     case EV_ARRIVE:
         on_arrive(m, e->job);
         break;
-    case EV_AT_BROKER:
-        to_broker(m, e->job);
+    case EV_PUB_CONFIRM:
+        pub_on_confirm(m, e->job, e->arg);
         break;
-    case EV_H_ARRIVE:
-        on_h_arrive(m, e);
+    case EV_PUB_TIMER:
+        pub_on_timer(m, e->job, e->arg);
         break;
-    case EV_H_LOCAL_DONE:
-        on_local_done(m, e);
+    case EV_RELAY:
+        pub_on_relay(m);
         break;
-    case EV_H_CALL:
-        on_h_call(m, e);
-        break;
-    case EV_P_CALL:
-        on_p_call(m, e);
-        break;
-    case EV_H_CALL_OK:
-        on_call_ok(m, e);
-        break;
-    case EV_H_CALL_FAILED:
-        on_call_failed(m, e);
-        break;
-    case EV_H_CALL_TIMEOUT:
-        on_call_timeout(m, e);
-        break;
-    case EV_H_RESTART:
-        on_restart(m);
-        break;
-    case EV_S_REPLY:
-        on_reply(m, e->job, e->arg);
-        break;
-    case EV_S_TIMER:
-        on_timer(m, e->job, e->arg);
+    case EV_RELAY_CONFIRM:
+        pub_on_relay_confirm(m, e);
         break;
     default:
         break;

@@ -1,6 +1,6 @@
-/* model.h — the state of one simulation run, shared by the event handlers
- * (model.c) and the setup, run loop and tally (model_run.c). Internal to
- * sim-core. */
+/* model.h — the state of one simulation run, shared by the hop events
+ * (model.c), the publishers and the outbox (model_pub.c), and the setup,
+ * run loop and tally (model_run.c). Internal to sim-core. */
 #ifndef SIM_MODEL_H
 #define SIM_MODEL_H
 
@@ -11,40 +11,100 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Lanes for events scheduled a constant delay ahead (see queue.h). */
-enum { L_TIMER, L_PUBLISH, L_DELIVER, L_REPLY, L_WORK, L_CALL, L_CALL_REPLY, L_CALL_TIMEOUT };
-
-/* Per-job flags. */
+/* Lanes for events scheduled a constant delay ahead (see queue.h): eight
+ * per hop (hop * HOP_LANES + L_...), then the publishers'. */
 enum {
-    F_DONE = 1 << 0,              /* final outcome reached */
+    L_TIMER,
+    L_PUBLISH,
+    L_DELIVER,
+    L_REPLY,
+    L_WORK,
+    L_CALL,
+    L_CALL_REPLY,
+    L_CALL_TIMEOUT,
+    HOP_LANES
+};
+enum { L_PUB_TIMER = SIM_MAX_HOPS * HOP_LANES, L_PUB_CONFIRM, L_RELAY_CONFIRM, N_LANES };
+_Static_assert(N_LANES <= QUEUE_LANES, "the queue has a lane for each");
+
+/* Event kinds: per hop (EV_HOP_STRIDE * hop + kind), then the others. */
+enum {
+    EV_AT_BROKER,      /* a publish reaches this hop's broker */
+    EV_H_ARRIVE,       /* a send reaches the handler; arg = try */
+    EV_H_LOCAL_DONE,   /* work and write done: apply the local effect */
+    EV_H_CALL,         /* work done: call the provider */
+    EV_P_CALL,         /* the call reaches the provider */
+    EV_H_CALL_OK,      /* success response back at the handler */
+    EV_H_CALL_FAILED,  /* failure response back at the handler */
+    EV_H_CALL_TIMEOUT, /* the handler's own call timeout */
+    EV_H_RESTART,      /* crashed handler is back */
+    EV_S_REPLY,        /* ack/response back at the sender; arg = try */
+    EV_S_TIMER,        /* sender's redelivery/timeout timer; arg = try */
+    EV_HOP_KINDS
+};
+#define EV_HOP_STRIDE 16
+enum {
+    EV_ARRIVE = SIM_MAX_HOPS * EV_HOP_STRIDE, /* job arrives at the users part */
+    EV_PUB_CONFIRM,   /* the first broker's confirm back at the users; arg = try */
+    EV_PUB_TIMER,     /* the users' confirm timeout; arg = try */
+    EV_RELAY,         /* the outbox relay polls */
+    EV_RELAY_CONFIRM, /* the second broker's confirm back at the relay; arg = entry */
+};
+
+/* Per-job flags of a hop (jf[job]); F_KEY_SET and F_BKEY_REACHED are kept
+ * at the business key's index. F_WAITING and F_RECEIVED are per copy: in
+ * mflags when the hop has copies, else in jf (copy c is job c). */
+enum {
+    F_DONE = 1 << 0,              /* first hop: the job's final outcome reached */
     F_SUCCESS = 1 << 1,           /* acknowledged (at-most-once: finished) */
-    F_ERROR = 1 << 2,             /* sender gave up */
+    F_ERROR = 1 << 2,             /* a sender gave up: the job is an error */
     F_DROPPED = 1 << 3,           /* at-most-once: lost on the way */
-    F_WAITING = 1 << 4,           /* sender's timer for cur_try is live */
+    F_WAITING = 1 << 4,           /* per copy: the sender's timer for cur_try is live */
     F_KEY_SET = 1 << 5,           /* op set: the business key with this index is set */
     F_LRO_DELIVERY = 1 << 6,      /* in lose_reply_of of the delivery link ... */
     F_LRO_DELIVERY_USED = 1 << 7, /* ... and its first reply has gone */
     F_LRO_CALL = 1 << 8,          /* in lose_reply_of of the call link ... */
     F_LRO_CALL_USED = 1 << 9,     /* ... and its first response has gone */
+    F_REACHED = 1 << 10,          /* some copy of the job was received by the handler */
+    F_BKEY_REACHED = 1 << 11,     /* ... of a job with this business key */
+    F_GAVE_UP = 1 << 12,          /* the sender gave up on some copy */
+    F_FIRST_COPY = 1 << 13,       /* copy index == job index is taken */
+    F_RECEIVED = 1 << 14,         /* per copy: received by the handler at least once */
+};
+
+/* Publisher flags (users publishing with confirms), per job. */
+enum {
+    P_WAITING = 1 << 0,        /* the confirm timer of pub_try is live */
+    P_DONE = 1 << 1,           /* confirmed, or gave up */
+    P_LRO = 1 << 2,            /* in lose_reply_of of the publish link ... */
+    P_LRO_USED = 1 << 3,       /* ... and its first confirm has gone */
+    P_LRO_EVENT = 1 << 4,      /* in lose_reply_of of the event link (relay confirms) ... */
+    P_LRO_EVENT_USED = 1 << 5, /* ... and its first confirm has gone */
 };
 
 /* Why a call timed out (trace detail of CALL_LOST). */
 enum { CALL_SLOW = 0, CALL_REQUEST_LOST = 1, CALL_RESPONSE_LOST = 2 };
 
+/* Outbox entry states. */
+enum { OB_PENDING, OB_SENT_OK, OB_CANCELLED };
+
 #define KEY_NONE INT64_MIN
 #define NO_JOB UINT32_MAX
+#define NO_TOKEN 0
 /* Simulated time may not pass this (~146,000 years): no sum can overflow. */
 #define TIME_HORIZON_US (INT64_C(1) << 62)
 
 typedef struct {
-    uint32_t job, try_no;
-    uint32_t gen;      /* bumped when the slot frees: older events are stale */
-    uint8_t used;      /* holds a delivery (or one in transit to it) */
-    uint8_t call_lost; /* CALL_* reason for a timeout */
+    uint32_t job, try_no; /* job: the copy it holds */
+    uint32_t gen;         /* bumped when the slot frees: older events are stale */
+    uint8_t used;         /* holds a delivery (or one in transit to it) */
+    uint8_t call_lost;    /* CALL_* reason for a timeout */
+    uint32_t pub_token;   /* event published for this delivery, not yet committed */
+    int64_t claimed_at;   /* key-claimed-first: when this delivery claimed, or KEY_NONE */
 } slot;
 
 typedef struct {
-    uint32_t job, try_no;
+    uint32_t job, try_no; /* job: the copy */
 } pending;
 
 /* FIFO of waiting deliveries; capacity a power of two. */
@@ -59,37 +119,93 @@ typedef struct {
     bool key;
     uint32_t key_at;
     int64_t old_key;
+    bool outbox; /* an outbox record was written, at outbox_entry */
+    uint32_t outbox_entry;
 } local_change;
+
+/* One hop: its sender, handler, provider and database, resolved from the
+ * board, and their state. A "copy" is one message at this hop's broker (a
+ * job's publishes, or its events, may make several); without copies, copy
+ * c is job c and the copy arrays are NULL. */
+typedef struct {
+    int index; /* 0 or 1 */
+    sim_hop_topology t;
+    bool broker_fed, at_most_once, external, transactional;
+    sim_idempotency policy;
+    uint32_t tries;
+    int64_t timer_us, deliver_us, reply_us;
+    int64_t call_us, call_reply_us, call_timeout_us, restart_us;
+    int64_t key_ttl_us, provider_ttl_us, lease_us, dedup_window_us;
+    double lose_request, lose_reply, call_lose_request, call_lose_reply;
+    double crash_p, crash_commit_p, fail_p;
+    sim_dist work, write, call;
+    int lane0, work_lane, call_reply_lane; /* lanes of this hop */
+    unsigned ev0;                          /* EV_HOP_STRIDE * index */
+    int effect_part; /* where a local effect lands: the database, else the handler */
+    int effect_peer;
+    /* publishing the event to the second hop (first hop of a two-hop board) */
+    bool publishes;
+    sim_publish publish;
+    int64_t event_us, event_confirm_us, relay_every_us;
+    double event_lose_request, event_lose_reply;
+    /* per copy; n_copies starts at jobs (copy j of job j is taken on demand) */
+    uint32_t *copy_job; /* NULL: copy c is job c */
+    uint32_t *copy_msg; /* message ID of each copy; NULL: the job's own */
+    uint32_t *copy_pub; /* the publish token behind each copy (second hop) */
+    uint16_t *copy_no;  /* which copy of its job, 0-based */
+    uint16_t *cur_try;
+    uint16_t *mflags; /* NULL: per-copy flags live in jf */
+    size_t n_copies, cap_copies;
+    /* per message ID (jobs of them, more with per-publish IDs) */
+    int64_t *key_rec;  /* when the handler (or, provider-key, the provider) recorded it */
+    int64_t *claim_us; /* key-claimed-first: when it was claimed */
+    int64_t *seen_us;  /* dedup_window: when the broker took it */
+    size_t n_ids, cap_ids;
+    /* per job */
+    uint16_t *effects, *jf;
+    uint16_t *live;     /* first hop with copies: copies not yet final */
+    uint16_t *n_copied; /* copies taken so far, for copy_no */
+    /* the handler */
+    slot *slots;
+    uint32_t *free_slots, n_free, concurrency;
+    uint32_t epoch; /* bumped at each crash */
+    bool down, pumping;
+    ring waiting; /* broker's queue (broker-fed) or the service's (users-fed) */
+} sim_hop;
 
 struct sim_model {
     const sim_board *b;
     sim_topology t;
-    /* the board, resolved */
     uint32_t jobs;
-    bool broker_fed, at_most_once, external, transactional;
-    sim_idempotency policy;
+    int n_hops;
     sim_op op;
     sim_arrivals arrivals;
-    uint32_t tries;
-    int64_t over_us, timer_us, publish_us, deliver_us, reply_us;
-    int64_t call_us, call_reply_us, call_timeout_us, restart_us;
-    int64_t key_ttl_us, provider_ttl_us;
-    double lose_request, lose_reply, call_lose_request, call_lose_reply;
-    double crash_p, fail_p, repeat_share;
-    sim_dist work, write, call;
-    int work_lane, call_reply_lane;
-    int effect_part; /* where a local effect lands: the database, else the handler */
-    int effect_peer;
+    int64_t over_us;
+    double repeat_share;
+    sim_hop hop[SIM_MAX_HOPS];
+    /* the users publishing to the first broker */
+    int64_t publish_us; /* transit of a publish */
+    bool pub_model;     /* publishes are confirmed and retried (MODEL.md "The publisher") */
+    sim_message_id message_id;
+    uint32_t pub_tries;
+    int64_t pub_timeout_us, confirm_us;
+    double pub_lose_request, pub_lose_reply;
+    uint16_t *pub_try;    /* per job, with pub_model */
+    uint16_t *pub_flags;  /* per job: P_*; also with an outbox (P_LRO_EVENT) */
+    uint32_t next_msg_id; /* per-publish IDs after the jobs' own */
+    /* publish tokens of the first handler's inline event publishes */
+    uint8_t *token_ghost; /* 1: the publishing attempt did not commit */
+    size_t n_tokens, cap_tokens;
+    /* the outbox of the first handler */
+    uint32_t *ob_job;
+    uint8_t *ob_state;
+    size_t ob_n, ob_cap;
+    uint32_t *ob_pending; /* entries the relay still sends */
+    size_t ob_pn, ob_pcap;
+    bool relay_scheduled;
     /* per job */
-    int64_t *at_us;   /* arrival time; latency once it succeeded */
-    int64_t *key_rec; /* when the handler (or, provider-key, the provider) recorded this key */
-    uint32_t *bkey;   /* business key (index of the original job); NULL: no repeats */
-    uint16_t *cur_try, *effects, *flags;
-    /* the handler */
-    slot *slots;
-    uint32_t *free_slots, n_free, concurrency;
-    bool down, pumping;
-    ring waiting; /* broker's queue (broker-fed) or the service's (users-fed) */
+    int64_t *at_us; /* arrival time; latency once it succeeded */
+    uint32_t *bkey; /* business key (index of the original job); NULL: no repeats */
     /* the run */
     sim_rng rng;
     sim_queue q;
@@ -105,11 +221,83 @@ static inline uint32_t bkey_of(const sim_model *m, uint32_t job)
     return m->bkey ? m->bkey[job] : job;
 }
 
-/* Free every handler slot (a start, or a crash). */
-void model_reset_slots(sim_model *m);
+static inline uint32_t job_of(const sim_hop *h, uint32_t c)
+{
+    return h->copy_job ? h->copy_job[c] : c;
+}
+
+/* The message ID a copy carries (what an ID check looks up). */
+static inline uint32_t msg_of(const sim_hop *h, uint32_t c)
+{
+    return h->copy_msg ? h->copy_msg[c] : job_of(h, c);
+}
+
+static inline uint16_t *mflags_of(sim_hop *h, uint32_t c)
+{
+    return h->mflags ? &h->mflags[c] : &h->jf[c];
+}
+
+static inline void push(sim_model *m, int lane, int64_t delay, unsigned kind, uint32_t job,
+                        uint32_t arg, uint32_t gen, uint32_t slot_i)
+{
+    queue_push(&m->q, lane, m->now + delay, kind, job, arg, gen, slot_i);
+}
+
+/* ---- model.c: the hops */
+
+/* Record a trace entry, when the run keeps a trace. copy is 0-based. */
+void model_trace(sim_model *m, sim_trace_kind kind, uint32_t job, int part, int peer,
+                 int64_t detail, int copy);
+static inline void tr(sim_model *m, sim_trace_kind kind, uint32_t job, int part, int peer,
+                      int64_t detail)
+{
+    if (m->trace)
+        model_trace(m, kind, job, part, peer, detail, 0);
+}
+/* The same for an entry about copy c of hop h. */
+static inline void trc(sim_model *m, const sim_hop *h, sim_trace_kind kind, uint32_t c, int part,
+                       int peer, int64_t detail)
+{
+    if (m->trace)
+        model_trace(m, kind, job_of(h, c), part, peer, detail, h->copy_no ? h->copy_no[c] : 0);
+}
+
+/* Free every handler slot of a hop (a start, or a crash). */
+void model_reset_slots(sim_hop *h);
 /* Schedule the first arrival of a reset model. */
 void model_start(sim_model *m);
 /* Handle one event taken from the queue at m->now. */
 void model_dispatch(sim_model *m, const sim_event *e);
+/* Queue copy c at its hop's broker and send what fits. */
+void model_to_broker(sim_model *m, sim_hop *h, uint32_t c);
+/* The job's outcome: a sender of some copy gave up, or a copy was lost;
+ * the job is final when nothing of it is still under way. */
+void model_job_settle(sim_model *m, uint32_t job);
+void model_job_error(sim_model *m, uint32_t job);
+bool model_key_live(const sim_model *m, int64_t rec, int64_t ttl);
+bool model_reply_lost(sim_model *m, uint16_t *flags, uint16_t listed, double p);
+
+/* ---- model_pub.c: publishers, the brokers' intake, the outbox */
+
+/* The users publish job's next try to the first broker. */
+void pub_publish(sim_model *m, uint32_t job);
+void pub_on_confirm(sim_model *m, uint32_t job, uint32_t try_no);
+void pub_on_timer(sim_model *m, uint32_t job, uint32_t try_no);
+/* A publish reaches hop h's broker. */
+void pub_at_broker(sim_model *m, sim_hop *h, const sim_event *e);
+/* The first handler publishes copy c's event now (before or after its
+ * commit); the token goes into slot s. */
+void pub_event(sim_model *m, sim_hop *h, uint32_t c, uint32_t s);
+/* The event of copy c is written to the outbox with the commit. */
+void pub_outbox_write(sim_model *m, sim_hop *h, uint32_t c, local_change *ch);
+void pub_outbox_cancel(sim_model *m, uint32_t entry);
+void pub_on_relay(sim_model *m);
+void pub_on_relay_confirm(sim_model *m, const sim_event *e);
+/* Mark a publish token's attempt as one that did not commit. */
+void pub_token_ghost(sim_model *m, uint32_t token);
+/* A new copy of job at hop h (message ID msg, token), or NO_JOB on overflow. */
+uint32_t model_new_copy(sim_model *m, sim_hop *h, uint32_t job, uint32_t msg, uint32_t token);
+/* Make room for message IDs below n at hop h. */
+bool model_ensure_ids(sim_model *m, sim_hop *h, size_t n);
 
 #endif

@@ -1,7 +1,9 @@
 /* model_run.c — one replication of a board: the model set up from the
  * board, the event loop with its limits, and the measures tallied from the
  * per-job arrays at the end. Per-job state is a few parallel arrays (26
- * bytes a job); pending events live in the queue only until they happen. */
+ * bytes a job for one hop without copies; a second hop, key claims or a
+ * simulated publisher add theirs); pending events live in the queue only
+ * until they happen. */
 #include "model.h"
 
 #include <stdio.h>
@@ -13,70 +15,170 @@ static int64_t round_trips(double rt, int64_t rtt_us)
     return (int64_t)(rt * (double)rtt_us + 0.5);
 }
 
+/* A hop's settings from its parts and links. */
+static void hop_setup(sim_hop *h, const sim_board *b, const sim_hop_topology *t, int index)
+{
+    const sim_part *sp = &b->parts[t->sender], *hp = &b->parts[t->handler];
+    const sim_link *dl = &b->links[t->delivery_link];
+    h->index = index;
+    h->t = *t;
+    h->broker_fed = t->broker >= 0;
+    h->at_most_once = h->broker_fed && sp->delivery == SIM_DELIVERY_AT_MOST_ONCE;
+    h->external = t->provider >= 0;
+    h->transactional = h->broker_fed && dl->transactional;
+    h->policy = hp->idempotency;
+    h->tries = (uint32_t)sp->tries;
+    h->timer_us = h->broker_fed ? sp->redelivery_after_us : sp->timeout_us;
+    h->deliver_us = dl->rtt_us / 2;
+    h->reply_us = round_trips(dl->reply_round_trips, dl->rtt_us);
+    h->lose_request = dl->lose_request;
+    h->lose_reply = dl->lose_reply;
+    h->key_ttl_us = hp->key_ttl_us;
+    h->lease_us = hp->lease_us;
+    h->dedup_window_us = h->broker_fed ? b->parts[t->broker].dedup_window_us : 0;
+    h->crash_p = hp->crash_after_effect;
+    h->crash_commit_p = hp->crash_after_commit;
+    h->restart_us = hp->restart_us;
+    dist_init(&h->work, hp->work);
+    sim_latency zero = {0, 0};
+    dist_init(&h->write, t->database >= 0 ? b->parts[t->database].write : zero);
+    dist_init(&h->call, h->external ? b->parts[t->provider].call : zero);
+    h->lane0 = index * HOP_LANES;
+    h->ev0 = (unsigned)(index * EV_HOP_STRIDE);
+    h->work_lane = h->work.sigma == 0 && h->write.sigma == 0 ? h->lane0 + L_WORK : QUEUE_HEAP;
+    h->call_reply_lane = h->call.sigma == 0 ? h->lane0 + L_CALL_REPLY : QUEUE_HEAP;
+    h->effect_part = t->database >= 0 ? t->database : t->handler;
+    h->effect_peer = t->database >= 0 ? t->handler : -1;
+    if (h->external) {
+        const sim_link *cl = &b->links[t->call_link];
+        const sim_part *pp = &b->parts[t->provider];
+        h->call_us = cl->rtt_us / 2;
+        h->call_reply_us = round_trips(cl->reply_round_trips, cl->rtt_us);
+        h->call_timeout_us = hp->timeout_us;
+        h->call_lose_request = cl->lose_request;
+        h->call_lose_reply = cl->lose_reply;
+        h->fail_p = pp->fail;
+        h->provider_ttl_us = pp->key_ttl_us;
+    }
+    h->concurrency = (uint32_t)hp->concurrency;
+}
+
+/* The first handler publishing to the second broker over link el. */
+static void hop_publishes(sim_hop *h, const sim_board *b, const sim_link *el)
+{
+    const sim_part *hp = &b->parts[h->t.handler];
+    h->publishes = true;
+    h->publish = hp->publish;
+    h->relay_every_us = hp->relay_every_us;
+    h->event_us = el->rtt_us / 2;
+    h->event_confirm_us = round_trips(el->reply_round_trips, el->rtt_us);
+    h->event_lose_request = el->lose_request;
+    h->event_lose_reply = el->lose_reply;
+}
+
+/* A hop's arrays. copies: a job may have several messages at this hop. */
+static bool hop_alloc(sim_hop *h, size_t n, bool copies, bool per_publish, bool tokens, bool live)
+{
+    h->cap_copies = h->cap_ids = n;
+    h->cur_try = malloc(n * sizeof *h->cur_try);
+    h->effects = malloc(n * sizeof *h->effects);
+    h->jf = malloc(n * sizeof *h->jf);
+    bool ok = h->cur_try && h->effects && h->jf;
+    if (h->policy != SIM_IDEM_NONE)
+        ok = ok && (h->key_rec = malloc(n * sizeof *h->key_rec));
+    if (h->policy == SIM_IDEM_KEY_CLAIMED_FIRST)
+        ok = ok && (h->claim_us = malloc(n * sizeof *h->claim_us));
+    if (copies) {
+        ok = ok && (h->copy_job = malloc(n * sizeof *h->copy_job)) &&
+             (h->copy_no = malloc(n * sizeof *h->copy_no)) &&
+             (h->n_copied = malloc(n * sizeof *h->n_copied)) &&
+             (h->mflags = malloc(n * sizeof *h->mflags));
+        if (h->dedup_window_us > 0)
+            ok = ok && (h->seen_us = malloc(n * sizeof *h->seen_us));
+        if (per_publish)
+            ok = ok && (h->copy_msg = malloc(n * sizeof *h->copy_msg));
+        if (tokens)
+            ok = ok && (h->copy_pub = malloc(n * sizeof *h->copy_pub));
+        if (live)
+            ok = ok && (h->live = malloc(n * sizeof *h->live));
+    }
+    h->slots = calloc(h->concurrency, sizeof *h->slots);
+    h->free_slots = malloc(h->concurrency * sizeof *h->free_slots);
+    return ok && h->slots && h->free_slots;
+}
+
+static void hop_free(sim_hop *h)
+{
+    free(h->copy_job);
+    free(h->copy_msg);
+    free(h->copy_pub);
+    free(h->copy_no);
+    free(h->cur_try);
+    free(h->mflags);
+    free(h->key_rec);
+    free(h->claim_us);
+    free(h->seen_us);
+    free(h->effects);
+    free(h->jf);
+    free(h->live);
+    free(h->n_copied);
+    free(h->slots);
+    free(h->free_slots);
+    free(h->waiting.v);
+}
+
 sim_model *sim_model_new(const sim_board *b, const sim_topology *topo)
 {
     sim_model *m = calloc(1, sizeof *m);
     if (!m)
         return NULL;
     const sim_topology *t = topo;
-    const sim_part *sp = &b->parts[t->sender], *hp = &b->parts[t->handler];
-    const sim_link *dl = &b->links[t->delivery_link];
     m->b = b;
     m->t = *t;
     m->jobs = (uint32_t)b->traffic.jobs;
-    m->broker_fed = t->broker >= 0;
-    m->at_most_once = m->broker_fed && sp->delivery == SIM_DELIVERY_AT_MOST_ONCE;
-    m->external = t->provider >= 0;
-    m->transactional = m->broker_fed && dl->transactional;
-    m->policy = hp->idempotency;
+    m->n_hops = t->n_hops;
     m->op = b->traffic.op;
     m->arrivals = b->traffic.arrivals;
-    m->tries = (uint32_t)sp->tries;
     m->over_us = b->traffic.over_us;
-    m->timer_us = m->broker_fed ? sp->redelivery_after_us : sp->timeout_us;
-    m->publish_us = t->publish_link >= 0 ? b->links[t->publish_link].rtt_us / 2 : 0;
-    m->deliver_us = dl->rtt_us / 2;
-    m->reply_us = round_trips(dl->reply_round_trips, dl->rtt_us);
-    m->lose_request = dl->lose_request;
-    m->lose_reply = dl->lose_reply;
-    m->key_ttl_us = hp->key_ttl_us;
-    m->crash_p = hp->crash_after_effect;
-    m->restart_us = hp->restart_us;
     m->repeat_share = b->traffic.repeat_share;
-    dist_init(&m->work, hp->work);
-    sim_latency zero = {0, 0};
-    dist_init(&m->write, t->database >= 0 ? b->parts[t->database].write : zero);
-    dist_init(&m->call, m->external ? b->parts[t->provider].call : zero);
-    m->work_lane = m->work.sigma == 0 && m->write.sigma == 0 ? L_WORK : QUEUE_HEAP;
-    m->call_reply_lane = m->call.sigma == 0 ? L_CALL_REPLY : QUEUE_HEAP;
-    m->effect_part = t->database >= 0 ? t->database : t->handler;
-    m->effect_peer = t->database >= 0 ? t->handler : -1;
-    if (m->external) {
-        const sim_link *cl = &b->links[t->call_link];
-        const sim_part *pp = &b->parts[t->provider];
-        m->call_us = cl->rtt_us / 2;
-        m->call_reply_us = round_trips(cl->reply_round_trips, cl->rtt_us);
-        m->call_timeout_us = hp->timeout_us;
-        m->call_lose_request = cl->lose_request;
-        m->call_lose_reply = cl->lose_reply;
-        m->fail_p = pp->fail;
-        m->provider_ttl_us = pp->key_ttl_us;
+    for (int i = 0; i < t->n_hops; i++)
+        hop_setup(&m->hop[i], b, &t->hop[i], i);
+    sim_hop *h0 = &m->hop[0];
+    bool outbox = false;
+    if (t->n_hops == 2) {
+        hop_publishes(h0, b, &b->links[t->hop[1].publish_link]);
+        outbox = h0->publish == SIM_PUBLISH_OUTBOX;
     }
-    m->concurrency = (uint32_t)hp->concurrency;
+    if (t->hop[0].publish_link >= 0) {
+        const sim_link *pl = &b->links[t->hop[0].publish_link];
+        const sim_part *up = &b->parts[t->users];
+        m->publish_us = pl->rtt_us / 2;
+        m->confirm_us = round_trips(pl->reply_round_trips, pl->rtt_us);
+        m->pub_tries = (uint32_t)up->tries;
+        m->pub_timeout_us = up->timeout_us;
+        m->pub_lose_request = pl->lose_request;
+        m->pub_lose_reply = pl->lose_reply;
+        m->message_id = up->message_id;
+        /* Without faults, and with a confirm faster than the timeout, the
+         * publisher could never send twice: it is not simulated then. */
+        m->pub_model = pl->lose_request > 0 || pl->lose_reply > 0 || pl->n_lose_reply_of > 0 ||
+                       up->timeout_us <= m->publish_us + m->confirm_us;
+    }
 
     size_t n = m->jobs;
-    bool keys = m->policy != SIM_IDEM_NONE;
+    bool per_publish = m->pub_model && m->message_id == SIM_MESSAGE_ID_PER_PUBLISH;
+    bool ok = hop_alloc(h0, n, m->pub_model, per_publish, false, m->pub_model);
+    if (t->n_hops == 2)
+        ok = ok && hop_alloc(&m->hop[1], n, true, false, true, false);
     m->at_us = malloc(n * sizeof *m->at_us);
-    m->key_rec = keys ? malloc(n * sizeof *m->key_rec) : NULL;
     m->bkey = m->repeat_share > 0 ? malloc(n * sizeof *m->bkey) : NULL;
-    m->cur_try = malloc(n * sizeof *m->cur_try);
-    m->effects = malloc(n * sizeof *m->effects);
-    m->flags = malloc(n * sizeof *m->flags);
-    m->slots = calloc(m->concurrency, sizeof *m->slots);
-    m->free_slots = malloc(m->concurrency * sizeof *m->free_slots);
+    ok = ok && m->at_us && (m->repeat_share == 0 || m->bkey);
+    if (m->pub_model)
+        ok = ok && (m->pub_try = malloc(n * sizeof *m->pub_try));
+    if (m->pub_model || outbox)
+        ok = ok && (m->pub_flags = malloc(n * sizeof *m->pub_flags));
     queue_init(&m->q);
-    if (!m->at_us || (keys && !m->key_rec) || (m->repeat_share > 0 && !m->bkey) || !m->cur_try ||
-        !m->effects || !m->flags || !m->slots || !m->free_slots) {
+    if (!ok) {
         sim_model_free(m);
         return NULL;
     }
@@ -87,42 +189,79 @@ void sim_model_free(sim_model *m)
 {
     if (!m)
         return;
+    for (int i = 0; i < SIM_MAX_HOPS; i++)
+        hop_free(&m->hop[i]);
     free(m->at_us);
-    free(m->key_rec);
     free(m->bkey);
-    free(m->cur_try);
-    free(m->effects);
-    free(m->flags);
-    free(m->slots);
-    free(m->free_slots);
-    free(m->waiting.v);
+    free(m->pub_try);
+    free(m->pub_flags);
+    free(m->token_ghost);
+    free(m->ob_job);
+    free(m->ob_state);
+    free(m->ob_pending);
     queue_free(&m->q);
     free(m);
 }
 
-static void mark_lose_reply_of(sim_model *m, int link, uint16_t flag)
+static void mark_lose_reply_of(sim_model *m, int link, uint16_t *flags, uint16_t flag)
 {
-    if (link < 0)
+    if (link < 0 || !flags)
         return;
     const sim_link *l = &m->b->links[link];
     for (size_t i = 0; i < l->n_lose_reply_of; i++)
-        m->flags[l->lose_reply_of[i] - 1] |= flag;
+        flags[l->lose_reply_of[i] - 1] |= flag;
+}
+
+static void hop_reset(sim_model *m, sim_hop *h)
+{
+    size_t n = m->jobs;
+    memset(h->cur_try, 0, n * sizeof *h->cur_try);
+    memset(h->effects, 0, n * sizeof *h->effects);
+    memset(h->jf, 0, n * sizeof *h->jf);
+    if (h->mflags)
+        memset(h->mflags, 0, n * sizeof *h->mflags);
+    if (h->n_copied)
+        memset(h->n_copied, 0, n * sizeof *h->n_copied);
+    if (h->live)
+        memset(h->live, 0, n * sizeof *h->live);
+    int64_t *ids[3] = {h->key_rec, h->claim_us, h->seen_us};
+    for (int a = 0; a < 3; a++)
+        if (ids[a])
+            for (size_t i = 0; i < n; i++)
+                ids[a][i] = KEY_NONE;
+    h->n_copies = h->n_ids = n;
+    mark_lose_reply_of(m, h->t.delivery_link, h->jf, F_LRO_DELIVERY);
+    mark_lose_reply_of(m, h->t.call_link, h->jf, F_LRO_CALL);
+    model_reset_slots(h);
+    h->down = h->pumping = false;
+    h->epoch = 0;
+    h->waiting.head = h->waiting.n = 0;
 }
 
 static void reset(sim_model *m, uint64_t seed, sim_trace_buf *trace)
 {
     size_t n = m->jobs;
-    memset(m->cur_try, 0, n * sizeof *m->cur_try);
-    memset(m->effects, 0, n * sizeof *m->effects);
-    memset(m->flags, 0, n * sizeof *m->flags);
-    if (m->key_rec)
-        for (size_t i = 0; i < n; i++)
-            m->key_rec[i] = KEY_NONE;
-    mark_lose_reply_of(m, m->t.delivery_link, F_LRO_DELIVERY);
-    mark_lose_reply_of(m, m->t.call_link, F_LRO_CALL);
-    model_reset_slots(m);
-    m->down = m->pumping = m->oom = false;
-    m->waiting.head = m->waiting.n = 0;
+    for (int i = 0; i < m->n_hops; i++)
+        hop_reset(m, &m->hop[i]);
+    if (m->pub_try)
+        memset(m->pub_try, 0, n * sizeof *m->pub_try);
+    if (m->pub_flags) {
+        memset(m->pub_flags, 0, n * sizeof *m->pub_flags);
+        if (m->pub_model)
+            mark_lose_reply_of(m, m->t.hop[0].publish_link, m->pub_flags, P_LRO);
+        if (m->n_hops == 2)
+            mark_lose_reply_of(m, m->t.hop[1].publish_link, m->pub_flags, P_LRO_EVENT);
+    }
+    m->next_msg_id = m->jobs;
+    m->n_tokens = 1; /* token 0 is "none" */
+    m->ob_n = m->ob_pn = 0;
+    m->relay_scheduled = false;
+    m->oom = false;
+    if (m->n_hops == 2 && !m->token_ghost) {
+        m->token_ghost = calloc(256, 1);
+        m->cap_tokens = m->token_ghost ? 256 : 0;
+        m->oom = !m->token_ghost;
+    }
     rng_seed(&m->rng, seed);
     queue_clear(&m->q);
     m->trace = trace;
@@ -132,13 +271,50 @@ static void reset(sim_model *m, uint64_t seed, sim_trace_buf *trace)
     m->arrival_clock = 0;
 }
 
+/* The second hop's measures (MODEL.md "Measures"). */
+static void tally_second_hop(sim_model *m)
+{
+    sim_counts *k = &m->k;
+    const sim_hop *up = &m->hop[0], *h = &m->hop[1];
+    for (size_t j = 0; j < m->jobs; j++) {
+        int64_t e = h->effects[j];
+        k->downstream_effects += e;
+        if (e >= 2)
+            k->downstream_duplicates += e - 1;
+        if ((h->jf[j] & F_GAVE_UP) && !(h->jf[j] & F_SUCCESS))
+            k->downstream_errors++;
+        bool stands, reached, took;
+        if (m->op == SIM_OP_CHARGE) {
+            stands = up->effects[j] >= 1;
+            reached = h->jf[j] & F_REACHED;
+            took = e >= 1;
+        } else if (bkey_of(m, (uint32_t)j) == j) { /* each business key once */
+            stands = up->jf[j] & F_KEY_SET;
+            reached = h->jf[j] & F_BKEY_REACHED;
+            took = h->jf[j] & F_KEY_SET;
+        } else {
+            continue;
+        }
+        if (stands && !reached)
+            k->lost_events++;
+        else if (stands && !took)
+            k->downstream_lost_writes++;
+    }
+    for (size_t c = 0; c < h->n_copies; c++)
+        if (c >= m->jobs || (h->jf[c] & F_FIRST_COPY))
+            if ((h->mflags[c] & F_RECEIVED) && h->copy_pub[c] != NO_TOKEN &&
+                m->token_ghost[h->copy_pub[c]])
+                k->ghost_events++;
+}
+
 /* The measures from the per-job arrays at the end of a run. */
 static void tally(sim_model *m)
 {
     sim_counts *k = &m->k;
+    const sim_hop *h = &m->hop[0];
     size_t n = m->jobs;
     for (size_t j = 0; j < n; j++) {
-        int64_t e = m->effects[j];
+        int64_t e = h->effects[j];
         k->effects += e;
         if (e >= 1)
             k->jobs_with_effect++;
@@ -152,13 +328,15 @@ static void tally(sim_model *m)
                 k->lost_writes++;
         } else if (bkey_of(m, (uint32_t)j) == j) { /* each business key once */
             k->jobs_should_effect++;
-            if (!(m->flags[j] & F_KEY_SET))
+            if (!(h->jf[j] & F_KEY_SET))
                 k->lost_writes++;
         }
     }
+    if (m->n_hops == 2)
+        tally_second_hop(m);
     size_t ok = 0; /* latencies of the jobs that succeeded, packed in front */
     for (size_t j = 0; j < n; j++)
-        if (m->flags[j] & F_SUCCESS)
+        if (h->jf[j] & F_SUCCESS)
             m->at_us[ok++] = m->at_us[j];
     if (ok > 0) {
         k->latency_p50_us = sim_percentile(m->at_us, ok, 50);

@@ -9,25 +9,48 @@ static const char *const kind_names[SIM_KIND_COUNT] = {
 };
 static const char *const protocol_names[SIM_PROTO_COUNT] = {"amqp", "http1", "http2", "sql"};
 static const char *const idempotency_names[SIM_IDEM_COUNT] = {
-    "none", "key-after-effect", "key-in-transaction", "provider-key", "business-key",
+    "none",         "key-after-effect", "key-in-transaction",
+    "provider-key", "business-key",     "key-claimed-first",
 };
 static const char *const delivery_names[SIM_DELIVERY_COUNT] = {"at-least-once", "at-most-once"};
 static const char *const arrivals_names[SIM_ARRIVALS_COUNT] = {"poisson", "even"};
 static const char *const op_names[SIM_OP_COUNT] = {"charge", "set"};
+static const char *const publish_names[SIM_PUBLISH_COUNT] = {"after-commit", "before-commit",
+                                                             "outbox"};
+static const char *const message_id_names[SIM_MESSAGE_ID_COUNT] = {"producer", "per-publish"};
 static const char *const measure_names[SIM_M_COUNT] = {
-    "jobs",        "deliveries",   "effects",    "duplicates",      "charged_twice",
-    "lost_writes", "errors",       "error_rate", "completion_time", "latency_p50",
-    "latency_p99", "monthly_cost", "events",
+    "jobs",
+    "deliveries",
+    "effects",
+    "duplicates",
+    "charged_twice",
+    "lost_writes",
+    "errors",
+    "error_rate",
+    "completion_time",
+    "latency_p50",
+    "latency_p99",
+    "monthly_cost",
+    "events",
+    "lost_events",
+    "ghost_events",
+    "downstream_deliveries",
+    "downstream_effects",
+    "downstream_duplicates",
+    "downstream_lost_writes",
+    "downstream_errors",
 };
 static const sim_unit measure_units[SIM_M_COUNT] = {
     SIM_UNIT_COUNT,   SIM_UNIT_COUNT,     SIM_UNIT_COUNT, SIM_UNIT_COUNT,   SIM_UNIT_COUNT,
     SIM_UNIT_COUNT,   SIM_UNIT_COUNT,     SIM_UNIT_RATIO, SIM_UNIT_SECONDS, SIM_UNIT_SECONDS,
-    SIM_UNIT_SECONDS, SIM_UNIT_USD_MONTH, SIM_UNIT_COUNT,
+    SIM_UNIT_SECONDS, SIM_UNIT_USD_MONTH, SIM_UNIT_COUNT, SIM_UNIT_COUNT,   SIM_UNIT_COUNT,
+    SIM_UNIT_COUNT,   SIM_UNIT_COUNT,     SIM_UNIT_COUNT, SIM_UNIT_COUNT,   SIM_UNIT_COUNT,
 };
 static const char *const trace_names[SIM_TR_COUNT] = {
     "arrive",      "send",       "lost-request",  "receive",  "skip",    "call",    "call-lost",
     "call-failed", "effect",     "provider-skip", "rollback", "crash",   "restart", "record-key",
-    "reply",       "lost-reply", "acked",         "timeout",  "give-up", "dropped",
+    "reply",       "lost-reply", "acked",         "timeout",  "give-up", "dropped", "publish",
+    "accept",      "dedup",      "confirm",       "claim",    "held",    "outbox",
 };
 
 static const char *name_at(const char *const *names, int n, int i)
@@ -67,6 +90,14 @@ const char *sim_op_name(sim_op o)
 {
     return name_at(op_names, SIM_OP_COUNT, (int)o);
 }
+const char *sim_publish_name(sim_publish p)
+{
+    return name_at(publish_names, SIM_PUBLISH_COUNT, (int)p);
+}
+const char *sim_message_id_name(sim_message_id i)
+{
+    return name_at(message_id_names, SIM_MESSAGE_ID_COUNT, (int)i);
+}
 const char *sim_measure_name(sim_measure m)
 {
     return name_at(measure_names, SIM_M_COUNT, (int)m);
@@ -74,6 +105,10 @@ const char *sim_measure_name(sim_measure m)
 const char *sim_trace_kind_name(sim_trace_kind k)
 {
     return name_at(trace_names, SIM_TR_COUNT, (int)k);
+}
+int sim_measure_hop(sim_measure m)
+{
+    return m >= SIM_M_LOST_EVENTS && m < SIM_M_COUNT ? 2 : 1;
 }
 sim_unit sim_measure_unit(sim_measure m)
 {
@@ -103,6 +138,14 @@ int sim_arrivals_from_name(const char *s)
 int sim_op_from_name(const char *s)
 {
     return find(op_names, SIM_OP_COUNT, s);
+}
+int sim_publish_from_name(const char *s)
+{
+    return find(publish_names, SIM_PUBLISH_COUNT, s);
+}
+int sim_message_id_from_name(const char *s)
+{
+    return find(message_id_names, SIM_MESSAGE_ID_COUNT, s);
 }
 int sim_measure_from_name(const char *s)
 {

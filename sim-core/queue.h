@@ -25,7 +25,7 @@ typedef struct {
     uint32_t slot;  /* handler slot it occupies */
 } sim_event;
 
-#define QUEUE_LANES 8
+#define QUEUE_LANES 24
 #define QUEUE_HEAP (-1) /* lane argument: no lane */
 
 typedef struct {

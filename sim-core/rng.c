@@ -83,15 +83,6 @@ double rng_normal(sim_rng *r)
     return u * f;
 }
 
-bool rng_bernoulli(sim_rng *r, double p)
-{
-    if (p <= 0)
-        return false;
-    if (p >= 1)
-        return true;
-    return rng_uniform(r) < p;
-}
-
 void dist_init(sim_dist *d, sim_latency l)
 {
     d->constant_us = l.median_us;

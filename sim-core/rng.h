@@ -28,8 +28,16 @@ uint64_t rng_below(sim_rng *r, uint64_t n);
 double rng_exponential(sim_rng *r, double mean);
 /* Standard normal (Marsaglia's polar method; pairs are cached). */
 double rng_normal(sim_rng *r);
-/* True with probability p. Draws nothing when p <= 0 or p >= 1. */
-bool rng_bernoulli(sim_rng *r, double p);
+/* True with probability p. Draws nothing when p <= 0 or p >= 1. Inline:
+ * the model asks this at every step, most often with p = 0. */
+static inline bool rng_bernoulli(sim_rng *r, double p)
+{
+    if (p <= 0)
+        return false;
+    if (p >= 1)
+        return true;
+    return rng_uniform(r) < p;
+}
 
 /* A duration distribution prepared from a sim_latency: log-normal with the
  * given median and 99th percentile, or a constant when p99 == median. */

@@ -15,19 +15,30 @@
 #define SIM_MAX_JOBS ((int64_t)UINT32_MAX - 1) /* job indices are 32-bit */
 #define SIM_MAX_CONCURRENCY 100000
 
-/* The delivery chain of a board (MODEL.md "Topology"): part and link
- * indices, -1 where the board has none. */
+/* One hop of a board's chain (MODEL.md "Topology"): a sender that delivers
+ * to a handler, and the handler's provider and database. Part and link
+ * indices, -1 where the hop has none. */
 typedef struct {
-    int users;         /* traffic.from */
-    int broker;        /* message-broker, or -1 when the users call the handler */
+    int broker;        /* message-broker, or -1 when the users call the handler (first hop) */
     int sender;        /* broker, or users */
     int handler;       /* consumer or service */
     int provider;      /* payment-provider the handler calls, or -1 */
     int database;      /* database the handler writes to, or -1 */
-    int publish_link;  /* users -> broker, or -1 */
+    int publish_link;  /* into this hop's broker: users -> broker, or the first handler ->
+                          the second broker; -1 */
     int delivery_link; /* sender -> handler */
     int call_link;     /* handler -> provider, or -1 */
     int write_link;    /* handler -> database, or -1 */
+} sim_hop_topology;
+
+#define SIM_MAX_HOPS 2
+
+/* The delivery chain of a board: one hop, or two when the first handler
+ * links to a second broker. */
+typedef struct {
+    int users; /* traffic.from */
+    int n_hops;
+    sim_hop_topology hop[SIM_MAX_HOPS];
 } sim_topology;
 
 /* sim_board_check, also giving the chain when the board is good. */
@@ -44,6 +55,15 @@ typedef struct {
     int64_t first_arrival_us, last_outcome_us;
     int64_t latency_p50_us, latency_p99_us; /* 0 when no job succeeded */
     int64_t events;
+    /* the publisher and the second hop (MODEL.md) */
+    int64_t publishes;        /* users' publishes to the first broker (when simulated) */
+    int64_t copies;           /* messages the first broker took (a job's first counts too) */
+    int64_t dedup_drops;      /* publishes a broker dropped inside its dedup window */
+    int64_t held;             /* key-claimed-first deliveries that found the key claimed */
+    int64_t events_published; /* the first handler's event publishes, relay's included */
+    int64_t lost_events, ghost_events;
+    int64_t downstream_deliveries, downstream_effects, downstream_duplicates;
+    int64_t downstream_lost_writes, downstream_errors;
 } sim_counts;
 
 /* A growable trace with a cap. */

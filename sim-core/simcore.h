@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SIMCORE_VERSION "1.0.0" /* bump when results for the same input change */
+#define SIMCORE_VERSION "1.1.0" /* bump when results for the same input change */
 
 /* ------------------------------------------------------------------ enums */
 
@@ -36,6 +36,8 @@ typedef enum {
     SIM_IDEM_KEY_IN_TRANSACTION,
     SIM_IDEM_PROVIDER_KEY,
     SIM_IDEM_BUSINESS_KEY,
+    SIM_IDEM_KEY_CLAIMED_FIRST, /* the key is claimed (unique insert, with a lease) before the
+                                   effect */
     SIM_IDEM_COUNT
 } sim_idempotency;
 
@@ -46,6 +48,19 @@ typedef enum {
 } sim_delivery;
 typedef enum { SIM_ARRIVALS_POISSON, SIM_ARRIVALS_EVEN, SIM_ARRIVALS_COUNT } sim_arrivals;
 typedef enum { SIM_OP_CHARGE, SIM_OP_SET, SIM_OP_COUNT } sim_op;
+/* When a handler that links to a second broker publishes its event. */
+typedef enum {
+    SIM_PUBLISH_AFTER_COMMIT,
+    SIM_PUBLISH_BEFORE_COMMIT,
+    SIM_PUBLISH_OUTBOX, /* stored with the commit, sent by a relay */
+    SIM_PUBLISH_COUNT
+} sim_publish;
+/* The message ID a publishing users part gives a job's publishes. */
+typedef enum {
+    SIM_MESSAGE_ID_PRODUCER,    /* one ID per job, kept on every retry */
+    SIM_MESSAGE_ID_PER_PUBLISH, /* a new ID for every publish */
+    SIM_MESSAGE_ID_COUNT
+} sim_message_id;
 
 /* Measures, in the fixed order of SPEC §3 (names: sim_measure_name). */
 typedef enum {
@@ -62,6 +77,14 @@ typedef enum {
     SIM_M_LATENCY_P99,     /* seconds */
     SIM_M_MONTHLY_COST,    /* USD per month */
     SIM_M_EVENTS,
+    /* added in the second release: the second hop of a two-hop board */
+    SIM_M_LOST_EVENTS,  /* jobs whose first-hop effect stands, event never received */
+    SIM_M_GHOST_EVENTS, /* events received that an attempt published, then did not commit */
+    SIM_M_DOWNSTREAM_DELIVERIES,  /* second-handler runs */
+    SIM_M_DOWNSTREAM_EFFECTS,     /* effects at the second handler */
+    SIM_M_DOWNSTREAM_DUPLICATES,  /* second-handler effects beyond the first per job */
+    SIM_M_DOWNSTREAM_LOST_WRITES, /* events received for a standing effect, no effect there */
+    SIM_M_DOWNSTREAM_ERRORS,      /* jobs whose event the second broker gave up on */
     SIM_M_COUNT
 } sim_measure;
 
@@ -77,8 +100,14 @@ const char *sim_idempotency_name(sim_idempotency i);
 const char *sim_delivery_name(sim_delivery d);
 const char *sim_arrivals_name(sim_arrivals a);
 const char *sim_op_name(sim_op o);
+const char *sim_publish_name(sim_publish p);
+const char *sim_message_id_name(sim_message_id i);
 const char *sim_measure_name(sim_measure m); /* "completion_time" */
 sim_unit sim_measure_unit(sim_measure m);
+/* The hop a measure needs: 2 for the second hop's (lost_events ...
+ * downstream_errors), else 1. A board with fewer hops (sim_board_hops)
+ * has no such number: JSON and pages leave it out. */
+int sim_measure_hop(sim_measure m);
 /* Name lookups: return the value, or -1 when the name is unknown. */
 int sim_kind_from_name(const char *s);
 int sim_protocol_from_name(const char *s);
@@ -86,6 +115,8 @@ int sim_idempotency_from_name(const char *s);
 int sim_delivery_from_name(const char *s);
 int sim_arrivals_from_name(const char *s);
 int sim_op_from_name(const char *s);
+int sim_publish_from_name(const char *s);
+int sim_message_id_from_name(const char *s);
 int sim_measure_from_name(const char *s);
 
 /* ------------------------------------------------------------------ board */
@@ -113,13 +144,20 @@ typedef struct {
     int64_t redelivery_after_us; /* broker: no ack by then -> send again */
     int64_t timeout_us;    /* users/consumer/service: no response by then -> give up on that send */
     sim_delivery delivery; /* broker only */
+    sim_message_id message_id; /* users publishing to a broker: the ID of each publish */
+    int64_t dedup_window_us;   /* broker: drop a publish whose ID it saw this recently; 0 none,
+                                  SIM_FOREVER */
     /* as a handler (consumer, service) */
     int concurrency;  /* deliveries worked on at once, >= 1 */
     sim_latency work; /* handler time per delivery before the effect */
     sim_idempotency idempotency;
     int64_t key_ttl_us;        /* how long a recorded key is kept; SIM_FOREVER */
     double crash_after_effect; /* probability per effect */
+    double crash_after_commit; /* probability per commit: crash before publishing and replying */
     int64_t restart_us;        /* down time after a crash */
+    int64_t lease_us;          /* key-claimed-first: how long a claim holds other copies off */
+    sim_publish publish;       /* handler linked to a second broker: when its event goes out */
+    int64_t relay_every_us;    /* publish outbox: the relay's polling interval */
     /* as a payment provider */
     sim_latency call; /* provider's time per call */
     double fail;      /* probability a call fails (no charge) */
@@ -201,6 +239,19 @@ sim_limits sim_limits_default(void);
 int sim_board_check(const sim_board *b, const sim_limits *lim, char *msg, size_t n,
                     int *link_index);
 
+/* How many hops the board's chain has: 2 when the first handler links to a
+ * second broker, 1 otherwise, 0 when the board does not pass the check. */
+int sim_board_hops(const sim_board *b);
+
+/* The events one run (replication) of a board may take, before it runs:
+ * jobs × (an arrival, the publisher's events, at most 8 events per send,
+ * sends being the product of the tries along the chain, and what a second
+ * hop's publishing adds), or -1 when the board does not pass the check.
+ * *sends_per_job (when not NULL) gets the most sends a job can make; *bounded
+ * is true when the result is an upper bound, false when an outbox relay on
+ * a link that can lose its publishes or confirms makes it an expectation. */
+int64_t sim_events_estimate(const sim_board *b, double *sends_per_job, bool *bounded);
+
 /* ------------------------------------------------------------------ results */
 
 typedef struct {
@@ -236,6 +287,14 @@ typedef enum {
     SIM_TR_TIMEOUT,       /* sender gave up waiting for this send */
     SIM_TR_GIVE_UP,       /* tries used up: job is an error */
     SIM_TR_DROPPED,       /* at-most-once: delivery lost for good */
+    /* added in the second release */
+    SIM_TR_PUBLISH, /* users or a handler (or its relay) publish to a broker; detail: try / 0 / 1 */
+    SIM_TR_ACCEPT,  /* the broker took a publish as a new message; detail: its copy number */
+    SIM_TR_DEDUP,   /* the broker dropped a publish whose ID it saw within its dedup window */
+    SIM_TR_CONFIRM, /* the publisher (users or relay) received the broker's confirm */
+    SIM_TR_CLAIM,   /* key-claimed-first: the key is claimed before the effect */
+    SIM_TR_HELD,    /* key-claimed-first: another delivery holds the claim; no effect, no reply */
+    SIM_TR_OUTBOX,  /* the event is stored in the outbox with the commit */
     SIM_TR_COUNT
 } sim_trace_kind;
 
@@ -248,6 +307,8 @@ typedef struct {
     int part;    /* part index where it happens */
     int peer;    /* the other part of a message (-1 if none) */
     int64_t detail;
+    int copy; /* which copy of the job's message at this hop's broker, 0-based (0 when the
+                 entry is not about a copy, or the job has one) */
 } sim_trace_entry;
 
 typedef struct {

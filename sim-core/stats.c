@@ -166,6 +166,20 @@ double sim_measure_value(const sim_counts *c, sim_measure m, double monthly_cost
         return monthly_cost;
     case SIM_M_EVENTS:
         return (double)c->events;
+    case SIM_M_LOST_EVENTS:
+        return (double)c->lost_events;
+    case SIM_M_GHOST_EVENTS:
+        return (double)c->ghost_events;
+    case SIM_M_DOWNSTREAM_DELIVERIES:
+        return (double)c->downstream_deliveries;
+    case SIM_M_DOWNSTREAM_EFFECTS:
+        return (double)c->downstream_effects;
+    case SIM_M_DOWNSTREAM_DUPLICATES:
+        return (double)c->downstream_duplicates;
+    case SIM_M_DOWNSTREAM_LOST_WRITES:
+        return (double)c->downstream_lost_writes;
+    case SIM_M_DOWNSTREAM_ERRORS:
+        return (double)c->downstream_errors;
     default:
         return 0;
     }

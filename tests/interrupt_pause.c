@@ -1,7 +1,8 @@
-/* interrupt_pause.c — an LD_PRELOAD shim for tests/run-interrupt.sh: an
- * open() of a path that ends with $BP_PAUSE_AT never returns, so a build
- * stops at one known point of its writing until a signal ends it (the
- * build keeps the default actions). boardpress refuses to read a named
+/* interrupt_pause.c — an LD_PRELOAD shim for tests that stop a build at
+ * one known point of its writing (run-interrupt.sh, run-crash.sh): an
+ * open() of a path that ends with $BP_PAUSE_AT waits until the file
+ * $BP_PAUSE_UNTIL exists (or, without it, until a signal ends the build,
+ * which keeps the default actions). boardpress refuses to read a named
  * pipe, so the pipe that used to hold it there would no longer do. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -16,9 +17,15 @@ static void maybe_pause(const char *path)
 {
     const char *at = getenv("BP_PAUSE_AT");
     size_t n = at ? strlen(at) : 0, len = strlen(path);
-    if (n && len >= n && strcmp(path + len - n, at) == 0)
-        for (;;)
+    if (!n || len < n || strcmp(path + len - n, at) != 0)
+        return;
+    const char *until = getenv("BP_PAUSE_UNTIL");
+    while (!until || access(until, F_OK) != 0) {
+        if (until)
+            usleep(10000);
+        else
             pause();
+    }
 }
 
 /* The real open (or open64), after the pause when path is the one. */

@@ -2,7 +2,7 @@
 # run-bad.sh — the bad-input corpus: every folder tests/bad/CASE/ (except
 # base/) is one case. The case's site is tests/bad/base/ with the case's
 # changes applied; its output folder already holds a good build of the base
-# site. The case passes when boardpress exits with the expected status and
+# site (made there, so the journal in its .boardpress-cache records it). The case passes when boardpress exits with the expected status and
 # prints exactly the expected stderr, and — for a failing build — when every
 # file under the case's folder (the site, its previous output, $HOME) is
 # byte-identical afterwards, with no temporary folder left behind.
@@ -66,7 +66,9 @@ snapshot() {
     find . -path ./site/.boardpress-cache -prune -o -type f -print0 | sort -z | xargs -0r sha256sum)
 }
 
-# The previous good build every case starts from.
+# The previous good build every case starts from: built once here for its
+# results cache, then again in each case's folder, so that the case's
+# public/ is one that boardpress's journal records (a copy would not be).
 good=$work/good
 cp -a "$bad/base" "$good"
 if ! (cd "$good" && SOURCE_DATE_EPOCH=0 HOME=$work "$BP" build -q) >"$work/good.log" 2>&1; then
@@ -88,7 +90,14 @@ for name in "${cases[@]}"; do
   W=$work/case-$name
   mkdir -p "$W/home"
   cp -a "$bad/base" "$W/site"
-  cp -a "$good/public" "$W/site/public"
+  mkdir "$W/site/.boardpress-cache"
+  cp -a "$good"/.boardpress-cache/*.bin "$W/site/.boardpress-cache/"
+  if ! (cd "$W/site" && SOURCE_DATE_EPOCH=0 HOME=$W/home "$BP" build -q) >"$W/good.log" 2>&1; then
+    echo "FAIL $name: the base site did not build in the case's folder:"
+    cat "$W/good.log"
+    fail=1
+    continue
+  fi
   [ -d "$c/files" ] && cp -a "$c/files/." "$W/site/"
   if [ -f "$c/delete" ]; then
     while IFS= read -r p; do [ -n "$p" ] && rm -rf "${W:?}/site/$p"; done <"$c/delete"

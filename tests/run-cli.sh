@@ -23,6 +23,21 @@ grep -q "missing.yaml: error: cannot read the board: no such file" "$tmp/err" ||
 "$BP" --version | grep -q "^boardpress " || fail "--version"
 "$BP" --help | grep -q "exit status" || fail "--help"
 
+# sim --wire / --wire-result: the binary forms (sim-core/WIRE.md; tests/run-wasm.sh
+# compares them with the WebAssembly module); a full disk is an I/O failure
+"$BP" sim "$board" --catalog "$cat_" --wire >"$tmp/b.wire"
+"$BP" sim "$board" --catalog "$cat_" --set traffic.jobs=11 --wire >"$tmp/c.wire"
+[ "$(head -c 5 "$tmp/b.wire" | od -An -c | tr -d ' ')" = 'BPSW002' ] || fail "--wire header"
+! cmp -s "$tmp/b.wire" "$tmp/c.wire" || fail "--wire ignores --set"
+"$BP" sim "$board" --catalog "$cat_" --wire-result >"$tmp/b.res"
+[ "$(head -c 4 "$tmp/b.res")" = BPSR ] || fail "--wire-result header"
+if [ -w /dev/full ]; then
+  set +e
+  "$BP" sim "$board" --catalog "$cat_" --wire-result >/dev/full 2>"$tmp/err"; rc=$?
+  set -e
+  [ $rc = 3 ] || fail "--wire-result onto a full disk should exit 3, got $rc"
+fi
+
 # sim: JSON with the fixed measure names, reproducible, --seed / --replications / --set
 "$BP" sim "$board" --catalog "$cat_" >"$tmp/a.json"
 "$BP" sim "$board" --catalog "$cat_" >"$tmp/b.json"
@@ -58,6 +73,54 @@ set +e
 set -e
 [ $rc = 1 ] || fail "--set with a bad value should exit 1"
 grep -q "unknown idempotency policy 'key-in-transation'; did you mean 'key-in-transaction'?" "$tmp/err" || fail "--set value message: $(cat "$tmp/err")"
+
+# a two-hop board: the second hop's measures in the JSON, --set on the new keys
+cat >"$tmp/two.yaml" <<'YAML'
+id: two
+title: Two hops
+seed: 5
+replications: 2
+parts:
+  - {id: users, kind: users}
+  - {id: orders, kind: message-broker}
+  - {id: shop, kind: consumer, idempotency: key-in-transaction, crash_after_commit: 10%}
+  - {id: events, kind: message-broker}
+  - {id: mailer, kind: consumer, idempotency: key-in-transaction}
+links:
+  - {from: users, to: orders, protocol: http2}
+  - {from: orders, to: shop, protocol: amqp}
+  - {from: shop, to: events, protocol: amqp}
+  - {from: events, to: mailer, protocol: amqp}
+traffic: {from: users, jobs: 300, over: 30 s}
+goals:
+  lost_events: {max: 0}
+YAML
+"$BP" sim "$tmp/two.yaml" --catalog "$cat_" >"$tmp/two-after.json"
+"$BP" sim "$tmp/two.yaml" --catalog "$cat_" --set parts.shop.publish=outbox \
+  --set parts.shop.relay_every=200ms --set parts.events.dedup_window=sqs-fifo >"$tmp/two-outbox.json"
+python3 - "$tmp/two-after.json" "$tmp/two-outbox.json" <<'PY'
+import json, sys
+after, outbox = (json.load(open(p)) for p in sys.argv[1:3])
+second = ["lost_events", "ghost_events", "downstream_deliveries", "downstream_effects",
+          "downstream_duplicates", "downstream_lost_writes", "downstream_errors"]
+for r in (after, outbox):
+    assert list(r["measures"])[-7:] == second, list(r["measures"])
+    assert list(r["spread"])[-7:] == second
+assert after["measures"]["lost_events"] > 0 and after["goals"]["lost_events"]["pass"] is False
+assert outbox["measures"]["lost_events"] == 0 and outbox["goals"]["lost_events"]["pass"] is True
+assert outbox["measures"]["downstream_effects"] == 300
+PY
+set +e
+"$BP" sim "$tmp/two.yaml" --catalog "$cat_" --set parts.shop.publish=outbx >/dev/null 2>"$tmp/err"; rc=$?
+set -e
+[ $rc = 1 ] || fail "--set with a bad publish order should exit 1"
+grep -q "unknown publish order 'outbx'; did you mean 'outbox'?" "$tmp/err" || fail "--set publish message: $(cat "$tmp/err")"
+set +e
+"$BP" sim "$board" --catalog "$cat_" --set parts.worker.lease=2s >/dev/null 2>"$tmp/err"; rc=$?
+set -e
+[ $rc = 1 ] || fail "--set lease without key-claimed-first should exit 1"
+grep -q "'lease' applies only with idempotency: key-claimed-first" "$tmp/err" || fail "--set lease message: $(cat "$tmp/err")"
+"$BP" sim "$board" --catalog "$cat_" --set parts.worker.idempotency=key-claimed-first --set parts.worker.lease=2s >/dev/null
 
 # --trace on a small board: events in time order
 "$BP" sim "$board" --catalog "$cat_" --replications 1 --set traffic.jobs=5 --trace >"$tmp/t.json"

@@ -3,7 +3,9 @@
 # site of many pages is built once; then, for SIGINT, SIGTERM and SIGKILL, a
 # changed site's build is killed while it writes its new tree, and the
 # previous site must be whole and byte-identical. The next build must
-# succeed, swap the new site in and remove the stale temporary folder.
+# succeed, swap the new site in and remove the stale temporary folder (the
+# journal in the cache folder records it; its marker's lock died with the
+# build).
 # To interrupt mid-write every time, however fast the machine: the last page
 # draws a board of its own, and opening that drawing's file in the results
 # cache never returns (tests/interrupt_pause.c, preloaded). The build writes
@@ -74,12 +76,15 @@ for sig in INT TERM KILL; do
     LD_PRELOAD="${asan_rt:+$asan_rt }$work/pause.so" \
     env --default-signal=INT,TERM "$BP" build -q --cache "$cache" >"$work/out.txt" 2>&1 &
   pid=$!
-  tmp=public.tmp-$pid
   # Wait until the page before the last is written with the new version (the
   # tree may be a recycled copy of an older site, so counting files would
-  # prove nothing); the build then waits on the pipe.
-  before_last=$(printf '%s/p%04d/index.html' "$tmp" $((PAGES - 2)))
+  # prove nothing); the build then waits on the pipe. Its tree is the one
+  # folder beside public/ (named at random).
+  tmp=none
+  before_last=none
   for _ in $(seq 1 1200); do
+    tmp=$(ls -d public.tmp-* 2>/dev/null | head -1 || true)
+    before_last=$(printf '%s/p%04d/index.html' "${tmp:-none}" $((PAGES - 2)))
     grep -qs "Version $version\\." "$before_last" && break
     kill -0 "$pid" 2>/dev/null || break
     sleep 0.05
@@ -124,19 +129,7 @@ for sig in INT TERM KILL; do
   drawing=$(grep -l "The last board" "$cache"/draw-* | head -1)
 done
 
-# A swap by two renames (where the file system refuses an exchange) cut off
-# between them leaves no OUT, and the previous site in OUT.old-PID: the next
-# build puts it back, even when that build then fails.
-mv public public.old-2147483646
-sed -i 's/{{ mini.jobs }}/{{ mini.nope }}/' content/p0000.md
-status=0
-build 2>"$work/err.txt" || status=$?
-if [ "$status" != 1 ] || [ "$(snapshot public 2>/dev/null)" != "$before" ] || [ -e public.old-2147483646 ]; then
-  echo "interrupt: the previous site was not restored from public.old-* (exit $status)"
-  cat "$work/err.txt"
-  fail=1
-else
-  echo "interrupt: a swap cut off between its two renames is undone by the next build"
-fi
+# A swap cut off at every step (and a copy set aside by hand, which is never
+# taken back) is tested by run-crash.sh and run-ownership.sh.
 [ $fail = 0 ] && echo "interrupt: previous site intact after SIGINT, SIGTERM and SIGKILL; stale trees cleaned"
 exit $fail

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""make bench: every speed claim of issue 9, measured side by side in one run.
+"""make bench: every speed claim of issues 9 and 16, measured side by side in one run.
 
 Each measurement is the median of BENCH_RUNS runs (default 5, at least 5
 unless overridden), printed next to the median of its reference, their ratio
@@ -221,6 +221,76 @@ def bench_sim():
     row(sec, "linearity: time per event, 1,000,000 jobs ÷ 100,000 jobs (× 10 runs)",
         "%.1f ns ÷ %.1f ns" % (t_big * 1e9, t_small * 1e9), "", "", "%.2f" % (t_big / t_small),
         "", "≈ 1 (linear in jobs)", t_big / t_small < 1.5)
+
+
+# ------------------------------------------------------------------ WebAssembly
+
+WASM = os.path.join(BUILD, "wasm", "simcore.wasm")
+WASM_RUNS = 20
+
+
+def fmt_ms(x):
+    return "%.2f ms" % x
+
+
+def bench_wasm():
+    """The simulator compiled to WebAssembly (issue 16) beside the native
+    build, in the same run: module size, compile and instantiate time in
+    Node, and one run of the largest content board (most events over all
+    replications) in the module and natively. The results must be the
+    same bytes. Chromium timings per slider move come with the sliders."""
+    sec = "Simulator in the browser (WebAssembly, Node %s)" % subprocess.run(
+        ["node", "--version"], capture_output=True, text=True).stdout.strip()
+    raw = os.path.getsize(WASM)
+    with open(WASM, "rb") as f:
+        gz = len(gzip.compress(f.read(), 9))
+    row(sec, "module size, raw / gzip -9 (no imports)", "%d B / %d B" % (raw, gz), "", "", "", "",
+        "≤ 20,000 B gzipped", gz <= 20000)
+    boards = sorted(glob_boards())
+    largest, most = None, -1
+    for b in boards:
+        j = run([BP, "sim", b]).json()
+        events = j["measures"]["events"] * j["replications"]
+        if events > most:
+            largest, most, reps, jobs = b, events, j["replications"], j["measures"]["jobs"]
+    name = os.path.splitext(os.path.basename(largest))[0]
+    wire, res = os.path.join(OUT, "largest.wire"), os.path.join(OUT, "largest.res")
+    with open(wire, "wb") as f:
+        f.write(subprocess.run([BP, "sim", largest, "--wire"], capture_output=True,
+                               check=True).stdout)
+    with open(res, "wb") as f:
+        f.write(subprocess.run([BP, "sim", largest, "--wire-result"], capture_output=True,
+                               check=True).stdout)
+    log("wasm: %d runs of %s in Node and natively" % (WASM_RUNS * RUNS, name))
+    node, native = [], []
+    for _ in range(RUNS):
+        node.append(run(["node", os.path.join(HERE, "wasm_bench.js"), WASM, wire, res,
+                         str(WASM_RUNS)]).json())
+        native.append(run([os.path.join(TOOLS, "simdrv"), "time", largest, CATALOG,
+                           str(WASM_RUNS)]).json())
+    if not all(n["same_as_native"] for n in node):
+        failures.append("wasm: results of %s differ from the native build" % name)
+    comp = med([x for n in node for x in n["compile_ms"]])
+    inst = med([x for n in node for x in n["instantiate_ms"]])
+    first = med([x for n in node for x in n["first_ms"]])
+    row(sec, "load: compile from bytes + instantiate (bp-sim.js), median", "%s + %s" % (
+        fmt_ms(comp), fmt_ms(inst)), "", "", "", "", "print")
+    runs = [x for n in node for x in n["run_ms"]]
+    row(sec, "first run of %s after a fresh load (V8 compiles functions as they are first "
+        "called)" % name, fmt_ms(first), "warm run, median", fmt_ms(med(runs)),
+        "%.2f×" % (first / med(runs)), "", "print")
+    nat = [x * 1e3 for n in native for x in n["seconds"]]
+    row(sec, "one run of %s (%d jobs × %d replications, %.0f events), median / worst of %d" % (
+        name, jobs, reps, most, len(runs)),
+        "%s / %s" % (fmt_ms(med(runs)), fmt_ms(max(runs))), "native sim_run, same board",
+        "%s / %s" % (fmt_ms(med(nat)), fmt_ms(max(nat))), "%.2f× (median)" % (med(runs) / med(nat)),
+        "", "same bytes as native; Chromium ≤ 16 ms per slider move comes with the sliders",
+        all(n["same_as_native"] for n in node))
+
+
+def glob_boards():
+    d = os.path.join(ROOT, "content", "boards")
+    return [os.path.join(d, f) for f in os.listdir(d) if f.endswith(".yaml")]
 
 
 # ------------------------------------------------------------------ builds
@@ -520,6 +590,9 @@ def build_tools():
         if not os.access(os.path.join(TOOLS, t), os.X_OK):
             log("missing %s/%s: run make bench" % (TOOLS, t))
             sys.exit(3)
+    if not os.path.exists(WASM):
+        log("missing %s: run make bench" % WASM)
+        sys.exit(3)
 
 
 def main():
@@ -532,6 +605,7 @@ def main():
     try:
         gen_sites()
         bench_sim()
+        bench_wasm()
         bench_builds()
         real = bench_real()
         bench_jobs(real)

@@ -7,7 +7,10 @@
  *   simdrv pending BOARD CATALOG JOBS OVER
  *       runs the model and reads the pending-event count at 19 points
  *       (5%, 10%, ... 95% of its events), printing their mean: the heap size
- *       a reference loop must hold to be compared fairly.
+ *       a reference loop must hold to be compared fairly;
+ *   simdrv time BOARD CATALOG RUNS
+ *       times sim_run RUNS times on the board as it is (no overrides) and
+ *       prints each run's seconds: the native side of the WebAssembly rows.
  *
  * One JSON line on stdout. Linked with the generator's objects and
  * libsimcore.a (tests/bench/run.py builds it). */
@@ -55,10 +58,42 @@ static bp_board *load(const char *path, const bp_catalog *cat, const char *jobs,
     return b;
 }
 
+/* simdrv time: sim_run on the unchanged board, RUNS times. */
+static int time_runs(const char *path, const char *catalog, int runs)
+{
+    diag d;
+    diag_init(&d, stderr);
+    sim_limits lim = sim_limits_default();
+    bp_catalog *cat = catalog_load(catalog, &d);
+    bp_board *b = cat ? board_load(path, cat, &lim, &d) : NULL;
+    int rc = b ? 0 : 1;
+    printf("{\"seconds\":[");
+    for (int i = 0; b && i < runs; i++) {
+        sim_result r;
+        char msg[256];
+        double t0 = now_s();
+        if (sim_run(&b->sim, &lim, false, &r, msg, sizeof msg) != 0) {
+            fprintf(stderr, "simdrv: %s\n", msg);
+            rc = 1;
+            break;
+        }
+        printf("%s%.9f", i ? "," : "", now_s() - t0);
+        sim_result_free(&r);
+    }
+    printf("]}\n");
+    board_free(b);
+    catalog_free(cat);
+    diag_free(&d);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 5 && strcmp(argv[1], "time") == 0)
+        return time_runs(argv[2], argv[3], atoi(argv[4]));
     if (argc != 6 && argc != 7) {
-        fprintf(stderr, "usage: simdrv run|pending BOARD CATALOG JOBS OVER [REPLICATIONS]\n");
+        fprintf(stderr, "usage: simdrv run|pending BOARD CATALOG JOBS OVER [REPLICATIONS]\n"
+                        "       simdrv time BOARD CATALOG RUNS\n");
         return 2;
     }
     diag d;

@@ -28,6 +28,7 @@ opts() {
     markdown) echo "-max_len=65536 -dict=tests/fuzz/dict/markdown.dict" ;;
     site) echo "-max_len=8192 -dict=tests/fuzz/dict/markdown.dict -close_fd_mask=2" ;;
     template) echo "-max_len=16384 -dict=tests/fuzz/dict/template.dict" ;;
+    wire) echo "-max_len=1024" ;;
     *) echo "-max_len=256" ;;
   esac
 }

@@ -25,6 +25,8 @@ static int add_part(tb_board *t, sim_kind kind, const char *id)
     p->idempotency = SIM_IDEM_NONE;
     p->key_ttl_us = SIM_FOREVER;
     p->restart_us = 1000000;
+    p->lease_us = 30000000;
+    p->relay_every_us = 500000;
     p->call = (sim_latency){50000, 50000};
     p->write = (sim_latency){1000, 1000};
     return i;
@@ -54,6 +56,7 @@ void tb_init(tb_board *t, unsigned shape, int64_t jobs)
     t->b.prices = (sim_prices){5.0, 1.0};
     t->broker = t->provider = t->database = -1;
     t->publish = t->call = t->write = -1;
+    t->broker2 = t->handler2 = t->event = t->delivery2 = -1;
     t->users = add_part(t, SIM_KIND_USERS, "users");
     if (shape & TB_BROKER) {
         t->broker = add_part(t, SIM_KIND_BROKER, "broker");
@@ -78,6 +81,16 @@ void tb_init(tb_board *t, unsigned shape, int64_t jobs)
     if (shape & TB_DATABASE) {
         t->database = add_part(t, SIM_KIND_DATABASE, "db");
         t->write = add_link(t, t->handler, t->database, SIM_PROTO_SQL);
+    }
+    if (shape & TB_TWO_HOPS) {
+        t->broker2 = add_part(t, SIM_KIND_BROKER, "events");
+        t->parts[t->broker2].vcpu = 1;
+        t->parts[t->broker2].gb = 1;
+        t->handler2 = add_part(t, SIM_KIND_CONSUMER, "mailer");
+        t->parts[t->handler2].vcpu = 2;
+        t->parts[t->handler2].gb = 2;
+        t->event = add_link(t, t->handler, t->broker2, SIM_PROTO_AMQP);
+        t->delivery2 = add_link(t, t->broker2, t->handler2, SIM_PROTO_AMQP);
     }
     t->b.traffic = (sim_traffic){
         .from = t->users,
@@ -104,12 +117,17 @@ sim_link *tb_delivery(tb_board *t)
     return &t->links[t->delivery];
 }
 
+void tb_lose_reply_of_on(tb_board *t, int link, const int64_t *jobs, size_t n)
+{
+    assert_true(n <= TB_MAX && link >= 0);
+    memcpy(t->lose_reply_of, jobs, n * sizeof *jobs);
+    t->links[link].lose_reply_of = t->lose_reply_of;
+    t->links[link].n_lose_reply_of = n;
+}
+
 void tb_lose_reply_of(tb_board *t, const int64_t *jobs, size_t n)
 {
-    assert_true(n <= TB_MAX);
-    memcpy(t->lose_reply_of, jobs, n * sizeof *jobs);
-    t->links[t->delivery].lose_reply_of = t->lose_reply_of;
-    t->links[t->delivery].n_lose_reply_of = n;
+    tb_lose_reply_of_on(t, t->delivery, jobs, n);
 }
 
 sim_counts tb_counts(const tb_board *t, uint64_t seed)

@@ -46,6 +46,12 @@ MUT(m_tries, tb_sender(t)->tries = 2)
 MUT(m_redelivery, tb_sender(t)->redelivery_after_us += 1)
 MUT(m_timeout, tb_handler(t)->timeout_us += 1)
 MUT(m_delivery, tb_sender(t)->delivery = SIM_DELIVERY_AT_MOST_ONCE)
+MUT(m_message_id, t->parts[t->users].message_id = SIM_MESSAGE_ID_PER_PUBLISH)
+MUT(m_dedup_window, tb_sender(t)->dedup_window_us = 300000000)
+MUT(m_lease, tb_handler(t)->lease_us += 1)
+MUT(m_crash_commit, tb_handler(t)->crash_after_commit = 0.01)
+MUT(m_publish, tb_handler(t)->publish = SIM_PUBLISH_OUTBOX)
+MUT(m_relay_every, tb_handler(t)->relay_every_us += 1)
 MUT(m_concurrency, tb_handler(t)->concurrency = 5)
 MUT(m_work_median, tb_handler(t)->work.median_us += 1)
 MUT(m_work_p99, tb_handler(t)->work.p99_us += 1)
@@ -97,6 +103,12 @@ static const struct {
     {"redelivery_after", m_redelivery},
     {"timeout", m_timeout},
     {"delivery", m_delivery},
+    {"message_id", m_message_id},
+    {"dedup_window", m_dedup_window},
+    {"lease", m_lease},
+    {"crash_after_commit", m_crash_commit},
+    {"publish", m_publish},
+    {"relay_every", m_relay_every},
     {"concurrency", m_concurrency},
     {"work median", m_work_median},
     {"work p99", m_work_p99},
@@ -288,8 +300,30 @@ static void round_trip(void **state)
     free(sub);
 }
 
-/* Store, then damage the file with edit(); cache_get must miss. */
-static void damaged(fixture *f, void (*edit)(const char *path, size_t len))
+/* Give the file at path a checksum that matches its (edited) bytes, so the
+ * checks behind the checksum are tried too; payload is how many bytes the
+ * file held before its checksum before the edit. */
+static void reseal(const char *path, size_t payload)
+{
+    size_t len;
+    char *data = gt_read(path, &len);
+    assert_non_null(data);
+    buf b;
+    buf_init(&b);
+    buf_put(&b, data, len > payload ? len - 8 : len);
+    cache_seal(&b);
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(b.data, 1, b.len, fp), b.len);
+    assert_int_equal(fclose(fp), 0);
+    buf_free(&b);
+    free(data);
+}
+
+/* Store, then damage the file with edit() (len: the bytes before the
+ * checksum); cache_get must miss, and with the checksum made to match
+ * (resealed) still miss, unless only the checksum stands in the way. */
+static void damage_once(fixture *f, void (*edit)(const char *path, size_t len), bool resealed)
 {
     char *sub = xasprintf("%s/damaged", f->dir);
     gt_rm_rf(sub);
@@ -297,13 +331,21 @@ static void damaged(fixture *f, void (*edit)(const char *path, size_t len))
     char *file = only_file(sub);
     struct stat st;
     assert_int_equal(stat(file, &st), 0);
-    edit(file, (size_t)st.st_size);
+    edit(file, (size_t)st.st_size - 8);
+    if (resealed)
+        reseal(file, (size_t)st.st_size - 8);
     sim_result got;
     memset(&got, 0, sizeof got);
     assert_false(cache_get(sub, &f->key, &got));
     assert_null(got.trace);
     free(file);
     free(sub);
+}
+
+static void damaged(fixture *f, void (*edit)(const char *path, size_t len))
+{
+    damage_once(f, edit, false);
+    damage_once(f, edit, true);
 }
 
 static void cut_in_half(const char *path, size_t len)
@@ -313,7 +355,7 @@ static void cut_in_half(const char *path, size_t len)
 
 static void cut_last_byte(const char *path, size_t len)
 {
-    assert_int_equal(truncate(path, (off_t)(len - 1)), 0);
+    assert_int_equal(truncate(path, (off_t)(len + 8 - 1)), 0);
 }
 
 static void cut_to_magic(const char *path, size_t len)
@@ -345,18 +387,29 @@ static void bad_magic(const char *path, size_t len)
 
 static void bad_trace_kind(const char *path, size_t len)
 {
-    /* the last entry's kind sits 40 bytes before the end (kind, job,
-     * part, peer, detail: five 8-byte fields) */
-    poke(path, len - 40, 0x7f);
+    /* the last entry's kind sits 48 bytes before the end (kind, job,
+     * part, peer, detail, copy: six 8-byte fields) */
+    poke(path, len - 48, 0x7f);
 }
 
 static size_t stored_trace; /* entries in the stored result, for bad_trace_count */
 
 static void bad_trace_count(const char *path, size_t len)
 {
-    /* n_trace is the 8 bytes before the entries (48 bytes each): make it
+    /* n_trace is the 8 bytes before the entries (56 bytes each): make it
      * larger than what follows */
-    poke(path, len - 48 * stored_trace - 1, 0x7f);
+    poke(path, len - 56 * stored_trace - 1, 0x7f);
+}
+
+static size_t key_len; /* the stored key's length, for changed_value */
+
+/* A measured value changed: only the checksum tells (resealed, the file
+ * would be a forgery that reads well, so that is not tried). */
+static void changed_value(const char *path, size_t len)
+{
+    (void)len;
+    /* magic (6), key length (8), key, replications (8), then the means */
+    poke(path, 6 + 8 + key_len + 8 + 3, 0x40);
 }
 
 static void extra_bytes(const char *path, size_t len)
@@ -380,6 +433,10 @@ static void damaged_files(void **state)
     damaged(f, extra_bytes);
     stored_trace = f->r.n_trace;
     damaged(f, bad_trace_count);
+    key_len = f->key.len;
+    damage_once(f, changed_value, false);
+    /* the checksum covers the key too: a file whose key bytes changed misses */
+    damage_once(f, bad_magic, false);
 }
 
 static void collisions(void **state)

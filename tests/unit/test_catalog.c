@@ -22,15 +22,17 @@ static const char cat_text[] =
     "retention:\n"
     "  sqs-fifo: {ttl: 5 min, label: SQS FIFO}\n"
     "  stripe: {ttl: 24 h, label: Stripe}\n"
-    "users: {label: Users, timeout: 2 s, tries: 5}\n"
+    "users: {label: Users, timeout: 2 s, tries: 5, message_id: per-publish}\n"
     "message-broker: {label: Broker, vcpu: 1, gb: 1, price: 0 USD, external: false, tries: 5, "
-    "redelivery_after: 5 s, delivery: at-least-once}\n"
+    "redelivery_after: 5 s, delivery: at-least-once, dedup_window: none}\n"
     "consumer: {label: Consumer, vcpu: 2, gb: 2, price: 0 USD, external: false, timeout: 2 s, "
     "concurrency: 4, work_median: 5 ms, work_p99: 25 ms, idempotency: none, key_ttl: forever, "
-    "crash_after_effect: 0, restart: 1 s}\n"
+    "crash_after_effect: 0, restart: 1 s, lease: 30 s, crash_after_commit: 0, "
+    "publish: after-commit, relay_every: 5 s}\n"
     "service: {label: Service, vcpu: 2, gb: 2, price: 0 USD, external: false, timeout: 2 s, "
     "concurrency: 8, work_median: 5 ms, work_p99: 25 ms, idempotency: none, key_ttl: 10 min, "
-    "crash_after_effect: 0, restart: 1 s}\n"
+    "crash_after_effect: 0, restart: 1 s, lease: 1 min, crash_after_commit: 0, "
+    "publish: outbox, relay_every: 1 s}\n"
     "payment-provider: {label: Payment provider, external: true, call_median: 150 ms, "
     "call_p99: 600 ms, fail: 0, key_ttl: stripe}\n"
     "database: {label: Database, vcpu: 2, gb: 4, price: 0 USD, external: false, "
@@ -142,6 +144,17 @@ static void values_by_name(void **state)
     value_is(c, "service", "key_ttl", "10 min", 600);
     value_is(c, "consumer", "idempotency", "none", 0);
     value_is(c, "message-broker", "delivery", "at-least-once", 0);
+    value_is(c, "message-broker", "dedup_window", "none", 0);
+    value_is(c, "users", "message_id", "per-publish", 0);
+    value_is(c, "consumer", "lease", "30 s", 30);
+    value_is(c, "service", "lease", "1 min", 60);
+    value_is(c, "consumer", "publish", "after-commit", 0);
+    value_is(c, "service", "publish", "outbox", 0);
+    value_is(c, "service", "relay_every", "1 s", 1);
+    value_is(c, "consumer", "crash_after_commit", "0%", 0);
+    assert_int_equal(svc->publish, SIM_PUBLISH_OUTBOX);
+    assert_int_equal(c->kinds[SIM_KIND_USERS].message_id, SIM_MESSAGE_ID_PER_PUBLISH);
+    assert_int_equal(c->kinds[SIM_KIND_BROKER].dedup_window_us, 0);
     value_is(c, "message-broker", "external", "no", 0);
     value_is(c, "payment-provider", "external", "yes", 1);
     value_is(c, "payment-provider", "key_ttl", "24 h", 86400);
@@ -192,9 +205,18 @@ static void errors(void **state)
             "c.yaml:6:23: error: unknown key 'timeot' in catalog section 'users'; did you mean "
             "'timeout'?\n"
             "c.yaml:6:8: error: catalog section 'users' needs 'timeout'\n");
-    refused("tries: 5}", "tries: 5, vcpu: 1}",
-            "c.yaml:6:47: error: unknown key 'vcpu' in catalog section 'users' (expected "
-            "'label', 'tries' or 'timeout')\n");
+    refused("per-publish}", "per-publish, vcpu: 1}",
+            "c.yaml:6:72: error: unknown key 'vcpu' in catalog section 'users' (expected "
+            "'label', 'tries', 'message_id' or 'timeout')\n");
+    refused("message_id: per-publish", "message_id: per-try",
+            "c.yaml:6:59: error: unknown message_id 'per-try' (expected 'producer' or "
+            "'per-publish')\n");
+    refused("publish: outbox", "publish: outboxed",
+            "c.yaml:9:259: error: unknown publish order 'outboxed'; did you mean 'outbox'?\n");
+    refused("dedup_window: none", "dedup_window: sqs-fif",
+            "c.yaml:7:152: error: unknown window 'sqs-fif'; did you mean 'sqs-fifo'?\n");
+    refused("lease: 30 s", "lease: 0 s",
+            "c.yaml:8:223: error: lease must be longer than zero, found 0 s\n");
     refused("rtt: 1 ms", "rtt: fast",
             "c.yaml:12:26: error: rtt: expected a number, found 'fast'\n");
     refused("rtt: 1 ms", "rtt: 1",
@@ -207,7 +229,8 @@ static void errors(void **state)
             "or 'forever')\n");
     refused("idempotency: none, key_ttl: forever", "idempotency: never, key_ttl: forever",
             "c.yaml:8:155: error: unknown idempotency policy 'never' (expected 'none', "
-            "'key-after-effect', 'key-in-transaction', 'provider-key' or 'business-key')\n");
+            "'key-after-effect', 'key-in-transaction', 'provider-key', 'business-key' or "
+            "'key-claimed-first')\n");
     refused("price: {vcpu: 3 USD, gb: 1 USD}", "price: {vcpu: 3 EUR}",
             "c.yaml:1:17: error: vcpu: unknown currency 'EUR' (expected 'USD')\n"
             "c.yaml:1:8: error: catalog section 'price' needs 'gb'\n");
@@ -223,7 +246,7 @@ static void errors(void **state)
             "'forever')\n");
     refused("users: {", "users: [",
             "c.yaml:6:8: error: '[' is not closed with ']' (the parser expected ',' or ']' at "
-            "line 6, column 45, and found '}')\n");
+            "line 6, column 70, and found '}')\n");
     refused("message-broker: {label: Broker,", "message-broker: {label: [Broker],",
             "c.yaml:7:25: error: label must be text, found a list\n");
 }

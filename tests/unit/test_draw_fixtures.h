@@ -208,7 +208,7 @@ static inline size_t fx_mini_trace(bool id_check, sim_trace_entry **out)
 {
     sim_trace_entry *t = xcalloc(128, sizeof *t);
     size_t n = 0;
-#define FX_EV(T, K, J, P, Q, D) (t[n++] = (sim_trace_entry){(T), (K), (J), (P), (Q), (D)})
+#define FX_EV(T, K, J, P, Q, D) (t[n++] = (sim_trace_entry){(T), (K), (J), (P), (Q), (D), 0})
     for (int64_t k = 1; k <= 5; k++) {
         int64_t t0 = (k - 1) * 200000;
         FX_EV(t0, SIM_TR_ARRIVE, k, 0, -1, 0);

@@ -133,14 +133,14 @@ static void crash_restart_marks(void **state)
     bp_board *b = fx_mini();
     b->sim.parts[2].idempotency = SIM_IDEM_KEY_AFTER_EFFECT;
     sim_trace_entry tr[] = {
-        {0, SIM_TR_ARRIVE, 1, 0, -1, 0},           {1000, SIM_TR_SEND, 1, 1, 2, 1},
-        {2000, SIM_TR_RECEIVE, 1, 2, 1, 0},        {3000, SIM_TR_CALL, 1, 2, 3, 0},
-        {150000, SIM_TR_EFFECT, 1, 3, 2, 0},       {151000, SIM_TR_CRASH, 1, 2, -1, 0},
-        {1151000, SIM_TR_RESTART, 0, 2, -1, 0},    {3001000, SIM_TR_TIMEOUT, 1, 1, 2, 1},
-        {3001000, SIM_TR_SEND, 1, 1, 2, 2},        {3002000, SIM_TR_RECEIVE, 1, 2, 1, 0},
-        {3003000, SIM_TR_CALL, 1, 2, 3, 0},        {3150000, SIM_TR_EFFECT, 1, 3, 2, 1},
-        {3151000, SIM_TR_RECORD_KEY, 1, 2, -1, 0}, {3152000, SIM_TR_REPLY, 1, 2, 1, 0},
-        {3153000, SIM_TR_ACKED, 1, 1, 2, 0},
+        {0, SIM_TR_ARRIVE, 1, 0, -1, 0, 0},           {1000, SIM_TR_SEND, 1, 1, 2, 1, 0},
+        {2000, SIM_TR_RECEIVE, 1, 2, 1, 0, 0},        {3000, SIM_TR_CALL, 1, 2, 3, 0, 0},
+        {150000, SIM_TR_EFFECT, 1, 3, 2, 0, 0},       {151000, SIM_TR_CRASH, 1, 2, -1, 0, 0},
+        {1151000, SIM_TR_RESTART, 0, 2, -1, 0, 0},    {3001000, SIM_TR_TIMEOUT, 1, 1, 2, 1, 0},
+        {3001000, SIM_TR_SEND, 1, 1, 2, 2, 0},        {3002000, SIM_TR_RECEIVE, 1, 2, 1, 0, 0},
+        {3003000, SIM_TR_CALL, 1, 2, 3, 0, 0},        {3150000, SIM_TR_EFFECT, 1, 3, 2, 1, 0},
+        {3151000, SIM_TR_RECORD_KEY, 1, 2, -1, 0, 0}, {3152000, SIM_TR_REPLY, 1, 2, 1, 0, 0},
+        {3153000, SIM_TR_ACKED, 1, 1, 2, 0, 0},
     };
     size_t n = sizeof tr / sizeof tr[0];
     dcanvas *m = dcanvas_new_measure();

@@ -148,7 +148,7 @@ static void topology_problems(void **state)
     t.b.n_links = 3;
     expect(&t, t.handler, 2,
            "part 'processor' links to part 'other', a consumer; a consumer may link only to one "
-           "payment-provider and one database");
+           "payment-provider, one database and one message-broker");
 
     /* two outgoing links from the users */
     tb_init(&t, TB_BROKER, 10);
@@ -274,16 +274,155 @@ static void link_problems(void **state)
     tb_delivery(&t)->transactional = true;
     expect(&t, t.users, t.delivery, "transactional applies only to a link from a message broker");
 
+    tb_init(&t, TB_BROKER | TB_DATABASE, 10);
+    t.links[t.write].lose_reply = 0.1;
+    expect(&t, t.handler, t.write,
+           "faults are not modelled on a handler's link to its database (its writes are part of "
+           "the effect)");
+    /* the publisher's link may lose publishes and confirms */
     tb_init(&t, TB_BROKER, 10);
     t.links[t.publish].lose_reply = 0.1;
-    expect(&t, t.users, t.publish,
-           "faults are modelled only on links into a consumer, service or payment-provider");
+    t.links[t.publish].lose_request = 0.1;
+    expect(&t, -1, -1, "");
 
     /* faults on the provider link are fine */
     tb_init(&t, TB_BROKER | TB_PROVIDER, 10);
     t.links[t.call].lose_reply = 0.1;
     t.links[t.call].lose_request = 0.1;
     expect(&t, -1, -1, "");
+}
+
+/* The second release's parts and settings. */
+static void two_hop_and_publisher_problems(void **state)
+{
+    (void)state;
+    tb_board t;
+    /* every shape with a second hop passes */
+    for (unsigned shape = TB_TWO_HOPS; shape < 2 * TB_TWO_HOPS; shape++) {
+        tb_init(&t, shape, 10);
+        expect(&t, -1, -1, "");
+        assert_int_equal(sim_board_hops(&t.b), 2);
+    }
+    tb_init(&t, TB_BROKER, 10);
+    assert_int_equal(sim_board_hops(&t.b), 1);
+    tb_sender(&t)->tries = 0;
+    assert_int_equal(sim_board_hops(&t.b), 0);
+
+    /* publish needs the second broker; after-commit is the harmless default */
+    tb_init(&t, TB_BROKER, 10);
+    tb_handler(&t)->publish = SIM_PUBLISH_OUTBOX;
+    expect(&t, t.handler, -1,
+           "publish outbox needs a link from part 'processor' to a message broker");
+    tb_handler(&t)->publish = SIM_PUBLISH_BEFORE_COMMIT;
+    expect(&t, t.handler, -1,
+           "publish before-commit needs a link from part 'processor' to a message broker");
+    tb_init(&t, TB_BROKER | TB_TWO_HOPS, 10);
+    t.parts[t.handler2].publish = SIM_PUBLISH_OUTBOX;
+    expect(&t, t.handler2, -1,
+           "publish outbox needs a link from part 'mailer' to a message broker");
+    tb_init(&t, TB_BROKER | TB_TWO_HOPS, 10);
+    tb_handler(&t)->publish = (sim_publish)7;
+    expect(&t, t.handler, -1, "publish must be after-commit, before-commit or outbox");
+    tb_init(&t, TB_BROKER | TB_TWO_HOPS, 10);
+    tb_handler(&t)->publish = SIM_PUBLISH_OUTBOX;
+    tb_handler(&t)->relay_every_us = 0;
+    expect(&t, t.handler, -1, "relay_every must be positive");
+
+    /* only the relay waits for a confirm, and it must get one at last */
+    tb_init(&t, TB_BROKER | TB_TWO_HOPS, 10);
+    t.links[t.event].lose_reply = 0.1;
+    expect(&t, t.handler, t.event,
+           "lose_reply on a handler's link to a broker needs publish: outbox (only the outbox "
+           "relay waits for the broker's confirm)");
+    tb_handler(&t)->publish = SIM_PUBLISH_OUTBOX;
+    expect(&t, -1, -1, "");
+    t.links[t.event].lose_request = 1;
+    expect(&t, t.handler, t.event,
+           "with publish: outbox the relay sends until the broker confirms; lose_request and "
+           "lose_reply must be below 1");
+    tb_init(&t, TB_BROKER | TB_TWO_HOPS, 10);
+    t.links[t.event].lose_request = 0.5; /* an inline publish may be lost */
+    expect(&t, -1, -1, "");
+
+    /* at most two hops */
+    tb_init(&t, TB_BROKER | TB_TWO_HOPS, 10);
+    int third = (int)t.b.n_parts++;
+    t.parts[third] = t.parts[t.broker2];
+    t.parts[third].id = "third";
+    t.links[t.b.n_links] = t.links[t.event];
+    t.links[t.b.n_links].from = t.handler2;
+    t.links[t.b.n_links].to = third;
+    t.b.n_links++;
+    expect(&t, t.handler2, (int)t.b.n_links - 1,
+           "part 'mailer' links to part 'third', a message-broker; a board has at most two hops, "
+           "so the second handler cannot publish on");
+
+    /* a second broker link from the first handler */
+    tb_init(&t, TB_BROKER | TB_TWO_HOPS, 10);
+    int extra = (int)t.b.n_parts++;
+    t.parts[extra] = t.parts[t.broker2];
+    t.parts[extra].id = "more";
+    t.links[t.b.n_links] = t.links[t.event];
+    t.links[t.b.n_links].to = extra;
+    t.b.n_links++;
+    expect(&t, t.handler, (int)t.b.n_links - 1,
+           "part 'processor' links to more than one message-broker");
+
+    /* one provider for both handlers */
+    tb_init(&t, TB_BROKER | TB_PROVIDER | TB_TWO_HOPS, 10);
+    t.links[t.b.n_links] = t.links[t.call];
+    t.links[t.b.n_links].from = t.handler2;
+    t.b.n_links++;
+    expect(&t, t.provider, (int)t.b.n_links - 1,
+           "part 'provider' takes calls from both handlers; give each handler its own "
+           "payment-provider");
+
+    /* the second broker delivers to a handler */
+    tb_init(&t, TB_BROKER | TB_TWO_HOPS, 10);
+    int db = (int)t.b.n_parts++;
+    t.parts[db] = t.parts[t.handler];
+    t.parts[db].kind = SIM_KIND_DATABASE;
+    t.parts[db].id = "db";
+    t.links[t.delivery2].to = db;
+    expect(&t, t.broker2, t.delivery2,
+           "part 'events' links to part 'db', a database; a broker delivers to a consumer or "
+           "service");
+
+    /* key-claimed-first needs a lease */
+    tb_init(&t, TB_BROKER, 10);
+    tb_handler(&t)->idempotency = SIM_IDEM_KEY_CLAIMED_FIRST;
+    tb_handler(&t)->lease_us = 0;
+    expect(&t, t.handler, -1, "lease must be positive");
+    tb_handler(&t)->idempotency = SIM_IDEM_NONE; /* ignored otherwise */
+    expect(&t, -1, -1, "");
+
+    tb_init(&t, TB_BROKER, 10);
+    tb_handler(&t)->crash_after_commit = 1.5;
+    expect(&t, t.handler, -1, "crash_after_commit must be a probability between 0 and 1");
+
+    /* the publisher and the broker's window */
+    tb_init(&t, TB_BROKER, 10);
+    t.parts[t.users].message_id = (sim_message_id)5;
+    expect(&t, t.users, -1, "message_id must be producer or per-publish");
+    tb_init(&t, TB_BROKER, 10);
+    t.parts[t.users].tries = 0;
+    expect(&t, t.users, -1, "tries must be at least 1");
+    tb_init(&t, TB_BROKER, 10);
+    t.parts[t.users].timeout_us = 0;
+    expect(&t, t.users, -1, "timeout must be positive");
+    tb_init(&t, TB_BROKER, 10);
+    tb_sender(&t)->dedup_window_us = -1;
+    expect(&t, t.broker, -1, "dedup_window must not be negative");
+    tb_sender(&t)->dedup_window_us = SIM_FOREVER;
+    expect(&t, -1, -1, "");
+
+    /* transactional on the second hop's delivery link is fine; on the
+     * event link it is not */
+    tb_init(&t, TB_BROKER | TB_TWO_HOPS, 10);
+    t.links[t.delivery2].transactional = true;
+    expect(&t, -1, -1, "");
+    t.links[t.event].transactional = true;
+    expect(&t, t.handler, t.event, "transactional applies only to a link from a message broker");
 }
 
 static void check_with_small_buffer_and_no_outputs(void **state)
@@ -308,6 +447,7 @@ int main(void)
         cmocka_unit_test(topology_problems),
         cmocka_unit_test(value_problems),
         cmocka_unit_test(link_problems),
+        cmocka_unit_test(two_hop_and_publisher_problems),
         cmocka_unit_test(check_with_small_buffer_and_no_outputs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

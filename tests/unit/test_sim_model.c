@@ -8,6 +8,8 @@
 
 #include "sim_testlib.h"
 
+#include <string.h>
+
 /* The teaching board: 5 jobs, users -> broker -> consumer, the first ack of
  * job 3 lost, nothing else goes wrong. */
 static void teaching_board(tb_board *t, sim_idempotency policy)
@@ -441,6 +443,249 @@ static void crash_loses_queued_service_requests(void **state)
     assert_int_equal(c.duplicates, 0);
 }
 
+/* Racing copies, exactly: work 1.5 s, redelivery_after 1 s, a job every
+ * 3 s (none overlap), eight slots. Try 1 runs 0-1.5 s; try 2 is sent at
+ * 1 s while try 1 still works; try 3 at 2 s finds what the first two
+ * left. */
+static sim_counts race(sim_idempotency policy, int64_t lease_us)
+{
+    tb_board t;
+    tb_init(&t, TB_BROKER, 200);
+    t.b.traffic.over_us = 200 * INT64_C(3000000);
+    tb_handler(&t)->work = (sim_latency){1500000, 1500000};
+    tb_handler(&t)->concurrency = 8;
+    tb_handler(&t)->idempotency = policy;
+    tb_handler(&t)->lease_us = lease_us;
+    return tb_counts(&t, 1);
+}
+
+static void racing_copies_by_policy(void **state)
+{
+    (void)state;
+    /* no check: every try runs, none is answered in time */
+    sim_counts c = race(SIM_IDEM_NONE, 0);
+    assert_int_equal(c.effects, 5 * 200);
+    assert_int_equal(c.errors, 200);
+    /* check-then-act: tries 1 and 2 both check before try 1 records */
+    c = race(SIM_IDEM_KEY_AFTER_EFFECT, 0);
+    assert_int_equal(c.duplicates, 200);
+    assert_int_equal(c.charged_twice, 200);
+    assert_int_equal(c.deliveries, 3 * 200);
+    assert_int_equal(c.errors, 0);
+    /* a unique insert in the commit: try 2's commit conflicts */
+    const sim_idempotency unique[] = {SIM_IDEM_KEY_IN_TRANSACTION, SIM_IDEM_BUSINESS_KEY};
+    for (int i = 0; i < 2; i++) {
+        c = race(unique[i], 0);
+        assert_int_equal(c.duplicates, 0);
+        assert_int_equal(c.deliveries, 3 * 200);
+        assert_int_equal(c.errors, 0);
+    }
+    /* claimed first: try 2 finds the claim and is held; try 3 skips */
+    const int64_t leases[] = {30000000, 1200000};
+    for (int i = 0; i < 2; i++) {
+        c = race(SIM_IDEM_KEY_CLAIMED_FIRST, leases[i]);
+        assert_int_equal(c.duplicates, 0);
+        assert_int_equal(c.held, 200);
+        assert_int_equal(c.deliveries, 3 * 200);
+        assert_int_equal(c.errors, 0);
+        assert_int_equal(c.lost_writes, 0);
+    }
+    /* a lease shorter than the work: try 2 claims again and runs */
+    c = race(SIM_IDEM_KEY_CLAIMED_FIRST, 500000);
+    assert_int_equal(c.duplicates, 200);
+    assert_int_equal(c.held, 0);
+}
+
+/* With an external effect the unique insert comes after the call: racing
+ * copies both charge. The claim comes before it: one charge. */
+static void racing_copies_with_a_call(void **state)
+{
+    (void)state;
+    const sim_idempotency policies[] = {SIM_IDEM_KEY_IN_TRANSACTION, SIM_IDEM_KEY_CLAIMED_FIRST};
+    for (int i = 0; i < 2; i++) {
+        tb_board t;
+        tb_init(&t, TB_BROKER | TB_PROVIDER, 100);
+        t.b.traffic.over_us = 100 * INT64_C(3000000);
+        t.parts[t.provider].call = (sim_latency){1500000, 1500000};
+        tb_handler(&t)->concurrency = 8;
+        tb_handler(&t)->idempotency = policies[i];
+        sim_counts c = tb_counts(&t, 1);
+        assert_int_equal(c.duplicates, i == 0 ? 100 : 0);
+        assert_int_equal(c.errors, 0);
+    }
+}
+
+/* A failed call gives the claim back: the retry is not held. */
+static void failed_call_releases_the_claim(void **state)
+{
+    (void)state;
+    tb_board t;
+    tb_init(&t, TB_BROKER | TB_PROVIDER, 2000);
+    tb_handler(&t)->idempotency = SIM_IDEM_KEY_CLAIMED_FIRST;
+    t.parts[t.provider].fail = 0.3;
+    sim_counts c = tb_counts(&t, 3);
+    assert_int_equal(c.held, 0);
+    assert_int_equal(c.duplicates, 0);
+    assert_int_equal(c.effects + c.lost_writes, c.jobs);
+    assert_true(c.deliveries > 2400);
+}
+
+/* The teaching board's publisher: the first confirm of job 3 is lost, so
+ * the users publish it twice. Per-publish IDs: the ID check cannot tell the
+ * copies apart; producer IDs: it can; with a window the broker drops the
+ * second publish. */
+static void lost_confirm_publishes_twice(void **state)
+{
+    (void)state;
+    for (int variant = 0; variant < 3; variant++) {
+        tb_board t;
+        tb_init(&t, TB_BROKER, 5);
+        static const int64_t third[] = {3};
+        tb_lose_reply_of_on(&t, t.publish, third, 1);
+        tb_handler(&t)->idempotency = SIM_IDEM_KEY_IN_TRANSACTION;
+        t.parts[t.users].message_id =
+            variant == 0 ? SIM_MESSAGE_ID_PER_PUBLISH : SIM_MESSAGE_ID_PRODUCER;
+        if (variant == 2)
+            tb_sender(&t)->dedup_window_us = 300000000; /* SQS FIFO's 5 minutes */
+        sim_counts c = tb_counts(&t, 1);
+        assert_int_equal(c.publishes, 6);
+        assert_int_equal(c.copies, variant == 2 ? 5 : 6);
+        assert_int_equal(c.dedup_drops, variant == 2 ? 1 : 0);
+        assert_int_equal(c.deliveries, c.copies);
+        assert_int_equal(c.duplicates, variant == 0 ? 1 : 0);
+        assert_int_equal(c.errors, 0);
+        assert_int_equal(c.successes, 5);
+    }
+}
+
+/* The users give up after their tries: an error, whatever the broker does
+ * with the copies it already took. */
+static void publisher_gives_up(void **state)
+{
+    (void)state;
+    tb_board t;
+    tb_init(&t, TB_BROKER, 50);
+    t.parts[t.users].tries = 2;
+    t.links[t.publish].lose_reply = 1;
+    tb_handler(&t)->work = (sim_latency){3000000, 3000000}; /* longer than 2 tries x 1 s */
+    tb_sender(&t)->redelivery_after_us = 10000000;
+    tb_handler(&t)->concurrency = 100;
+    sim_counts c = tb_counts(&t, 1);
+    assert_int_equal(c.errors, 50);
+    assert_int_equal(c.successes, 0);
+    assert_int_equal(c.copies, 100);
+    assert_int_equal(c.effects, 100); /* both copies still ran */
+    /* when a copy is acknowledged first, the give-up changes nothing */
+    tb_handler(&t)->work = (sim_latency){10000, 10000};
+    c = tb_counts(&t, 1);
+    assert_int_equal(c.errors, 0);
+    assert_int_equal(c.successes, 50);
+}
+
+/* Deterministic crashes on two hops: crash_after_commit 1 crashes every
+ * commit once (the redelivery skips, so it crashes no more). */
+static void every_commit_crashes(void **state)
+{
+    (void)state;
+    const sim_publish modes[] = {SIM_PUBLISH_AFTER_COMMIT, SIM_PUBLISH_BEFORE_COMMIT,
+                                 SIM_PUBLISH_OUTBOX};
+    for (int i = 0; i < 3; i++) {
+        tb_board t;
+        tb_init(&t, TB_BROKER | TB_TWO_HOPS, 30);
+        t.b.traffic.over_us = 30 * INT64_C(2000000); /* restart 1 s fits between jobs */
+        tb_handler(&t)->idempotency = SIM_IDEM_KEY_IN_TRANSACTION;
+        tb_handler(&t)->crash_after_commit = 1;
+        tb_handler(&t)->publish = modes[i];
+        sim_counts c = tb_counts(&t, 1);
+        assert_int_equal(c.effects, 30);
+        assert_int_equal(c.duplicates, 0);
+        assert_int_equal(c.errors, 0);
+        assert_int_equal(c.lost_events, i == 0 ? 30 : 0);
+        assert_int_equal(c.ghost_events, 0);
+        assert_int_equal(c.downstream_effects, i == 0 ? 0 : 30);
+    }
+    /* every attempt rolls back before its commit: before-commit sends a
+     * ghost for each of the 5 tries */
+    tb_board t;
+    tb_init(&t, TB_BROKER | TB_TWO_HOPS, 30);
+    t.b.traffic.over_us = 30 * INT64_C(10000000);
+    tb_handler(&t)->idempotency = SIM_IDEM_KEY_IN_TRANSACTION;
+    tb_handler(&t)->crash_after_effect = 1;
+    tb_handler(&t)->publish = SIM_PUBLISH_BEFORE_COMMIT;
+    t.parts[t.handler2].idempotency = SIM_IDEM_KEY_IN_TRANSACTION;
+    sim_counts c = tb_counts(&t, 1);
+    assert_int_equal(c.effects, 0);
+    assert_int_equal(c.errors, 30);
+    assert_int_equal(c.ghost_events, 5 * 30);
+    assert_int_equal(c.lost_events, 0);
+    assert_int_equal(c.downstream_effects, 30);   /* the mailer's ID check: once per job */
+    tb_handler(&t)->publish = SIM_PUBLISH_OUTBOX; /* the record rolls back with the effect */
+    c = tb_counts(&t, 1);
+    assert_int_equal(c.ghost_events, 0);
+    assert_int_equal(c.events_published, 0);
+    assert_int_equal(c.downstream_deliveries, 0);
+}
+
+/* A transactional delivery link rolls back after the event went out:
+ * after-commit sends a ghost; the outbox record rolls back with it. */
+static void transactional_rollback_after_publishing(void **state)
+{
+    (void)state;
+    tb_board t;
+    tb_init(&t, TB_BROKER | TB_TWO_HOPS, 10);
+    static const int64_t second[] = {2};
+    tb_lose_reply_of(&t, second, 1);
+    tb_delivery(&t)->transactional = true;
+    tb_handler(&t)->idempotency = SIM_IDEM_KEY_IN_TRANSACTION;
+    sim_counts c = tb_counts(&t, 1);
+    assert_int_equal(c.ghost_events, 1);
+    assert_int_equal(c.effects, 10);
+    assert_int_equal(c.lost_events, 0);
+    tb_handler(&t)->publish = SIM_PUBLISH_OUTBOX;
+    c = tb_counts(&t, 1);
+    assert_int_equal(c.ghost_events, 0);
+    assert_int_equal(c.events_published, 10);
+}
+
+/* Events lost on the way to the second broker (after-commit publishes
+ * once); the second hop's own faults are its own measures. */
+static void second_hop_measures(void **state)
+{
+    (void)state;
+    tb_board t;
+    tb_init(&t, TB_BROKER | TB_TWO_HOPS, 3000);
+    t.links[t.event].lose_request = 0.1;
+    sim_counts c = tb_counts(&t, 4);
+    /* 3000 * 0.1, sd 16.4 */
+    assert_in_range(c.lost_events, 300 - 5 * 17, 300 + 5 * 17);
+    assert_int_equal(c.downstream_effects, c.jobs - c.lost_events);
+    /* the mailer's acks are lost and it checks nothing: duplicates there */
+    t.links[t.event].lose_request = 0;
+    t.links[t.delivery2].lose_reply = 0.2;
+    c = tb_counts(&t, 4);
+    assert_int_equal(c.lost_events, 0);
+    assert_int_equal(c.duplicates, 0);
+    assert_true(c.downstream_duplicates > 500);
+    assert_int_equal(c.downstream_effects, c.downstream_deliveries);
+    /* an at-most-once second broker that loses sends: downstream losses */
+    t.links[t.delivery2].lose_reply = 0;
+    t.parts[t.broker2].delivery = SIM_DELIVERY_AT_MOST_ONCE;
+    t.parts[t.handler2].crash_after_effect = 0.1;
+    t.parts[t.handler2].idempotency = SIM_IDEM_KEY_IN_TRANSACTION;
+    c = tb_counts(&t, 4);
+    assert_true(c.downstream_lost_writes > 100);
+    assert_int_equal(c.downstream_duplicates, 0);
+    assert_int_equal(c.downstream_errors, 0);
+    /* tries run out at the second broker: downstream errors */
+    t.parts[t.broker2].delivery = SIM_DELIVERY_AT_LEAST_ONCE;
+    t.parts[t.handler2].crash_after_effect = 0;
+    t.links[t.delivery2].lose_request = 0.5;
+    c = tb_counts(&t, 4);
+    /* 3000 * 0.5^5 = 94, sd 9.6 */
+    assert_in_range(c.downstream_errors, 94 - 5 * 10, 94 + 5 * 10);
+    assert_int_equal(c.errors, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -466,6 +711,14 @@ int main(void)
         cmocka_unit_test(broker_sends_into_free_slots),
         cmocka_unit_test(poisson_arrivals_spread_over_the_window),
         cmocka_unit_test(crash_loses_queued_service_requests),
+        cmocka_unit_test(racing_copies_by_policy),
+        cmocka_unit_test(racing_copies_with_a_call),
+        cmocka_unit_test(failed_call_releases_the_claim),
+        cmocka_unit_test(lost_confirm_publishes_twice),
+        cmocka_unit_test(publisher_gives_up),
+        cmocka_unit_test(every_commit_crashes),
+        cmocka_unit_test(transactional_rollback_after_publishing),
+        cmocka_unit_test(second_hop_measures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -238,12 +238,147 @@ static void call_story(void **state)
     sim_result_free(&res);
 }
 
+typedef struct {
+    int64_t t_ms;
+    sim_trace_kind kind;
+    int64_t job;
+    int part, copy;
+} cstep;
+
+static void story_is(const sim_result *res, const cstep *story, size_t n)
+{
+    if (res->n_trace != n)
+        fail_msg("%zu trace entries, expected %zu", res->n_trace, n);
+    for (size_t i = 0; i < n; i++) {
+        const sim_trace_entry *e = &res->trace[i];
+        if (e->t_us != story[i].t_ms * 1000 || e->kind != story[i].kind || e->job != story[i].job ||
+            e->part != story[i].part || e->copy != story[i].copy)
+            fail_msg("entry %zu: %lld us %s job %lld part %d copy %d; expected %lld ms %s job "
+                     "%lld part %d copy %d",
+                     i, (long long)e->t_us, sim_trace_kind_name(e->kind), (long long)e->job,
+                     e->part, e->copy, (long long)story[i].t_ms, sim_trace_kind_name(story[i].kind),
+                     (long long)story[i].job, story[i].part, story[i].copy);
+    }
+}
+
+/* The first confirm of job 1 is lost: the users publish it again after
+ * their 1 s timeout, and the broker's window drops the producer-ID copy.
+ * users 0, broker 1, processor 2; publish 1 ms, confirm 1 ms. */
+static void publisher_story(void **state)
+{
+    (void)state;
+    tb_board t;
+    tb_init(&t, TB_BROKER, 2);
+    static const int64_t first[] = {1};
+    tb_lose_reply_of_on(&t, t.publish, first, 1);
+    t.parts[t.users].tries = 3;
+    tb_sender(&t)->dedup_window_us = 60000000;
+    static const cstep story[] = {
+        {0, SIM_TR_ARRIVE, 1, 0, 0},     {0, SIM_TR_PUBLISH, 1, 0, 0},
+        {1, SIM_TR_ACCEPT, 1, 1, 0},     {1, SIM_TR_SEND, 1, 1, 0},
+        {1, SIM_TR_LOST_REPLY, 1, 1, 0}, {2, SIM_TR_RECEIVE, 1, 2, 0},
+        {10, SIM_TR_ARRIVE, 2, 0, 0},    {10, SIM_TR_PUBLISH, 2, 0, 0},
+        {11, SIM_TR_ACCEPT, 2, 1, 0},    {11, SIM_TR_SEND, 2, 1, 0},
+        {12, SIM_TR_EFFECT, 1, 2, 0},    {12, SIM_TR_REPLY, 1, 2, 0},
+        {12, SIM_TR_RECEIVE, 2, 2, 0},   {12, SIM_TR_CONFIRM, 2, 0, 0},
+        {14, SIM_TR_ACKED, 1, 1, 0},     {22, SIM_TR_EFFECT, 2, 2, 0},
+        {22, SIM_TR_REPLY, 2, 2, 0},     {24, SIM_TR_ACKED, 2, 1, 0},
+        {1000, SIM_TR_TIMEOUT, 1, 0, 0}, {1000, SIM_TR_PUBLISH, 1, 0, 0},
+        {1001, SIM_TR_DEDUP, 1, 1, 0},   {1002, SIM_TR_CONFIRM, 1, 0, 0},
+    };
+    sim_result res = traced(&t, NULL);
+    story_is(&res, story, sizeof story / sizeof story[0]);
+    assert_int_equal(res.trace[1].detail, 1);  /* publish try 1 */
+    assert_int_equal(res.trace[19].detail, 2); /* try 2 */
+    assert_int_equal(res.trace[20].detail, 1); /* the ID it dropped */
+    assert_int_equal(res.trace[20].peer, 0);
+    sim_result_free(&res);
+
+    /* per-publish IDs and no window: the second publish is copy 1, a new ID */
+    t.parts[t.users].message_id = SIM_MESSAGE_ID_PER_PUBLISH;
+    tb_sender(&t)->dedup_window_us = 0;
+    res = traced(&t, NULL);
+    const sim_trace_entry *accept = NULL;
+    for (size_t i = 0; i < res.n_trace; i++)
+        if (res.trace[i].kind == SIM_TR_ACCEPT && res.trace[i].copy == 1)
+            accept = &res.trace[i];
+    assert_non_null(accept);
+    assert_int_equal(accept->job, 1);
+    assert_int_equal(accept->detail, 3); /* after the jobs' own IDs 1 and 2 */
+    assert_int_equal(accept->t_us, 1001000);
+    assert_true(res.m[SIM_M_DUPLICATES].mean == 1);
+    sim_result_free(&res);
+}
+
+/* The outbox: the record is written with the commit; the relay sends it at
+ * its next poll (500 ms), its confirm is lost, so it sends it again at
+ * 1 s, and the mailer, which checks nothing, runs it twice. users 0,
+ * broker 1, processor 2, events 3, mailer 4. */
+static void outbox_story(void **state)
+{
+    (void)state;
+    tb_board t;
+    tb_init(&t, TB_BROKER | TB_TWO_HOPS, 1);
+    tb_handler(&t)->publish = SIM_PUBLISH_OUTBOX;
+    static const int64_t first[] = {1};
+    tb_lose_reply_of_on(&t, t.event, first, 1);
+    static const cstep story[] = {
+        {0, SIM_TR_ARRIVE, 1, 0, 0},       {1, SIM_TR_SEND, 1, 1, 0},
+        {2, SIM_TR_RECEIVE, 1, 2, 0},      {12, SIM_TR_EFFECT, 1, 2, 0},
+        {12, SIM_TR_OUTBOX, 1, 2, 0},      {12, SIM_TR_REPLY, 1, 2, 0},
+        {14, SIM_TR_ACKED, 1, 1, 0},       {500, SIM_TR_PUBLISH, 1, 2, 0},
+        {501, SIM_TR_ACCEPT, 1, 3, 0},     {501, SIM_TR_SEND, 1, 3, 0},
+        {501, SIM_TR_LOST_REPLY, 1, 3, 0}, {502, SIM_TR_RECEIVE, 1, 4, 0},
+        {512, SIM_TR_EFFECT, 1, 4, 0},     {512, SIM_TR_REPLY, 1, 4, 0},
+        {514, SIM_TR_ACKED, 1, 3, 0},      {1000, SIM_TR_PUBLISH, 1, 2, 0},
+        {1001, SIM_TR_ACCEPT, 1, 3, 1},    {1001, SIM_TR_SEND, 1, 3, 1},
+        {1002, SIM_TR_RECEIVE, 1, 4, 1},   {1003, SIM_TR_CONFIRM, 1, 2, 0},
+        {1012, SIM_TR_EFFECT, 1, 4, 1},    {1012, SIM_TR_REPLY, 1, 4, 1},
+        {1014, SIM_TR_ACKED, 1, 3, 1},
+    };
+    sim_result res = traced(&t, NULL);
+    story_is(&res, story, sizeof story / sizeof story[0]);
+    assert_int_equal(res.trace[7].detail, 1);  /* the relay's publish */
+    assert_int_equal(res.trace[20].detail, 1); /* a duplicate at the mailer */
+    assert_true(res.m[SIM_M_DOWNSTREAM_DUPLICATES].mean == 1);
+    assert_true(res.m[SIM_M_LOST_EVENTS].mean == 0);
+    sim_result_free(&res);
+}
+
+/* Racing copies under key-claimed-first: try 2 comes while try 1 works
+ * (1.5 s of work, 1 s redelivery), finds the claim and is held; try 3
+ * finds the key done and skips. */
+static void held_story(void **state)
+{
+    (void)state;
+    tb_board t;
+    tb_init(&t, TB_BROKER, 1);
+    tb_handler(&t)->idempotency = SIM_IDEM_KEY_CLAIMED_FIRST;
+    tb_handler(&t)->work = (sim_latency){1500000, 1500000};
+    static const cstep story[] = {
+        {0, SIM_TR_ARRIVE, 1, 0, 0},     {1, SIM_TR_SEND, 1, 1, 0},
+        {2, SIM_TR_RECEIVE, 1, 2, 0},    {2, SIM_TR_CLAIM, 1, 2, 0},
+        {1001, SIM_TR_TIMEOUT, 1, 1, 0}, {1001, SIM_TR_SEND, 1, 1, 0},
+        {1002, SIM_TR_RECEIVE, 1, 2, 0}, {1002, SIM_TR_HELD, 1, 2, 0},
+        {1502, SIM_TR_EFFECT, 1, 2, 0},  {1502, SIM_TR_RECORD_KEY, 1, 2, 0},
+        {1502, SIM_TR_REPLY, 1, 2, 0},   {2001, SIM_TR_TIMEOUT, 1, 1, 0},
+        {2001, SIM_TR_SEND, 1, 1, 0},    {2002, SIM_TR_RECEIVE, 1, 2, 0},
+        {2002, SIM_TR_SKIP, 1, 2, 0},    {2002, SIM_TR_REPLY, 1, 2, 0},
+        {2004, SIM_TR_ACKED, 1, 1, 0},
+    };
+    sim_result res = traced(&t, NULL);
+    story_is(&res, story, sizeof story / sizeof story[0]);
+    sim_result_free(&res);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(teaching_board_story), cmocka_unit_test(teaching_board_counts),
         cmocka_unit_test(trace_is_capped),      cmocka_unit_test(trace_is_the_first_replication),
         cmocka_unit_test(crash_story),          cmocka_unit_test(call_story),
+        cmocka_unit_test(publisher_story),      cmocka_unit_test(outbox_story),
+        cmocka_unit_test(held_story),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,436 @@
+/* libc.c — the C library the WebAssembly module needs and nothing more:
+ * an allocator over memory.grow, the mem and str functions sim-core calls,
+ * and a small vsnprintf for its messages. Compiled with -ffreestanding, so
+ * the compiler does not turn these loops back into calls to themselves. */
+#include "heap.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ heap
+ * Size classes: a block of class k is 32 << k bytes, a 16-byte header (the
+ * class) and the caller's bytes, 16-aligned. Freed blocks go on their
+ * class's list and are reused first; new ones are cut from the top, which
+ * grows the memory by whole 64 KiB pages. A run frees what it allocated,
+ * so the next run of the same board reuses the same blocks and the memory
+ * stops growing; the price is up to half of each block unused. */
+
+#define HEADER 16
+#define MIN_SHIFT 5
+#define CLASSES 27 /* 32 B .. 2 GiB */
+#define PAGE 65536u
+#define BLOCK_TAG 0x6270u /* "bp": a block of ours, for free's sanity check */
+
+typedef struct free_block {
+    struct free_block *next;
+} free_block;
+
+typedef struct {
+    uint32_t tag, cls;
+} header;
+
+extern unsigned char __heap_base; /* set by wasm-ld: the first byte after data and stack */
+
+static free_block *free_lists[CLASSES];
+static uintptr_t heap_top; /* next unused byte; 0 until the first allocation */
+static size_t in_use;      /* bytes of blocks handed out */
+
+size_t heap_in_use(void)
+{
+    return in_use;
+}
+
+static size_t class_size(unsigned cls)
+{
+    return (size_t)1 << (cls + MIN_SHIFT);
+}
+
+/* Grow the memory to hold [.., end); false when the engine refuses. */
+static bool reserve(uintptr_t end)
+{
+    uintptr_t have = __builtin_wasm_memory_size(0) * PAGE;
+    if (end <= have)
+        return true;
+    size_t pages = (end - have + PAGE - 1) / PAGE;
+    return __builtin_wasm_memory_grow(0, pages) != (size_t)-1;
+}
+
+void *malloc(size_t n)
+{
+    if (n > class_size(CLASSES - 1) - HEADER)
+        return NULL;
+    unsigned cls = 0;
+    while (class_size(cls) - HEADER < n)
+        cls++;
+    unsigned char *block;
+    if (free_lists[cls]) {
+        block = (unsigned char *)free_lists[cls];
+        free_lists[cls] = free_lists[cls]->next;
+    } else {
+        if (!heap_top)
+            heap_top = ((uintptr_t)&__heap_base + 15) & ~(uintptr_t)15;
+        size_t size = class_size(cls);
+        if (heap_top > UINTPTR_MAX - size || !reserve(heap_top + size))
+            return NULL;
+        block = (unsigned char *)heap_top;
+        heap_top += size;
+    }
+    header h = {BLOCK_TAG, cls};
+    memcpy(block, &h, sizeof h);
+    in_use += class_size(cls);
+    return block + HEADER;
+}
+
+static header header_of(void *p)
+{
+    header h;
+    memcpy(&h, (unsigned char *)p - HEADER, sizeof h);
+    if (h.tag != BLOCK_TAG || h.cls >= CLASSES)
+        __builtin_trap(); /* not a block of ours, or freed twice */
+    return h;
+}
+
+void free(void *p)
+{
+    if (!p)
+        return;
+    header h = header_of(p);
+    unsigned char *block = (unsigned char *)p - HEADER;
+    memset(block, 0, sizeof h); /* a second free of it traps */
+    free_block *f = (free_block *)(void *)block;
+    f->next = free_lists[h.cls];
+    free_lists[h.cls] = f;
+    in_use -= class_size(h.cls);
+}
+
+void *calloc(size_t count, size_t size)
+{
+    if (size && count > SIZE_MAX / size)
+        return NULL;
+    void *p = malloc(count * size);
+    if (p)
+        memset(p, 0, count * size);
+    return p;
+}
+
+void *realloc(void *p, size_t n)
+{
+    if (!p)
+        return malloc(n);
+    size_t have = class_size(header_of(p).cls) - HEADER;
+    if (n <= have)
+        return p;
+    void *q = malloc(n);
+    if (q) {
+        memcpy(q, p, have);
+        free(p);
+    }
+    return q;
+}
+
+/* ------------------------------------------------------------------ memory and strings */
+
+void *memcpy(void *restrict dst, const void *restrict src, size_t n)
+{
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    while (n--)
+        *d++ = *s++;
+    return dst;
+}
+
+void *memmove(void *dst, const void *src, size_t n)
+{
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    if (d < s) {
+        while (n--)
+            *d++ = *s++;
+    } else {
+        while (n--)
+            d[n] = s[n];
+    }
+    return dst;
+}
+
+void *memset(void *dst, int c, size_t n)
+{
+    unsigned char *d = dst;
+    while (n--)
+        *d++ = (unsigned char)c;
+    return dst;
+}
+
+int memcmp(const void *a, const void *b, size_t n)
+{
+    const unsigned char *x = a, *y = b;
+    for (size_t i = 0; i < n; i++)
+        if (x[i] != y[i])
+            return x[i] < y[i] ? -1 : 1;
+    return 0;
+}
+
+void *memchr(const void *s, int c, size_t n)
+{
+    const unsigned char *p = s;
+    for (size_t i = 0; i < n; i++)
+        if (p[i] == (unsigned char)c)
+            return (void *)(uintptr_t)(p + i);
+    return NULL;
+}
+
+size_t strlen(const char *s)
+{
+    size_t n = 0;
+    while (s[n])
+        n++;
+    return n;
+}
+
+int strcmp(const char *a, const char *b)
+{
+    const unsigned char *x = (const unsigned char *)a, *y = (const unsigned char *)b;
+    while (*x && *x == *y)
+        x++, y++;
+    return (*x > *y) - (*x < *y);
+}
+
+char *strstr(const char *haystack, const char *needle)
+{
+    for (const char *p = haystack;; p++) {
+        size_t i = 0;
+        while (needle[i] && p[i] == needle[i])
+            i++;
+        if (!needle[i])
+            return (char *)(uintptr_t)p;
+        if (!*p)
+            return NULL;
+    }
+}
+
+/* ------------------------------------------------------------------ formatting
+ * Conversions d i u x X c s p %, flags '-' and '0', a width and a precision
+ * (digits or *), sizes hh h l ll z j t. Anything else is copied as it is.
+ * Returns the length of the whole text, like C's vsnprintf. */
+
+typedef struct {
+    char *out;
+    size_t cap, len;
+} sink;
+
+static void emit(sink *s, char c)
+{
+    if (s->len + 1 < s->cap)
+        s->out[s->len] = c;
+    s->len++;
+}
+
+static void emit_padded(sink *s, const char *text, size_t n, int width, bool left, char pad)
+{
+    size_t w = width > 0 ? (size_t)width : 0;
+    for (size_t i = n; !left && i < w; i++)
+        emit(s, pad);
+    for (size_t i = 0; i < n; i++)
+        emit(s, text[i]);
+    for (size_t i = n; left && i < w; i++)
+        emit(s, ' ');
+}
+
+/* Digits of v in base 10 or 16, at least min_digits of them, with sign. */
+static void emit_number(sink *s, uintmax_t v, bool negative, unsigned base, bool upper,
+                        int min_digits, int width, bool left, bool zero)
+{
+    char digits[48];
+    size_t n = 0;
+    const char *set = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+    do {
+        digits[n++] = set[v % base];
+        v /= base;
+    } while (v && n < sizeof digits);
+    while (min_digits > 0 && n < (size_t)min_digits && n < sizeof digits - 1)
+        digits[n++] = '0';
+    char text[50];
+    size_t t = 0;
+    if (negative)
+        text[t++] = '-';
+    while (n)
+        text[t++] = digits[--n];
+    if (zero && !left && min_digits < 0 && width > 0 && (size_t)width > t) {
+        /* zero padding goes after the sign */
+        size_t pad = (size_t)width - t, start = negative ? 1 : 0;
+        if (negative)
+            emit(s, '-');
+        for (size_t i = 0; i < pad; i++)
+            emit(s, '0');
+        for (size_t i = start; i < t; i++)
+            emit(s, text[i]);
+        return;
+    }
+    emit_padded(s, text, t, width, left, ' ');
+}
+
+enum { SZ_INT, SZ_CHAR, SZ_SHORT, SZ_LONG, SZ_LLONG, SZ_SIZE, SZ_MAX, SZ_PTRDIFF };
+
+static intmax_t signed_arg(va_list *ap, int size)
+{
+    switch (size) {
+    case SZ_CHAR:
+        return (signed char)va_arg(*ap, int);
+    case SZ_SHORT:
+        return (short)va_arg(*ap, int);
+    case SZ_LONG:
+        return va_arg(*ap, long);
+    case SZ_LLONG:
+        return va_arg(*ap, long long);
+    case SZ_SIZE:
+        return (intmax_t)va_arg(*ap, size_t);
+    case SZ_MAX:
+        return va_arg(*ap, intmax_t);
+    case SZ_PTRDIFF:
+        return va_arg(*ap, ptrdiff_t);
+    default:
+        return va_arg(*ap, int);
+    }
+}
+
+static uintmax_t unsigned_arg(va_list *ap, int size)
+{
+    switch (size) {
+    case SZ_CHAR:
+        return (unsigned char)va_arg(*ap, unsigned);
+    case SZ_SHORT:
+        return (unsigned short)va_arg(*ap, unsigned);
+    case SZ_LONG:
+        return va_arg(*ap, unsigned long);
+    case SZ_LLONG:
+        return va_arg(*ap, unsigned long long);
+    case SZ_SIZE:
+        return va_arg(*ap, size_t);
+    case SZ_MAX:
+        return va_arg(*ap, uintmax_t);
+    case SZ_PTRDIFF:
+        return (uintmax_t)va_arg(*ap, ptrdiff_t);
+    default:
+        return va_arg(*ap, unsigned);
+    }
+}
+
+int vsnprintf(char *restrict out, size_t n, const char *restrict fmt, va_list ap)
+{
+    sink s = {out, n, 0};
+    va_list args;
+    va_copy(args, ap);
+    for (const char *f = fmt; *f; f++) {
+        if (*f != '%') {
+            emit(&s, *f);
+            continue;
+        }
+        const char *start = f++;
+        bool left = false, zero = false;
+        for (;; f++) {
+            if (*f == '-')
+                left = true;
+            else if (*f == '0')
+                zero = true;
+            else
+                break;
+        }
+        int width = 0, prec = -1;
+        if (*f == '*') {
+            width = va_arg(args, int);
+            if (width < 0) {
+                left = true;
+                width = width == INT_MIN ? INT_MAX : -width;
+            }
+            f++;
+        } else {
+            while (*f >= '0' && *f <= '9' && width < 100000)
+                width = width * 10 + (*f++ - '0');
+        }
+        if (*f == '.') {
+            f++;
+            prec = 0;
+            if (*f == '*') {
+                prec = va_arg(args, int);
+                f++;
+            } else {
+                while (*f >= '0' && *f <= '9' && prec < 100000)
+                    prec = prec * 10 + (*f++ - '0');
+            }
+        }
+        int size = SZ_INT;
+        if (*f == 'h') {
+            size = f[1] == 'h' ? SZ_CHAR : SZ_SHORT;
+            f += f[1] == 'h' ? 2 : 1;
+        } else if (*f == 'l') {
+            size = f[1] == 'l' ? SZ_LLONG : SZ_LONG;
+            f += f[1] == 'l' ? 2 : 1;
+        } else if (*f == 'z' || *f == 'j' || *f == 't') {
+            size = *f == 'z' ? SZ_SIZE : *f == 'j' ? SZ_MAX : SZ_PTRDIFF;
+            f++;
+        }
+        switch (*f) {
+        case 'd':
+        case 'i': {
+            intmax_t v = signed_arg(&args, size);
+            uintmax_t mag = v < 0 ? (uintmax_t)0 - (uintmax_t)v : (uintmax_t)v;
+            emit_number(&s, mag, v < 0, 10, false, prec, width, left, zero);
+            break;
+        }
+        case 'u':
+        case 'x':
+        case 'X':
+            emit_number(&s, unsigned_arg(&args, size), false, *f == 'u' ? 10 : 16, *f == 'X', prec,
+                        width, left, zero);
+            break;
+        case 'p':
+            emit(&s, '0');
+            emit(&s, 'x');
+            emit_number(&s, (uintptr_t)va_arg(args, void *), false, 16, false, -1, 0, false, false);
+            break;
+        case 'c': {
+            char c = (char)va_arg(args, int);
+            emit_padded(&s, &c, 1, width, left, ' ');
+            break;
+        }
+        case 's': {
+            const char *str = va_arg(args, const char *);
+            if (!str)
+                str = "(null)";
+            size_t len = 0;
+            while (str[len] && (prec < 0 || len < (size_t)prec))
+                len++;
+            emit_padded(&s, str, len, width, left, ' ');
+            break;
+        }
+        case '%':
+            emit(&s, '%');
+            break;
+        default: /* not a conversion we know: copy it */
+            for (const char *c = start; c <= f && *c; c++)
+                emit(&s, *c);
+            if (!*f)
+                f--;
+            break;
+        }
+    }
+    va_end(args);
+    if (n)
+        out[s.len < n ? s.len : n - 1] = '\0';
+    return s.len > INT_MAX ? -1 : (int)s.len;
+}
+
+int snprintf(char *restrict out, size_t n, const char *restrict fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int r = vsnprintf(out, n, fmt, ap);
+    va_end(ap);
+    return r;
+}

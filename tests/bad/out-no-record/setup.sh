@@ -1,0 +1,2 @@
+cp -a public copy
+echo mine > copy/notes.txt

@@ -1,0 +1,2 @@
+printf "x\n" > "static/two
+lines.css"

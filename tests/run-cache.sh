@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# run-cache.sh — a cache file whose bytes changed is a miss (generator/cache.c,
+# drawcache.c: every entry ends with a checksum of its payload): a measured
+# value edited inside a results file is never published, a damaged trace is
+# simulated again rather than blamed on the page, and an edited drawing is
+# drawn again. Each edit below would be read as good without the checksum
+# (the file's structure is left whole).
+set -euo pipefail
+export LC_ALL=C
+here=$(cd "$(dirname "$0")" && pwd)
+BP=${BP:-build/asan/boardpress}
+BP=$(realpath "$BP")
+work=$(mktemp -d "${TMPDIR:-/tmp}/bp-cache.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cp -a "$here/bad/base" "$work/site"
+cd "$work/site"
+# a small board with a timeline, so a trace is cached too
+sed -i 's/jobs: 40/jobs: 12/' content/boards/mini.yaml
+printf '\n{{ timeline mini }}\n' >>content/page.md
+build() { SOURCE_DATE_EPOCH=0 "$BP" build --cache cache --out public "$@" 2>"$work/err.txt"; }
+fail=0
+build
+cp -a public "$work/first"
+results=$(ls cache/*.bin | grep -v /draw- | head -1)
+
+# poke FILE OFFSET-EXPR BYTES: write the little-endian bytes at the offset
+# (an expression of klen, the stored key's length, and n, the file's size)
+poke() {
+  python3 - "$@" <<'PY'
+import struct, sys
+path, where, data = sys.argv[1], sys.argv[2], bytes.fromhex(sys.argv[3])
+b = bytearray(open(path, "rb").read())
+klen = struct.unpack_from("<q", b, 6)[0]
+at = eval(where, {"klen": klen, "n": len(b)})
+b[at:at + len(data)] = data
+open(path, "wb").write(b)
+PY
+}
+same_as_first() {
+  if ! diff -rq "$work/first" public >"$work/diff.txt"; then
+    echo "cache: $1: the site differs from the first build:"
+    head -20 "$work/diff.txt"
+    fail=1
+  fi
+}
+
+# 1. the number of jobs (the first measure's mean, after magic, key length,
+#    key and replications) changed to 4242
+for f in cache/*.bin; do
+  case $f in cache/draw-*) continue ;; esac
+  poke "$f" "6 + 8 + klen + 8" "$(python3 -c 'import struct; print(struct.pack("<d", 4242.0).hex())')"
+done
+build -q || { echo "cache: the build over an edited result failed:"; cat "$work/err.txt"; fail=1; }
+if grep -rq 4242 public; then
+  echo "cache: a value edited in the results cache was published"
+  fail=1
+fi
+same_as_first "edited result"
+[ $fail = 1 ] || echo "cache: an edited result was simulated again, not published"
+
+# 2. a damaged trace: the last entry's part (entries of six 8-byte fields,
+#    then the 8-byte checksum) names part 999
+poke "$results" "n - 8 - 48 + 24" "e703000000000000"
+if ! build; then
+  echo "cache: a damaged cached trace failed the build:"
+  cat "$work/err.txt"
+  fail=1
+fi
+if ! grep -q "(1 simulated, 0 from the cache" "$work/err.txt"; then
+  echo "cache: a damaged cached trace was not simulated again: $(cat "$work/err.txt")"
+  fail=1
+fi
+same_as_first "damaged trace"
+[ $fail = 1 ] || echo "cache: a damaged trace was simulated again, no error on the page"
+
+# 3. a drawing: one byte of its SVG changed (svg becomes svh)
+for f in cache/draw-*.bin; do
+  at=$(grep -boa '<svg' "$f" | head -1 | cut -d: -f1)
+  poke "$f" "$((at + 3))" "68"
+done
+build -q
+same_as_first "edited drawing"
+[ $fail = 1 ] || echo "cache: edited drawings were drawn again"
+exit $fail

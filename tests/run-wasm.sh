@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# run-wasm.sh — the simulator compiled to WebAssembly gives the native
+# build's bits (issue 16). Every content board, the same boards with another
+# seed and cut to 30 jobs with a trace, every level state and every chart
+# point: the release build writes each board's wire bytes, its binary
+# results and its JSON; tests/wasm/compare.js runs the wire bytes in the
+# module with static/bp-sim.js and compares (see there for what else it
+# checks). The sanitizer build's wire bytes must equal the release build's.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+BP=${BP:-$BUILD/asan/boardpress}
+NATIVE=$BUILD/boardpress
+WASM=$BUILD/wasm/simcore.wasm
+for f in "$NATIVE" "$BP" "$WASM"; do
+  [ -e "$f" ] || { echo "run-wasm: $f is missing (make test-build)"; exit 1; }
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+/usr/bin/python3 tests/wasm/variants.py content >"$tmp/variants.tsv"
+n=0
+while IFS=$'\t' read -r -a v; do
+  args=("${v[@]:1}")
+  "$NATIVE" sim "${args[@]}" --wire >"$tmp/$n.wire"
+  "$NATIVE" sim "${args[@]}" --wire-result >"$tmp/$n.res"
+  "$NATIVE" sim "${args[@]}" >"$tmp/$n.json"
+  "$BP" sim "${args[@]}" --wire >"$tmp/$n.asan"
+  cmp -s "$tmp/$n.wire" "$tmp/$n.asan" || { echo "run-wasm: ${v[0]}: release and sanitizer builds write different wire bytes"; exit 1; }
+  n=$((n + 1))
+done <"$tmp/variants.tsv"
+node tests/wasm/compare.js "$WASM" "$tmp"
