@@ -344,6 +344,49 @@ void board_read_goals(const char *path, const ynode *gn, sim_goal *goals, bp_pos
     }
 }
 
+/* The events a board may take, checked before it runs: one run within
+ * max_events, all its runs within max_board_events. Reported at what makes
+ * it big: a level's or --set's tries, else replications, else jobs. */
+static void check_events_bound(const bp_board *b, const char *path, const ynode *root,
+                               const ynode *traffic, const sim_limits *lim, diag *d)
+{
+    double sends;
+    int64_t run = sim_events_estimate(&b->sim, &sends, NULL);
+    int64_t all = run * b->sim.replications;
+    bool per_run = run > lim->max_events;
+    if (!per_run && all <= lim->max_board_events)
+        return;
+    const ynode *at = ymap_get(traffic, "jobs");
+    const ynode *rn = ymap_get(root, "replications");
+    if (!per_run && rn)
+        at = rn;
+    const ynode *parts = ymap_get(root, "parts");
+    for (size_t i = 0; parts && i < parts->n && i < b->sim.n_parts; i++) {
+        const ynode *tn = ymap_get(parts->kids[i], "tries"); /* set by an override */
+        if (tn && tn->file)
+            at = tn;
+    }
+    /* a level's or --set's value: "with this value, one run of the board" */
+    const char *subject =
+        at->file ? "with this value, one run of the board" : "one run of this board";
+    const char *subjects =
+        at->file ? "with this value, the runs of the board" : "the runs of this board";
+    char jobs_words[128];
+    snprintf(jobs_words, sizeof jobs_words, "%lld jobs, up to %.0f sends each",
+             (long long)b->sim.traffic.jobs, sends);
+    if (per_run)
+        diag_error(d, YPATH(path, at), at->line, at->col,
+                   "%s may take up to %lld events (%s); the limit is %lld per run: lower jobs "
+                   "or tries",
+                   subject, (long long)run, jobs_words, (long long)lim->max_events);
+    else
+        diag_error(d, YPATH(path, at), at->line, at->col,
+                   "%s may take up to %lld events (%d replications × %s); the limit is %lld "
+                   "per board: lower jobs, tries or replications",
+                   subjects, (long long)all, b->sim.replications, jobs_words,
+                   (long long)lim->max_board_events);
+}
+
 /* The key node for key in a mapping (for positions), or NULL. */
 static const ynode *map_key(const ynode *map, const char *key)
 {
@@ -402,7 +445,7 @@ static void check_settings_apply(const bp_board *b, const char *path, const ynod
 bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog *cat,
                           const sim_limits *lim, diag *d)
 {
-    int before = d->errors;
+    size_t mark = diag_mark(d);
     bp_board *b = xcalloc(1, sizeof *b);
     b->path = xstrdup(path);
     b->pos.line = root->line;
@@ -412,6 +455,20 @@ bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog 
     b->sim.prices = cat->prices;
     if (yexpect(path, root, YN_MAP, "a board", d) != 0)
         goto out;
+    const ynode *names_board = ymap_get(root, "board");
+    if (names_board && !ymap_get(root, "parts")) {
+        /* a level or chart file where a board belongs: one error, not one
+         * per key it has and a board lacks */
+        const char *kind = ymap_get(root, "choices") ? "a level" : "a level or chart";
+        if (ymap_get(root, "measure") || ymap_get(root, "x"))
+            kind = "a chart";
+        if (names_board->type == YN_SCALAR)
+            diag_error(d, path, root->line, root->col,
+                       "this is %s file, not a board; its board is '%s'", kind, names_board->s);
+        else
+            diag_error(d, path, root->line, root->col, "this is %s file, not a board", kind);
+        goto out;
+    }
     ycheck_keys(path, root, "board key", board_keys, sizeof board_keys / sizeof board_keys[0], d);
 
     const ynode *v;
@@ -486,7 +543,8 @@ bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog 
     b->sim.id = b->id;
     for (size_t i = 0; i < b->sim.n_parts; i++)
         b->sim.parts[i].id = b->parts[i].id;
-    if (d->errors == before && b->sim.traffic.jobs > BOARD_MAX_JOB_RUNS / b->sim.replications) {
+    if (!diag_failed_since(d, mark) &&
+        b->sim.traffic.jobs > BOARD_MAX_JOB_RUNS / b->sim.replications) {
         const ynode *rn = ymap_get(root, "replications");
         const ynode *at = rn ? rn : ymap_get(traffic, "jobs");
         diag_error(d, YPATH(path, at), at->line, at->col,
@@ -496,7 +554,7 @@ bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog 
                    (long long)b->sim.traffic.jobs * b->sim.replications, BOARD_MAX_JOB_RUNS);
     }
 
-    if (d->errors == before) {
+    if (!diag_failed_since(d, mark)) {
         char msg[512];
         int link = -1;
         int part = sim_board_check(&b->sim, lim, msg, sizeof msg, &link);
@@ -511,8 +569,10 @@ bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog 
             check_settings_apply(b, path, parts, d);
         }
     }
+    if (!diag_failed_since(d, mark))
+        check_events_bound(b, path, root, traffic, lim, d);
 out:
-    if (d->errors != before) {
+    if (diag_failed_since(d, mark)) {
         board_free(b);
         return NULL;
     }
@@ -555,6 +615,39 @@ static ynode *find_link(const ynode *list, const char *from, const char *to)
     return NULL;
 }
 
+/* A near id among the board's parts, for a misspelt --set or level path;
+ * NULL when none is near. The result points into root. */
+static const char *near_part(const ynode *root, const char *word)
+{
+    const ynode *list = ymap_get(root, "parts");
+    const char *cands[256];
+    size_t n = 0;
+    for (size_t i = 0; list && list->type == YN_SEQ && i < list->n && n < 256; i++) {
+        const ynode *id = ymap_get(list->kids[i], "id");
+        if (id && id->type == YN_SCALAR)
+            cands[n++] = id->s;
+    }
+    return diag_suggest(word, cands, n);
+}
+
+/* " (it has links.A.B and links.B.C)": the links a path may name, when a
+ * board has at most 8 (a wrong end is likelier than a misspelling). */
+static void board_links_text(const ynode *root, buf *out)
+{
+    const ynode *list = ymap_get(root, "links");
+    if (!list || list->type != YN_SEQ || list->n == 0 || list->n > 8)
+        return;
+    for (size_t i = 0; i < list->n; i++) {
+        const ynode *a = ymap_get(list->kids[i], "from"), *b = ymap_get(list->kids[i], "to");
+        if (!a || !b || a->type != YN_SCALAR || b->type != YN_SCALAR)
+            continue;
+        buf_puts(out, out->len ? (i + 1 == list->n ? " and " : ", ") : " (it has ");
+        buf_printf(out, "links.%s.%s", a->s, b->s);
+    }
+    if (out->len)
+        buf_putc(out, ')');
+}
+
 int board_override(const char *board_path, ynode *root, const char *expr, const char *value,
                    const char *src, int line, int col, diag *d)
 {
@@ -593,22 +686,38 @@ int board_override_at(const char *board_path, ynode *root, const char *expr, con
         target = find_item(ymap_get(root, "parts"), "id", segs[1]);
         field = segs[2];
         if (!target) {
-            diag_error(d, src, line, col, "no part '%s' on the board", segs[1]);
+            const char *near = near_part(root, segs[1]);
+            if (near)
+                diag_error(d, src, line, col, "no part '%s' on the board; did you mean '%s'?",
+                           segs[1], near);
+            else
+                diag_error(d, src, line, col, "no part '%s' on the board", segs[1]);
             goto out;
         }
     } else if (n == 4 && strcmp(segs[0], "links") == 0) {
         target = find_link(ymap_get(root, "links"), segs[1], segs[2]);
         field = segs[3];
         if (!target) {
-            diag_error(d, src, line, col, "no link from '%s' to '%s' on the board", segs[1],
-                       segs[2]);
+            buf has;
+            buf_init(&has);
+            board_links_text(root, &has);
+            diag_error(d, src, line, col, "no link from '%s' to '%s' on the board%s", segs[1],
+                       segs[2], has.data ? has.data : "");
+            buf_free(&has);
             goto out;
         }
     } else {
-        diag_error(d, src, line, col,
-                   "cannot set '%s': write parts.ID.FIELD, links.FROM.TO.FIELD, "
-                   "traffic.FIELD, seed or replications",
-                   expr);
+        static const char *const firsts[] = {"parts", "links", "traffic", "seed", "replications"};
+        const char *near = diag_suggest(segs[0], firsts, 5);
+        const char *rest = strchr(expr, '.');
+        if (near && strcmp(near, segs[0]) != 0)
+            diag_error(d, src, line, col, "cannot set '%s'; did you mean '%s%s'?", expr, near,
+                       rest ? rest : "");
+        else
+            diag_error(d, src, line, col,
+                       "cannot set '%s': write parts.ID.FIELD, links.FROM.TO.FIELD, "
+                       "traffic.FIELD, seed or replications",
+                       expr);
         goto out;
     }
     if (!target || target->type != YN_MAP) {

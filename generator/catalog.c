@@ -203,7 +203,7 @@ static void load_retention(bp_catalog *c, size_t *cap, const char *path, const y
 
 bp_catalog *catalog_parse(const char *path, const char *text, size_t len, diag *d)
 {
-    int before = d->errors;
+    size_t mark = diag_mark(d);
     bool empty = false;
     ynode *root = yaml_parse(path, text, len, 0, d, &empty);
     if (!root) {
@@ -264,7 +264,7 @@ bp_catalog *catalog_parse(const char *path, const char *text, size_t len, diag *
     }
 done:
     ynode_free(root);
-    if (d->errors != before) {
+    if (diag_failed_since(d, mark)) {
         catalog_free(c);
         return NULL;
     }
@@ -276,8 +276,13 @@ bp_catalog *catalog_load(const char *path, diag *d)
     char *text;
     size_t len;
     if (file_read(path, BP_MAX_FILE_BYTES, &text, &len) != 0) {
-        diag_error(d, path, 0, 0, "cannot read the catalog: %s",
-                   errno == EFBIG ? "file larger than 1 MiB" : strerror(errno));
+        if (errno == ENOENT)
+            diag_error(d, path, 0, 0,
+                       "cannot read the catalog: no such file (every site needs a catalog.yaml "
+                       "with every default the simulator uses; start from boardpress's "
+                       "content/catalog.yaml)");
+        else
+            diag_read_error(d, path, 0, 0, path, "the catalog", errno, BP_MAX_FILE_BYTES);
         return NULL;
     }
     bp_catalog *c = catalog_parse(path, text, len, d);

@@ -70,6 +70,7 @@ static bool first_time(diag *d, uint64_t h)
  * same line was given before. */
 static void add_line(diag *d, const char *line, size_t n)
 {
+    d->reports++;
     if (!first_time(d, hash64(line, n, 0)))
         return;
     if (d->out) {
@@ -81,6 +82,25 @@ static void add_line(diag *d, const char *line, size_t n)
     d->len += n;
     d->text[d->len] = '\0';
     d->errors++;
+}
+
+size_t diag_mark(const diag *d)
+{
+    return d->reports;
+}
+
+bool diag_failed_since(const diag *d, size_t mark)
+{
+    return d->reports != mark;
+}
+
+void diag_read_error(diag *d, const char *path, int line, int col, const char *file,
+                     const char *what, int err, size_t max_bytes)
+{
+    char why[160];
+    d->io |= file_error_is_io(err);
+    diag_error(d, path, line, col, "cannot read %s: %s", what,
+               file_error_text(file, err, max_bytes, why, sizeof why));
 }
 
 void diag_add_text(diag *d, const char *text, bool io)

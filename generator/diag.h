@@ -10,10 +10,11 @@
 #include <stdio.h>
 
 typedef struct {
-    FILE *out;  /* where messages go; NULL collects them only */
-    int errors; /* how many errors were reported */
-    bool io;    /* one of them was an I/O or resource failure (exit status 3) */
-    char *text; /* every message so far, one per line (owned) */
+    FILE *out;      /* where messages go; NULL collects them only */
+    int errors;     /* how many errors were reported (a repeated line counts once) */
+    size_t reports; /* diag_error calls and added lines, repeats included */
+    bool io;        /* one of them was an I/O or resource failure (exit status 3) */
+    char *text;     /* every message so far, one per line (owned) */
     size_t len, cap;
     uint64_t *seen; /* hashes of the lines given so far (open addressing, 0 = free):
                        the same line twice (a partial two templates share) is said once */
@@ -31,6 +32,20 @@ char *diag_take(diag *d);
  * not repeated (nor counted again). */
 void diag_error(diag *d, const char *path, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+
+/* A mark, and whether anything was reported since it, repeats included.
+ * A loader asks this, not whether errors grew: a line said before (the same
+ * file met twice) is shown and counted once, yet it is still a failure. */
+size_t diag_mark(const diag *d);
+bool diag_failed_since(const diag *d, size_t mark);
+
+/* Report that file could not be read, at path:line:col (the file itself, or
+ * what refers to it): "cannot read WHAT: REASON", with err the errno of
+ * file_read and max_bytes the size it allowed. A missing file, a folder or
+ * a named pipe in its place and a file too large are bad input (exit 1);
+ * anything else the system refused is an I/O failure (d->io, exit 3). */
+void diag_read_error(diag *d, const char *path, int line, int col, const char *file,
+                     const char *what, int err, size_t max_bytes);
 
 /* Report the messages another diag collected (text as it kept them, one
  * per line; NULL for none), each as diag_error would; io is its I/O flag. */

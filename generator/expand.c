@@ -127,12 +127,45 @@ static int err_unknown(const at *a, const word *w, const char *what, const char 
     return err_word(a, w, msg);
 }
 
-/* "unknown WHAT 'ID'; list its file under 'KEY:' in the front matter" */
-static int err_unlisted(const at *a, const word *w, const char *what, const char *key)
+/* The ids of the boards, levels or charts (what[0]: 'b', 'l', 'c') the
+ * page lists and that loaded; at most max. */
+static size_t listed_ids(const page_ctx *pc, const char *what, const char **ids, size_t max)
 {
-    char msg[512];
-    snprintf(msg, sizeof msg, "unknown %s '%.*s'; list its file under '%s:' in the front matter",
-             what, (int)w->len, w->s, key);
+    const site *s = pc->s;
+    const bp_page *p = pc->page;
+    size_t n = 0;
+    if (what[0] == 'b') {
+        for (size_t i = 0; i < p->n_boards; i++)
+            for (size_t k = 0; k < s->n_boards && n < max; k++)
+                if (s->boards[k]->board && strcmp(s->boards[k]->file, p->boards[i].path) == 0)
+                    ids[n++] = s->boards[k]->board->id;
+    } else if (what[0] == 'l') {
+        for (size_t i = 0; i < p->n_levels; i++)
+            for (size_t k = 0; k < s->n_levels && n < max; k++)
+                if (s->levels[k]->loaded && strcmp(s->levels[k]->file, p->levels[i].path) == 0)
+                    ids[n++] = s->levels[k]->level->id;
+    } else {
+        for (size_t i = 0; i < p->n_charts; i++)
+            for (size_t k = 0; k < s->n_charts && n < max; k++)
+                if (s->charts[k]->chart && strcmp(s->charts[k]->file, p->charts[i].path) == 0)
+                    ids[n++] = s->charts[k]->chart->id;
+    }
+    return n;
+}
+
+/* An id (name) that is none of the page's boards, levels or charts (what):
+ * "unknown board 'x'; did you mean 'y'?" for a near one, else the ones the
+ * page has and where a page lists them. The same words for directives and
+ * value placeholders. */
+static int err_unlisted(const at *a, const word *w, const char *name, const char *what)
+{
+    const char *ids[256];
+    size_t n = listed_ids(a->pc, what, ids, 256);
+    char msg[1024];
+    diag_unknown_text(msg, sizeof msg, what, name, ids, n);
+    if (!diag_suggest(name, ids, n))
+        snprintf(msg + strlen(msg), sizeof msg - strlen(msg),
+                 "; a page can use the %ss its front matter lists under '%ss:'", what, what);
     return err_word(a, w, msg);
 }
 
@@ -334,20 +367,7 @@ static int expand_inline(page_ctx *pc, const at *a, word *w, size_t n, buf *out)
     const char *measure = dot + 1;
     sboard *b = site_page_board(pc, expr);
     if (!b) {
-        const char *ids[256];
-        size_t ni = 0;
-        for (size_t i = 0; i < pc->page->n_boards && ni < 256; i++) {
-            for (size_t k = 0; k < s->n_boards; k++)
-                if (s->boards[k]->board &&
-                    strcmp(s->boards[k]->file, pc->page->boards[i].path) == 0)
-                    ids[ni++] = s->boards[k]->board->id;
-        }
-        char msg[1024];
-        diag_unknown_text(msg, sizeof msg, "board", expr, ids, ni);
-        if (!diag_suggest(expr, ids, ni))
-            snprintf(msg + strlen(msg), sizeof msg - strlen(msg),
-                     "; a page can use the boards its front matter lists under 'boards:'");
-        err_word(a, &w[0], msg);
+        err_unlisted(a, &w[0], expr, "board");
         goto out;
     }
     int m = sim_measure_from_name(measure);
@@ -444,7 +464,7 @@ static int expand_compare(page_ctx *pc, const at *a, word *w, size_t n, buf *out
         char *id = word_str(&w[i]);
         sboard *b = site_page_board(pc, id);
         if (!b) {
-            rc = err_unlisted(a, &w[i], "board", "boards");
+            rc = err_unlisted(a, &w[i], id, "board");
         } else {
             for (size_t k = 0; k < nb; k++)
                 if (bs[k] == b) {
@@ -669,8 +689,10 @@ static int expand_key_numbers(page_ctx *pc, const at *a, word *w, size_t n, buf 
     bool *used = xcalloc(s->cat->n_values + 1, sizeof *used);
     for (size_t i = 0; i < pc->page->n_boards; i++)
         for (size_t k = 0; k < s->n_boards; k++)
-            if (s->boards[k]->board && strcmp(s->boards[k]->file, pc->page->boards[i].path) == 0)
+            if (s->boards[k]->board && strcmp(s->boards[k]->file, pc->page->boards[i].path) == 0) {
                 kn_board(s, s->boards[k]->board, used);
+                pc->shows_board[i] = true; /* its numbers are in the table */
+            }
     for (size_t i = 0; i < pc->page->n_levels; i++)
         for (size_t k = 0; k < s->n_levels; k++)
             if (s->levels[k]->level && strcmp(s->levels[k]->file, pc->page->levels[i].path) == 0 &&
@@ -715,7 +737,7 @@ static int expand_timeline(page_ctx *pc, const at *a, word *w, size_t n, buf *ou
     sboard *b = site_page_board(pc, id);
     int rc = -1;
     if (!b) {
-        err_unlisted(a, &w[1], "board", "boards");
+        err_unlisted(a, &w[1], id, "board");
         goto out;
     }
     if (!b->want_trace) {
@@ -852,8 +874,9 @@ static int expand_level(page_ctx *pc, const at *a, word *w, size_t n, buf *out)
     char *id = word_str(&w[1]);
     slevel *sl = site_page_level(pc, id);
     if (!sl) {
+        int rc = err_unlisted(a, &w[1], id, "level");
         free(id);
-        return err_unlisted(a, &w[1], "level", "levels");
+        return rc;
     }
     free(id);
     const bp_level *l = sl->level;
@@ -1044,8 +1067,9 @@ static int expand_chart(page_ctx *pc, const at *a, word *w, size_t n, buf *out)
     char *id = word_str(&w[1]);
     schart *sc = site_page_chart(pc, id);
     if (!sc) {
+        int rc = err_unlisted(a, &w[1], id, "chart");
         free(id);
-        return err_unlisted(a, &w[1], "chart", "charts");
+        return rc;
     }
     free(id);
     const bp_chart *c = sc->chart;
@@ -1154,7 +1178,7 @@ int expand_placeholder(void *ctx, const char *inner, size_t len, int line, int c
                 sboard *b = site_page_board(pc, id);
                 int rc;
                 if (!b) {
-                    rc = err_unlisted(&a, &w[1], "board", "boards");
+                    rc = err_unlisted(&a, &w[1], id, "board");
                 } else {
                     rc = board_figure(pc, b, &a, id, out);
                 }

@@ -128,7 +128,7 @@ bp_level *level_parse(const char *path, const char *text, size_t len, diag *d)
 /* Takes root (freed here). */
 static bp_level *level_from_tree(const char *path, ynode *root, diag *d)
 {
-    int before = d->errors;
+    size_t mark = diag_mark(d);
     bp_level *l = xcalloc(1, sizeof *l);
     l->path = xstrdup(path);
     l->pos.line = root->line;
@@ -230,7 +230,7 @@ static bp_level *level_from_tree(const char *path, ynode *root, diag *d)
         diag_error(d, path, l->pos.line, l->pos.col,
                    "style 'toggle' needs exactly one choice with two options (off, on)");
     ynode_free(root);
-    if (d->errors != before) {
+    if (diag_failed_since(d, mark)) {
         level_free(l);
         return NULL;
     }
@@ -313,7 +313,7 @@ bp_chart *chart_parse(const char *path, const char *text, size_t len, diag *d)
 /* Takes root (freed here). */
 static bp_chart *chart_from_tree(const char *path, ynode *root, diag *d)
 {
-    int before = d->errors;
+    size_t mark = diag_mark(d);
     bp_chart *c = xcalloc(1, sizeof *c);
     c->path = xstrdup(path);
     c->pos.line = root->line;
@@ -398,7 +398,7 @@ static bp_chart *chart_from_tree(const char *path, ynode *root, diag *d)
                    c->n_x, c->n_series ? c->n_series : 1, (c->n_series ? c->n_series : 1) * c->n_x,
                    CHART_MAX_POINTS);
     ynode_free(root);
-    if (d->errors != before) {
+    if (diag_failed_since(d, mark)) {
         chart_free(c);
         return NULL;
     }

@@ -15,8 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BOARDPRESS_VERSION "0.1.0"
-
 static const char usage_text[] =
     "usage: boardpress build [--content DIR] [--templates DIR] [--static DIR] [--out DIR]\n"
     "                        [--jobs N] [--cache DIR | --no-cache] [-q]\n"
@@ -270,7 +268,14 @@ int main(int argc, char **argv)
             }
         }
     } else {
-        return usage("unknown command", cmd);
+        static const char *const commands[] = {"build", "check", "sim", "watch"};
+        const char *near = diag_suggest(cmd, commands, 4);
+        if (!near)
+            return usage("unknown command", cmd);
+        char *msg = xasprintf("unknown command '%s'; did you mean '%s'?", cmd, near);
+        rc = usage(msg, NULL);
+        free(msg);
+        return rc;
     }
     draw_shutdown();
     md_shutdown();

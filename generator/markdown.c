@@ -444,6 +444,19 @@ static void expand_text(walker *w, cmark_node *node, bool alone_possible)
             continue;
         }
         char *close = strstr(open + 2, "}}");
+        char *single = strchr(open + 2, '}');
+        if (single && single != close) {
+            /* "{{ a.jobs } and {{ b.jobs }}": the first is short of a brace,
+             * not one placeholder running on into the next */
+            char msg[200];
+            size_t shown = (size_t)(single + 1 - open);
+            snprintf(msg, sizeof msg, "placeholder '%.*s%s' ends with one '}': write '}}'",
+                     (int)(shown > 80 ? 80 : shown), open, shown > 80 ? "…" : "");
+            report(w, at_line, at_col, msg);
+            buf_put(&before, open, shown);
+            pos = (size_t)(single + 1 - s);
+            continue;
+        }
         if (!close) {
             report(w, at_line, at_col,
                    "unterminated placeholder: '{{' without '}}' on the same line");

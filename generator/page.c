@@ -87,7 +87,7 @@ static void read_refs(const char *path, const ynode *v, const char *what, bp_ref
 bp_page *page_parse(const char *path, const char *text, size_t len, const char *slug_default,
                     diag *d)
 {
-    int before = d->errors;
+    size_t mark = diag_mark(d);
     size_t fm_start = 0, fm_len = 0;
     bp_page *p = xcalloc(1, sizeof *p);
     p->path = xstrdup(path);
@@ -95,19 +95,19 @@ bp_page *page_parse(const char *path, const char *text, size_t len, const char *
     p->template_name = xstrdup("page");
 
     size_t bad_at;
+    unsigned cp;
+    int line, col;
     if (!utf8_valid(text, len, &bad_at)) {
-        int line = 1, col = 1;
-        for (size_t i = 0; i < bad_at; i++) {
-            if (text[i] == '\n') {
-                line++;
-                col = 1;
-            } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
-                col++;
-            }
-        }
+        text_pos(text, bad_at, &line, &col);
         diag_error(d, path, line, col, "%s",
                    text[bad_at] == '\0' ? "NUL byte in the page (is it a text file?)"
                                         : "invalid UTF-8 (pages must be UTF-8 encoded)");
+        goto out;
+    }
+    if ((bad_at = text_control_at(text, len, &cp)) < len) {
+        text_pos(text, bad_at, &line, &col);
+        diag_error(d, path, line, col,
+                   "control character U+%04X in the page; text may not hold one: remove it", cp);
         goto out;
     }
     if (len == 0) {
@@ -138,9 +138,16 @@ bp_page *page_parse(const char *path, const char *text, size_t len, const char *
     }
     ycheck_keys(path, fm, "front matter key", page_keys, sizeof page_keys / sizeof page_keys[0], d);
     const ynode *v;
-    if (!(v = ymap_get(fm, "title")))
-        diag_error(d, path, 2, 1, "front matter needs a title");
-    else
+    if (!(v = ymap_get(fm, "title"))) {
+        /* a misspelt title was reported as an unknown key with its hint:
+         * one error for the one cause */
+        static const char *const title[] = {"title"};
+        bool misspelt = false;
+        for (size_t i = 0; i + 1 < fm->n && !misspelt; i += 2)
+            misspelt = diag_suggest(fm->kids[i]->s, title, 1) != NULL;
+        if (!misspelt)
+            diag_error(d, path, 2, 1, "front matter needs a title");
+    } else
         yread_text(path, v, "title", &p->title, d);
     if ((v = ymap_get(fm, "summary")))
         yread_text(path, v, "summary", &p->summary, d);
@@ -189,7 +196,7 @@ bp_page *page_parse(const char *path, const char *text, size_t len, const char *
                        slug_default);
     }
 out:
-    if (d->errors != before) {
+    if (diag_failed_since(d, mark)) {
         page_free(p);
         return NULL;
     }

@@ -27,9 +27,12 @@
 #include <unistd.h>
 
 #define SITE_MAX_PAGES 100000
-/* Jobs times replications over every board, level combination and chart
- * point of a build: a bound on how long simulating can take (minutes). */
-#define SITE_MAX_JOB_RUNS 100000000
+/* Every page shows the nav: it lists what site.yaml names, at most this
+ * many, or without a nav the first SITE_NAV_DEFAULT pages (a nav of every
+ * page made output grow with the square of the pages: 16 GB for 20,000). */
+#define SITE_MAX_NAV 100
+#define SITE_NAV_DEFAULT 8
+#define PAGE_MAX_FILE_BYTES (MD_MAX_BYTES + 64 * 1024) /* front matter and body */
 
 /* Board and timeline drawings are cached on shared boards and made with
  * cairo. Pages that draw render on one thread (render_all); the lock keeps
@@ -70,11 +73,12 @@ static void load_config(site *s)
         return;
     }
     if (file_read(path, BP_MAX_FILE_BYTES, &text, &len) != 0) {
-        if (errno != ENOENT)
-            d->io = true;
-        diag_error(d, path, 0, 0, "cannot read the site settings: %s",
-                   errno == ENOENT ? "no such file (every site needs a site.yaml with a title)"
-                                   : strerror(errno));
+        if (errno == ENOENT)
+            diag_error(d, path, 0, 0,
+                       "cannot read the site settings: no such file (every site needs a "
+                       "site.yaml with a title)");
+        else
+            diag_read_error(d, path, 0, 0, path, "the site settings", errno, BP_MAX_FILE_BYTES);
         free(path);
         return;
     }
@@ -119,7 +123,13 @@ static void load_config(site *s)
             yread_bool(path, v, "unsafe_html", &c->unsafe_html, d);
         if ((v = ymap_get(root, "about")) && yread_id(path, v, "about", &c->about, d) == 0)
             c->about_pos = (bp_pos){v->line, v->col};
-        if ((v = ymap_get(root, "nav")) && yexpect(path, v, YN_SEQ, "nav", d) == 0) {
+        if ((v = ymap_get(root, "nav")) && yexpect(path, v, YN_SEQ, "nav", d) == 0 &&
+            v->n > SITE_MAX_NAV) {
+            diag_error(d, path, v->line, v->col,
+                       "nav lists %zu pages; the limit is %d (every page shows the nav, and the "
+                       "home page lists every page anyway)",
+                       v->n, SITE_MAX_NAV);
+        } else if (v && v->type == YN_SEQ) {
             c->nav = xcalloc(v->n ? v->n : 1, sizeof *c->nav);
             c->nav_pos = xcalloc(v->n ? v->n : 1, sizeof *c->nav_pos);
             for (size_t i = 0; i < v->n; i++)
@@ -147,8 +157,10 @@ static void free_config(site_config *c)
 /* ------------------------------------------------------------ files */
 
 /* The file a page refers to, checked to stay inside the content folder.
- * Returns the full path (caller frees) or NULL (reported). */
-static char *content_file(site *s, const bp_page *p, const bp_ref *r, const char *folder)
+ * Returns the full path (caller frees) or NULL (reported); real, when not
+ * NULL, gets the resolved path (PATH_MAX bytes). */
+static char *content_file(site *s, const bp_page *p, const bp_ref *r, const char *folder,
+                          char *real_out)
 {
     const char *rel = r->path;
     if (rel[0] == '/' || strstr(rel, "..") || strchr(rel, '\\')) {
@@ -190,9 +202,9 @@ static char *content_file(site *s, const bp_page *p, const bp_ref *r, const char
                 free(owned[i]);
             free(dir_path);
         } else {
-            s->d.io = true;
-            diag_error(&s->d, p->path, r->pos.line, r->pos.col, "cannot open '%s': %s", rel,
-                       strerror(e));
+            char *what = xasprintf("'%s'", rel);
+            diag_read_error(&s->d, p->path, r->pos.line, r->pos.col, full, what, e, 0);
+            free(what);
         }
         free(full);
         return NULL;
@@ -205,17 +217,47 @@ static char *content_file(site *s, const bp_page *p, const bp_ref *r, const char
         free(full);
         return NULL;
     }
+    if (real_out)
+        memcpy(real_out, real, sizeof real);
     return full;
 }
 
 /* Same rule for a board named inside a level or chart file. */
-static char *content_file_from(site *s, const char *from_path, bp_pos pos, const char *rel)
+static char *content_file_from(site *s, const char *from_path, bp_pos pos, const char *rel,
+                               char *real)
 {
     bp_page fake;
     memset(&fake, 0, sizeof fake);
     fake.path = (char *)from_path;
     bp_ref r = {(char *)rel, pos};
-    return content_file(s, &fake, &r, "boards");
+    return content_file(s, &fake, &r, "boards", real);
+}
+
+/* A board file's YAML tree, read and parsed once per build whoever asks (a
+ * page, a level, a chart): every later ask gets the same tree, or the same
+ * NULL without a second report. real is the file's resolved path. */
+static const ynode *board_tree(site *s, const char *path, const char *real)
+{
+    for (size_t i = 0; i < s->n_yfiles; i++)
+        if (strcmp(s->yfiles[i].real, real) == 0)
+            return s->yfiles[i].tree;
+    s->yfiles = xgrow(s->yfiles, sizeof *s->yfiles, &s->cap_yfiles, s->n_yfiles + 1);
+    yfile *f = &s->yfiles[s->n_yfiles++];
+    f->real = xstrdup(real);
+    f->tree = yaml_load(path, "board", &s->d);
+    return f->tree;
+}
+
+/* The trees are needed while pages, levels and charts load, not after. */
+static void free_yfiles(site *s)
+{
+    for (size_t i = 0; i < s->n_yfiles; i++) {
+        free(s->yfiles[i].real);
+        ynode_free(s->yfiles[i].tree);
+    }
+    free(s->yfiles);
+    s->yfiles = NULL;
+    s->n_yfiles = s->cap_yfiles = 0;
 }
 
 /* ------------------------------------------------------------ boards */
@@ -239,12 +281,14 @@ static sboard *load_board_ref(site *s, const bp_page *p, const bp_ref *r)
     sboard *b = find_board_file(s, r->path);
     if (b)
         return b;
-    char *full = content_file(s, p, r, "boards");
+    char real[PATH_MAX];
+    char *full = content_file(s, p, r, "boards", real);
     if (!full)
         return NULL;
     b = xcalloc(1, sizeof *b);
     b->file = xstrdup(r->path);
-    b->board = board_load(full, s->cat, &s->lim, &s->d);
+    const ynode *tree = board_tree(s, full, real);
+    b->board = tree ? board_from_tree(full, tree, s->cat, &s->lim, &s->d) : NULL;
     free(full);
     want_trace(b);
     s->boards = xrealloc(s->boards, (s->n_boards + 1) * sizeof *s->boards);
@@ -269,25 +313,19 @@ typedef struct {
     bp_pos set_pos; /* of the path */
 } override_t;
 
-/* The board file's tree, parsed once for all of a level's or chart's
- * variants (NULL after reporting). */
-static ynode *variant_tree(site *s, const char *board_path)
-{
-    return yaml_load(board_path, "board", &s->d);
-}
-
 static bp_board *variant(site *s, const char *board_path, const ynode *tree, const override_t *ov,
                          size_t n, const sim_goal *goals, const bp_pos *goal_pos)
 {
     if (!tree)
         return NULL;
     ynode *root = ynode_clone(tree);
-    int before = s->d.errors;
+    size_t mark = diag_mark(&s->d);
     for (size_t i = 0; i < n; i++)
         board_override_at(board_path, root, ov[i].set, ov[i].value, ov[i].src, ov[i].set_pos,
                           ov[i].pos, &s->d);
-    bp_board *b =
-        s->d.errors == before ? board_from_tree(board_path, root, s->cat, &s->lim, &s->d) : NULL;
+    bp_board *b = !diag_failed_since(&s->d, mark)
+                      ? board_from_tree(board_path, root, s->cat, &s->lim, &s->d)
+                      : NULL;
     if (b && goals) {
         memcpy(b->sim.goals, goals, sizeof b->sim.goals);
         memcpy(b->goal_pos, goal_pos, sizeof b->goal_pos);
@@ -301,7 +339,7 @@ static void load_level_ref(site *s, const bp_page *p, const bp_ref *r)
     for (size_t i = 0; i < s->n_levels; i++)
         if (strcmp(s->levels[i]->file, r->path) == 0)
             return;
-    char *full = content_file(s, p, r, "levels");
+    char *full = content_file(s, p, r, "levels", NULL);
     if (!full)
         return;
     slevel *sl = xcalloc(1, sizeof *sl);
@@ -317,16 +355,21 @@ static void load_level_ref(site *s, const bp_page *p, const bp_ref *r)
         if (s->levels[i]->level && strcmp(s->levels[i]->level->id, l->id) == 0)
             diag_error(&s->d, l->path, l->pos.line, l->pos.col, "level id '%s' is also used by %s",
                        l->id, s->levels[i]->level->path);
-    char *board_path = content_file_from(s, l->path, l->board_pos, l->board);
+    char real[PATH_MAX];
+    char *board_path = content_file_from(s, l->path, l->board_pos, l->board, real);
     if (!board_path)
         return;
+    const ynode *tree = board_tree(s, board_path, real);
+    if (!tree) { /* reported where the file was first read */
+        free(board_path);
+        return;
+    }
     sl->start = level_start(l);
     sl->combos = xcalloc(l->n_combos, sizeof *sl->combos);
     override_t ov[8];
     int opts[8];
-    int before = s->d.errors;
-    ynode *tree = variant_tree(s, board_path);
-    for (size_t c = 0; c < l->n_combos && s->d.errors == before; c++) {
+    bool ok = true;
+    for (size_t c = 0; c < l->n_combos && ok; c++) {
         level_combo(l, c, opts);
         for (size_t i = 0; i < l->n_choices; i++) {
             const bp_choice *ch = &l->choices[i];
@@ -340,11 +383,11 @@ static void load_level_ref(site *s, const bp_page *p, const bp_ref *r)
         b->file = xstrdup(l->board);
         b->board = variant(s, board_path, tree, ov, l->n_choices, l->has_goals ? l->goals : NULL,
                            l->goal_pos);
+        ok = b->board != NULL;
         want_trace(b);
     }
-    ynode_free(tree);
     free(board_path);
-    if (s->d.errors == before) {
+    if (ok) {
         bool any_goal = false;
         const bp_board *b0 = sl->combos[0].board;
         for (int m = 0; m < SIM_M_COUNT; m++)
@@ -367,7 +410,7 @@ static void load_chart_ref(site *s, const bp_page *p, const bp_ref *r)
     for (size_t i = 0; i < s->n_charts; i++)
         if (strcmp(s->charts[i]->file, r->path) == 0)
             return;
-    char *full = content_file(s, p, r, "charts");
+    char *full = content_file(s, p, r, "charts", NULL);
     if (!full)
         return;
     schart *sc = xcalloc(1, sizeof *sc);
@@ -379,9 +422,15 @@ static void load_chart_ref(site *s, const bp_page *p, const bp_ref *r)
     if (!sc->chart)
         return;
     bp_chart *c = sc->chart;
-    char *board_path = content_file_from(s, c->path, c->board_pos, c->board);
+    char real[PATH_MAX];
+    char *board_path = content_file_from(s, c->path, c->board_pos, c->board, real);
     if (!board_path)
         return;
+    const ynode *tree = board_tree(s, board_path, real);
+    if (!tree) {
+        free(board_path);
+        return;
+    }
     /* x values of probability fields read as percentages */
     const char *last = strrchr(c->x_set, '.');
     last = last ? last + 1 : c->x_set;
@@ -392,10 +441,9 @@ static void load_chart_ref(site *s, const bp_page *p, const bp_ref *r)
     size_t ns = c->n_series ? c->n_series : 1;
     sc->n_points = ns * c->n_x;
     sc->points = xcalloc(sc->n_points, sizeof *sc->points);
-    int before = s->d.errors;
-    ynode *tree = variant_tree(s, board_path);
-    for (size_t si = 0; si < ns && s->d.errors == before; si++) {
-        for (size_t xi = 0; xi < c->n_x && s->d.errors == before; xi++) {
+    bool ok = true;
+    for (size_t si = 0; si < ns && ok; si++) {
+        for (size_t xi = 0; xi < c->n_x && ok; xi++) {
             override_t ov[2];
             size_t n = 0;
             ov[n].set = c->x_set;
@@ -413,162 +461,10 @@ static void load_chart_ref(site *s, const bp_page *p, const bp_ref *r)
             sboard *b = &sc->points[si * c->n_x + xi];
             b->file = xstrdup(c->board);
             b->board = variant(s, board_path, tree, ov, n, NULL, NULL);
+            ok = b->board != NULL;
         }
     }
-    ynode_free(tree);
     free(board_path);
-}
-
-/* ------------------------------------------------------------ simulation */
-
-typedef struct {
-    sboard **runs;
-    size_t n;
-    atomic_size_t next;
-    const sim_limits *lim;
-} run_queue;
-
-static void *run_worker(void *arg)
-{
-    run_queue *q = arg;
-    for (;;) {
-        size_t i = atomic_fetch_add(&q->next, 1);
-        if (i >= q->n)
-            break;
-        sboard *b = q->runs[i];
-        if (sim_run(&b->board->sim, q->lim, b->want_trace, &b->result, b->run_error,
-                    sizeof b->run_error) != 0)
-            b->run_failed = 1;
-        b->ran = true;
-    }
-    return NULL;
-}
-
-static void add_run(sboard ***runs, size_t *n, size_t *cap, sboard *b)
-{
-    if (!b->board || b->ran)
-        return;
-    for (size_t i = 0; i < *n; i++)
-        if ((*runs)[i] == b)
-            return;
-    *runs = xgrow(*runs, sizeof **runs, cap, *n + 1);
-    (*runs)[(*n)++] = b;
-}
-
-static int cores(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)(n > 64 ? 64 : n) : 1;
-}
-
-static void simulate_all(site *s)
-{
-    sboard **runs = NULL;
-    size_t n = 0, cap = 0;
-    for (size_t i = 0; i < s->n_boards; i++)
-        add_run(&runs, &n, &cap, s->boards[i]);
-    for (size_t i = 0; i < s->n_levels; i++)
-        if (s->levels[i]->loaded)
-            for (size_t c = 0; c < s->levels[i]->level->n_combos; c++)
-                add_run(&runs, &n, &cap, &s->levels[i]->combos[c]);
-    for (size_t i = 0; i < s->n_charts; i++)
-        for (size_t k = 0; k < s->charts[i]->n_points; k++)
-            add_run(&runs, &n, &cap, &s->charts[i]->points[k]);
-    int64_t job_runs = 0;
-    for (size_t i = 0; i < n; i++)
-        job_runs += runs[i]->board->sim.traffic.jobs * runs[i]->board->sim.replications;
-    if (job_runs > SITE_MAX_JOB_RUNS) {
-        diag_error(&s->d, NULL, 0, 0,
-                   "the site asks for %lld simulated jobs (jobs times replications over every "
-                   "board, level combination and chart point); the limit is %d per build",
-                   (long long)job_runs, SITE_MAX_JOB_RUNS);
-        free(runs);
-        return;
-    }
-    /* Cached results first (in this thread), then the misses in parallel;
-     * a variant identical to an earlier one (same key: a level combination
-     * that is also a board of its own) runs once and shares the result. */
-    sboard **todo = xcalloc(n ? n : 1, sizeof *todo);
-    sboard **same = xcalloc(n ? n : 1, sizeof *same);      /* repeats, with ... */
-    size_t *same_as = xcalloc(n ? n : 1, sizeof *same_as); /* ... the todo they repeat */
-    buf *keys = xcalloc(n ? n : 1, sizeof *keys);
-    uint64_t *hashes = xcalloc(n ? n : 1, sizeof *hashes);
-    size_t n_todo = 0, n_same = 0;
-    for (size_t i = 0; i < n; i++) {
-        sboard *b = runs[i];
-        cache_key(&keys[n_todo], &b->board->sim, &s->lim, b->want_trace);
-        if (s->opt.cache && cache_get(s->opt.cache, &keys[n_todo], &b->result)) {
-            b->ran = true;
-            s->cached++;
-            buf_clear(&keys[n_todo]);
-            continue;
-        }
-        uint64_t h = hash64(keys[n_todo].data, keys[n_todo].len, 0);
-        size_t k = 0;
-        while (k < n_todo && !(hashes[k] == h && keys[k].len == keys[n_todo].len &&
-                               memcmp(keys[k].data, keys[n_todo].data, keys[k].len) == 0))
-            k++;
-        if (k < n_todo) {
-            same[n_same] = b;
-            same_as[n_same++] = k;
-            buf_clear(&keys[n_todo]);
-            continue;
-        }
-        hashes[n_todo] = h;
-        todo[n_todo++] = b;
-    }
-    run_queue q = {todo, n_todo, 0, &s->lim};
-    int threads = s->opt.jobs > 0 ? s->opt.jobs : cores();
-    if ((size_t)threads > n_todo)
-        threads = (int)(n_todo ? n_todo : 1);
-    pthread_t tids[64];
-    int started = 0;
-    for (int t = 1; t < threads && t < 64; t++)
-        if (pthread_create(&tids[started], NULL, run_worker, &q) == 0)
-            started++;
-    run_worker(&q);
-    for (int t = 0; t < started; t++)
-        pthread_join(tids[t], NULL);
-    s->runs += n_todo;
-    s->shared += n_same;
-    for (size_t i = 0; i < n_same; i++) {
-        const sboard *from = todo[same_as[i]];
-        sboard *b = same[i];
-        b->ran = true;
-        b->run_failed = from->run_failed;
-        memcpy(b->run_error, from->run_error, sizeof b->run_error);
-        if (!from->run_failed) {
-            b->result = from->result;
-            if (from->result.n_trace) {
-                size_t bytes = from->result.n_trace * sizeof *from->result.trace;
-                b->result.trace = xmalloc(bytes);
-                memcpy(b->result.trace, from->result.trace, bytes);
-            }
-        }
-    }
-    /* Report and store in a fixed order, whatever the threads did. */
-    for (size_t i = 0, k = 0; i < n; i++) {
-        sboard *b = runs[i];
-        if (k < n_todo && todo[k] == b) {
-            if (b->run_failed)
-                diag_error(&s->d, b->board->path, b->board->traffic_pos.line,
-                           b->board->traffic_pos.col, "%s", b->run_error);
-            else if (s->opt.cache)
-                cache_put(s->opt.cache, &keys[k], &b->result);
-            k++;
-        } else if (b->run_failed) { /* a repeat of a failed run fails the same way */
-            diag_error(&s->d, b->board->path, b->board->traffic_pos.line, b->board->traffic_pos.col,
-                       "%s", b->run_error);
-        }
-    }
-    for (size_t i = 0; i < n; i++)
-        buf_free(&keys[i]);
-    free(keys);
-    free(hashes);
-    free(same);
-    free(same_as);
-    free(todo);
-    free(runs);
 }
 
 /* expect: claims that disagree with the measurement; unwinnable levels. */
@@ -788,38 +684,77 @@ static void charts_to_cache(site *s, bool *cached)
 
 /* ------------------------------------------------------------ page lookups */
 
-sboard *site_page_board(const page_ctx *pc, const char *id)
+sboard *site_page_board(page_ctx *pc, const char *id)
 {
     for (size_t i = 0; i < pc->page->n_boards; i++) {
         sboard *b = find_board_file(pc->s, pc->page->boards[i].path);
-        if (b && b->board && strcmp(b->board->id, id) == 0)
+        if (b && b->board && strcmp(b->board->id, id) == 0) {
+            pc->shows_board[i] = true;
             return b;
+        }
     }
     return NULL;
 }
 
-slevel *site_page_level(const page_ctx *pc, const char *id)
+slevel *site_page_level(page_ctx *pc, const char *id)
 {
     for (size_t i = 0; i < pc->page->n_levels; i++)
         for (size_t k = 0; k < pc->s->n_levels; k++) {
             slevel *sl = pc->s->levels[k];
             if (sl->loaded && strcmp(sl->file, pc->page->levels[i].path) == 0 &&
-                strcmp(sl->level->id, id) == 0)
+                strcmp(sl->level->id, id) == 0) {
+                pc->shows_level[i] = true;
                 return sl;
+            }
         }
     return NULL;
 }
 
-schart *site_page_chart(const page_ctx *pc, const char *id)
+schart *site_page_chart(page_ctx *pc, const char *id)
 {
     for (size_t i = 0; i < pc->page->n_charts; i++)
         for (size_t k = 0; k < pc->s->n_charts; k++) {
             schart *sc = pc->s->charts[k];
             if (sc->chart && sc->points && strcmp(sc->file, pc->page->charts[i].path) == 0 &&
-                strcmp(sc->chart->id, id) == 0)
+                strcmp(sc->chart->id, id) == 0) {
+                pc->shows_chart[i] = true;
                 return sc;
+            }
         }
     return NULL;
+}
+
+/* A board, level or chart the front matter lists and the page never shows
+ * is a mistake (a leftover, or a missing placeholder); it would still
+ * appear in the page's measured line and model note. */
+static void check_shown(page_ctx *pc)
+{
+    const bp_page *p = pc->page;
+    site *s = pc->s;
+    for (size_t i = 0; i < p->n_boards; i++) {
+        const sboard *b = find_board_file(s, p->boards[i].path);
+        if (!pc->shows_board[i] && b && b->board)
+            diag_error(&s->d, p->path, p->boards[i].pos.line, p->boards[i].pos.col,
+                       "board '%s' is listed under 'boards:' but the page never shows it: add "
+                       "{{ board %s }} or one of its values, or remove it from the list",
+                       b->board->id, b->board->id);
+    }
+    for (size_t i = 0; i < p->n_levels; i++)
+        for (size_t k = 0; k < s->n_levels; k++)
+            if (!pc->shows_level[i] && s->levels[k]->loaded &&
+                strcmp(s->levels[k]->file, p->levels[i].path) == 0)
+                diag_error(&s->d, p->path, p->levels[i].pos.line, p->levels[i].pos.col,
+                           "level '%s' is listed under 'levels:' but the page never shows it: "
+                           "add {{ level %s }}, or remove it from the list",
+                           s->levels[k]->level->id, s->levels[k]->level->id);
+    for (size_t i = 0; i < p->n_charts; i++)
+        for (size_t k = 0; k < s->n_charts; k++)
+            if (!pc->shows_chart[i] && s->charts[k]->chart && s->charts[k]->points &&
+                strcmp(s->charts[k]->file, p->charts[i].path) == 0)
+                diag_error(&s->d, p->path, p->charts[i].pos.line, p->charts[i].pos.col,
+                           "chart '%s' is listed under 'charts:' but the page never shows it: "
+                           "add {{ chart %s }}, or remove it from the list",
+                           s->charts[k]->chart->id, s->charts[k]->chart->id);
 }
 
 int site_page_file(page_ctx *pc, const char *name, const char *data)
@@ -881,11 +816,13 @@ static void discover_one(const discover_queue *q, page_file *f)
     if (!inside) {
         diag_error(&d, path, 0, 0,
                    "leads outside the content folder (a symbolic link?); copy the file in");
-    } else if (file_read(path, MD_MAX_BYTES + 64 * 1024, &text, &len) != 0) {
-        d.io = errno != EFBIG;
-        diag_error(&d, path, 0, 0, "cannot read the page: %s",
-                   errno == EFBIG ? "larger than 320 KiB (a page body may be at most 256 KiB)"
-                                  : strerror(errno));
+    } else if (file_read(path, PAGE_MAX_FILE_BYTES, &text, &len) != 0) {
+        if (errno == EFBIG)
+            diag_error(&d, path, 0, 0,
+                       "cannot read the page: larger than 320 KiB (a page body may be at most "
+                       "256 KiB)");
+        else
+            diag_read_error(&d, path, 0, 0, path, "the page", errno, PAGE_MAX_FILE_BYTES);
     } else {
         f->name[strlen(f->name) - 3] = '\0';
         f->page = page_parse(path, text, len, f->name, &d);
@@ -914,12 +851,20 @@ static int page_file_cmp(const void *a, const void *b)
     return strcmp(((const page_file *)a)->name, ((const page_file *)b)->name);
 }
 
-/* Run fn on --jobs threads (the caller's among them) over a queue. */
-static void run_threads(site *s, size_t n_items, void *(*fn)(void *), void *q)
+/* The number of cores (1 to 64): threads when --jobs is not given. */
+static int cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)(n > 64 ? 64 : n) : 1;
+}
+
+void site_run_threads(const site *s, size_t max_threads, void *(*fn)(void *), void *q)
 {
     int threads = s->opt.jobs > 0 ? s->opt.jobs : cores();
-    if ((size_t)threads > n_items / 4 + 1) /* a few items are not worth a thread */
-        threads = (int)(n_items / 4 + 1);
+    if (max_threads < 1)
+        max_threads = 1;
+    if ((size_t)threads > max_threads)
+        threads = (int)max_threads;
     pthread_t tids[64];
     int started = 0;
     for (int t = 1; t < threads && t < 64; t++)
@@ -961,17 +906,26 @@ static void discover_pages(site *s)
     char root[PATH_MAX];
     discover_queue q = {s, files, n < SITE_MAX_PAGES ? n : SITE_MAX_PAGES,
                         realpath(s->opt.content, root) ? root : NULL, 0};
-    run_threads(s, q.n, discover_worker, &q);
+    site_run_threads(s, q.n / 4 + 1, discover_worker, &q); /* a few pages are not worth a thread */
     for (size_t i = 0; i < q.n; i++) {
         diag_add_text(&s->d, files[i].text, files[i].io);
         free(files[i].text);
         if (files[i].page)
             s->pages[s->n_pages++] = files[i].page;
+        else
+            s->failed_pages++;
     }
     for (size_t i = 0; i < n; i++)
         free(files[i].name);
     free(files);
     qsort(s->pages, s->n_pages, sizeof *s->pages, page_cmp);
+    for (size_t i = 0; i < s->n_pages; i++) /* the site's own top-level folder */
+        if (strcmp(s->pages[i]->slug, "static") == 0)
+            diag_error(&s->d, s->pages[i]->path, s->pages[i]->slug_pos.line,
+                       s->pages[i]->slug_pos.col,
+                       "slug 'static' is the site's folder for the static files (%s/static/); "
+                       "rename the page or give it another 'slug:'",
+                       s->opt.out);
     for (size_t i = 1; i < s->n_pages; i++) {
         if (strcmp(s->pages[i]->slug, s->pages[i - 1]->slug) != 0)
             continue;
@@ -986,7 +940,9 @@ static void discover_pages(site *s)
     }
 }
 
-/* The pages in navigation order (site.yaml nav first, then the rest). */
+/* The pages in navigation order (site.yaml nav first, then the rest), the
+ * order of previous/next and of the home page's list; s->n_nav_items of
+ * them, from the front, make the nav. */
 static size_t nav_order(site *s, bp_page **out)
 {
     size_t n = 0;
@@ -1000,6 +956,7 @@ static size_t nav_order(site *s, bp_page **out)
                 out[n++] = p;
             }
         }
+    size_t named = n;
     for (size_t i = 0; i < s->n_pages; i++) {
         bp_page *p = s->pages[i];
         if (!p->is_home && p->nav_pos == SIZE_MAX) {
@@ -1007,6 +964,7 @@ static size_t nav_order(site *s, bp_page **out)
             out[n++] = p;
         }
     }
+    s->n_nav_items = s->cfg.nav ? named : n < SITE_NAV_DEFAULT ? n : SITE_NAV_DEFAULT;
     return n;
 }
 
@@ -1038,6 +996,10 @@ static void check_slug_ref(site *s, const char *path, const char *what, const ch
 
 static void check_nav(site *s)
 {
+    /* A page that did not load may have had any slug: saying that nav
+     * names no such page would be a second error for the page's one. */
+    if (s->failed_pages)
+        return;
     char *path = xasprintf("%s/site.yaml", s->opt.content);
     for (size_t k = 0; k < s->cfg.n_nav; k++)
         check_slug_ref(s, path, "nav", s->cfg.nav[k], s->cfg.nav_pos[k]);
@@ -1057,7 +1019,8 @@ static void common_vars(site *s, tmpl_scope *sc, const char *root)
     free(st);
     tmpl_set_text(sc, "home_url", root[0] ? root : "./");
     tmpl_set_text(sc, "build_date", s->date);
-    tmpl_set_text(sc, "version", SIMCORE_VERSION);
+    tmpl_set_text(sc, "version", BOARDPRESS_VERSION);
+    tmpl_set_text(sc, "simulator_version", SIMCORE_VERSION);
 }
 
 static void measured_stamp(page_ctx *pc, buf *out)
@@ -1099,34 +1062,28 @@ static void measured_stamp(page_ctx *pc, buf *out)
     buf_puts(out, ".</p>\n");
 }
 
-static tmpl *template_for(site *s, tmpl ***cache, char ***names, size_t *n, const char *name,
-                          const bp_page *p)
+/* The template a page names, from the build's library (each file parsed
+ * once); a name without a file is reported at the first page naming it. */
+static tmpl *template_for(site *s, tmpl_lib *lib, strset *named, const char *name, const bp_page *p)
 {
-    for (size_t i = 0; i < *n; i++)
-        if (strcmp((*names)[i], name) == 0)
-            return (*cache)[i];
-    char *file = xasprintf("%s/%s.html", s->opt.templates, name);
-    tmpl *t = NULL;
-    if (access(file, F_OK) != 0 && p) {
-        diag_error(&s->d, p->path, p->template_pos.line, p->template_pos.col,
-                   "template '%s' does not exist (%s)", name, file);
-    } else {
-        t = tmpl_load(s->opt.templates, name, &s->d);
+    if (p && strset_add(named, name)) {
+        char *file = xasprintf("%s/%s.html", s->opt.templates, name);
+        bool missing = access(file, F_OK) != 0;
+        if (missing)
+            diag_error(&s->d, p->path, p->template_pos.line, p->template_pos.col,
+                       "template '%s' does not exist (%s)", name, file);
+        free(file);
+        if (missing)
+            return NULL;
     }
-    free(file);
-    *cache = xrealloc(*cache, (*n + 1) * sizeof **cache);
-    *names = xrealloc(*names, (*n + 1) * sizeof **names);
-    (*cache)[*n] = t;
-    (*names)[*n] = xstrdup(name);
-    (*n)++;
-    return t;
+    return tmpl_lib_load(lib, name, &s->d);
 }
 
 /* The nav and pages lists of a page, made item by item while its template
  * renders (tmpl_list_lazy): a list of every page costs one item at a time. */
 typedef struct {
-    bp_page **order;
-    size_t n_order;
+    bp_page **order; /* the nav is its first n_nav items */
+    size_t n_order, n_nav;
     const bp_page *current;
     const char *root;
 } page_lists;
@@ -1153,11 +1110,11 @@ static void fill_pages(void *ctx, size_t i, tmpl_scope *item)
 
 /* nav, prev/next, and the pages list (only where with_pages: home pages);
  * l must outlive the rendering. */
-static void nav_vars(tmpl_scope *sc, page_lists *l, bp_page **order, size_t n_order,
+static void nav_vars(const site *s, tmpl_scope *sc, page_lists *l, bp_page **order, size_t n_order,
                      const bp_page *current, const char *root, bool with_pages)
 {
-    *l = (page_lists){order, n_order, current, root};
-    tmpl_list_lazy(sc, "nav", n_order, fill_nav, l);
+    *l = (page_lists){order, n_order, s->n_nav_items, current, root};
+    tmpl_list_lazy(sc, "nav", l->n_nav, fill_nav, l);
     tmpl_list_lazy(sc, "pages", with_pages ? n_order : 0, fill_pages, l);
     size_t at = current && current->nav_pos < n_order && order[current->nav_pos] == current
                     ? current->nav_pos
@@ -1183,23 +1140,30 @@ static void render_page(site *s, outdir *out, bp_page *p, bp_page **order, size_
     pc.page = p;
     pc.out = out;
     buf_init(&pc.results);
+    pc.shows_board = xcalloc(p->n_boards + 1, sizeof *pc.shows_board);
+    pc.shows_level = xcalloc(p->n_levels + 1, sizeof *pc.shows_level);
+    pc.shows_chart = xcalloc(p->n_charts + 1, sizeof *pc.shows_chart);
     /* ids the template itself uses */
     strset_add(&pc.ids, "main");
     strset_add(&pc.ids, "model-note-title");
 
     char *text = NULL;
     size_t len = 0;
-    if (file_read(p->path, MD_MAX_BYTES + 64 * 1024, &text, &len) != 0) {
+    if (file_read(p->path, PAGE_MAX_FILE_BYTES, &text, &len) != 0) {
+        /* it was read a moment ago: whatever happened since is the system's */
         s->d.io = true;
-        diag_error(&s->d, p->path, 0, 0, "cannot read the page again: %s", strerror(errno));
+        diag_read_error(&s->d, p->path, 0, 0, p->path, "the page again", errno,
+                        PAGE_MAX_FILE_BYTES);
         goto out;
     }
     md_options mo = {p->path, p->body_line - 1, s->cfg.unsafe_html, expand_placeholder,
                      &pc,     &pc.ids};
     buf body;
     buf_init(&body);
-    int before = s->d.errors;
+    size_t mark = diag_mark(&s->d);
     md_render(text + p->body_offset, len - p->body_offset, &mo, &body, &s->d);
+    if (!diag_failed_since(&s->d, mark))
+        check_shown(&pc);
     /* Pages without a placeholder for a listed board still publish its
      * results: results.json holds every measured result of the page. */
     for (size_t i = 0; i < p->n_boards; i++) {
@@ -1207,7 +1171,7 @@ static void render_page(site *s, outdir *out, bp_page *p, bp_page **order, size_
         if (b && b->board && b->ran && !b->run_failed)
             expand_results_board(&pc, b->board->id, b);
     }
-    if (s->d.errors == before && t) {
+    if (!diag_failed_since(&s->d, mark) && t) {
         const char *root = p->is_home ? "" : "../";
         tmpl_scope *sc = tmpl_scope_new(NULL);
         common_vars(s, sc, root);
@@ -1231,7 +1195,7 @@ static void render_page(site *s, outdir *out, bp_page *p, bp_page **order, size_
         tmpl_set_text(sc, "interactive", pc.interactive ? "yes" : "");
         tmpl_set_text(sc, "results_url", pc.results.len ? "results.json" : "");
         page_lists lists;
-        nav_vars(sc, &lists, order, n_order, p, root, p->is_home);
+        nav_vars(s, sc, &lists, order, n_order, p, root, p->is_home);
         buf html;
         buf_init(&html);
         if (tmpl_render(t, sc, &html, &s->d) == 0 && out) {
@@ -1263,6 +1227,9 @@ out:
     strset_free(&pc.files);
     strset_free(&pc.ids);
     strset_free(&pc.in_results);
+    free(pc.shows_board);
+    free(pc.shows_level);
+    free(pc.shows_chart);
 }
 
 /* ------------------------------------------------------------ parallel pages */
@@ -1337,7 +1304,7 @@ static void render_all(site *s, outdir *out, bp_page **order, size_t n_order, tm
         else
             q.todo[q.n_todo++] = i;
     }
-    run_threads(s, q.n_todo, render_worker, &q);
+    site_run_threads(s, q.n_todo / 4 + 1, render_worker, &q);
     free(q.todo);
 }
 
@@ -1356,7 +1323,7 @@ static void render_default_index(site *s, outdir *out, bp_page **order, size_t n
     tmpl_set_text(sc, "interactive", "");
     tmpl_set_text(sc, "results_url", "");
     page_lists lists;
-    nav_vars(sc, &lists, order, n_order, NULL, "", true);
+    nav_vars(s, sc, &lists, order, n_order, NULL, "", true);
     buf html;
     buf_init(&html);
     if (tmpl_render(t, sc, &html, &s->d) == 0 && out)
@@ -1455,6 +1422,7 @@ static void free_site(site *s)
         free(sc);
     }
     free(s->charts);
+    free_yfiles(s);
     catalog_free(s->cat);
     free_config(&s->cfg);
     diag_free(&s->d);
@@ -1474,11 +1442,15 @@ int site_build(const site_options *o)
     outdir_options oo = {o->out, sources, 3, o->cache, o->journal ? o->journal : o->cache};
     outdir_check(&oo, o->write, &s.d);
 
-    load_config(&s);
-    char *cat_path = xasprintf("%s/catalog.yaml", o->content);
-    s.cat = leads_outside(&s, cat_path) ? NULL : catalog_load(cat_path, &s.d);
-    free(cat_path);
-    discover_pages(&s);
+    /* The catalog first: nothing simulates without it. Nothing of a content
+     * folder that is not there is read (each file would be one more error). */
+    if (site_check_sources(&s) || !s.no_content) {
+        char *cat_path = xasprintf("%s/catalog.yaml", o->content);
+        s.cat = leads_outside(&s, cat_path) ? NULL : catalog_load(cat_path, &s.d);
+        free(cat_path);
+        load_config(&s);
+        discover_pages(&s);
+    }
     if (s.cat) {
         for (size_t i = 0; i < s.n_pages; i++) {
             bp_page *p = s.pages[i];
@@ -1489,17 +1461,17 @@ int site_build(const site_options *o)
             for (size_t k = 0; k < p->n_charts; k++)
                 load_chart_ref(&s, p, &p->charts[k]);
         }
+        free_yfiles(&s);
     }
     check_nav(&s);
     if (s.d.errors == 0)
-        simulate_all(&s);
+        site_simulate(&s);
     if (s.d.errors == 0)
         check_claims(&s);
 
     outdir *out = NULL;
-    tmpl **tcache = NULL;
-    char **tnames = NULL;
-    size_t n_t = 0;
+    tmpl_lib *tlib = tmpl_lib_new(o->templates);
+    strset tnamed = {0};
     bp_page **order = xcalloc(s.n_pages + 1, sizeof *order);
     size_t n_order = nav_order(&s, order);
     if (s.d.errors == 0 && o->write)
@@ -1515,8 +1487,8 @@ int site_build(const site_options *o)
             have_home |= p->is_home;
             site ws = s;
             diag_init(&ws.d, NULL);
-            page_t[i] = template_for(&ws, &tcache, &tnames, &n_t,
-                                     p->is_home ? "index" : p->template_name, p);
+            page_t[i] =
+                template_for(&ws, tlib, &tnamed, p->is_home ? "index" : p->template_name, p);
             res[i].errors = ws.d.errors;
             res[i].io = ws.d.io;
             res[i].text = diag_take(&ws.d);
@@ -1533,7 +1505,7 @@ int site_build(const site_options *o)
         if (out)
             outdir_set_seq(out, s.n_pages);
         if (!have_home) {
-            tmpl *t = template_for(&s, &tcache, &tnames, &n_t, "index", NULL);
+            tmpl *t = template_for(&s, tlib, &tnamed, "index", NULL);
             if (t)
                 render_default_index(&s, out, order, n_order, t);
         }
@@ -1549,12 +1521,8 @@ int site_build(const site_options *o)
         else
             outdir_abort(out);
     }
-    for (size_t i = 0; i < n_t; i++) {
-        tmpl_free(tcache[i]);
-        free(tnames[i]);
-    }
-    free(tcache);
-    free(tnames);
+    tmpl_lib_free(tlib);
+    strset_free(&tnamed);
     free(order);
 
     int status = diag_exit_status(&s.d);

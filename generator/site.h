@@ -5,6 +5,10 @@
 
 #include <stdbool.h>
 
+/* boardpress's own version: --version and the {{ version }} of templates
+ * (the simulator's is SIMCORE_VERSION, named as such where it is shown). */
+#define BOARDPRESS_VERSION "0.1.0"
+
 typedef struct {
     const char *content;   /* default "content" */
     const char *templates; /* default "templates" */

@@ -61,6 +61,12 @@ typedef struct {
     char *svg, *alt;
 } schart;
 
+/* A board file's parsed YAML, kept while pages, levels and charts load. */
+typedef struct {
+    char *real;  /* resolved path: one entry per file, however it is spelt */
+    ynode *tree; /* NULL when it did not read or parse (reported once) */
+} yfile;
+
 typedef struct {
     site_options opt;
     diag d;
@@ -69,12 +75,17 @@ typedef struct {
     sim_limits lim;
     bp_page **pages; /* sorted by order, then slug */
     size_t n_pages;
-    sboard **boards; /* board files, in first-use order */
+    size_t failed_pages; /* page files that did not load (reported) */
+    bool no_content;     /* the content folder is missing (reported) */
+    size_t n_nav_items;  /* pages the nav lists: the first of the nav order */
+    sboard **boards;     /* board files, in first-use order */
     size_t n_boards;
     slevel **levels;
     size_t n_levels;
     schart **charts;
     size_t n_charts;
+    yfile *yfiles;
+    size_t n_yfiles, cap_yfiles;
     char date[32]; /* build date, YYYY-MM-DD */
     size_t runs;   /* simulations done */
     size_t cached; /* results taken from the cache */
@@ -91,12 +102,33 @@ typedef struct {
     bool interactive;  /* the page needs the script */
     buf results;       /* results.json body parts */
     strset in_results; /* what results.json already holds */
+    /* which of the page's listed boards, levels and charts it shows */
+    bool *shows_board, *shows_level, *shows_chart;
 } page_ctx;
 
-/* Lookups by id among what the page lists (NULL when not listed). */
-sboard *site_page_board(const page_ctx *pc, const char *id);
-slevel *site_page_level(const page_ctx *pc, const char *id);
-schart *site_page_chart(const page_ctx *pc, const char *id);
+/* Check the source folders before anything is read (sources.c): each is a
+ * folder, and static/ holds only files and folders without a link that
+ * loops. Returns false after reporting; s->no_content says whether the
+ * content folder is there to read at all. */
+bool site_check_sources(site *s);
+
+/* Simulate every board variant of the site once (simulate.c): the work is
+ * bounded before anything runs and while it runs; failures are reported. */
+void site_simulate(site *s);
+/* A variant's share of a build's budget of events: budget × bound ÷ total
+ * (total: the sum of every variant's bound), at most max_each. The shares
+ * of all variants sum to at most budget, and when total fits the budget no
+ * share is below its bound. */
+int64_t site_event_share(int64_t bound, int64_t total, int64_t budget, int64_t max_each);
+/* Run fn(q) on --jobs threads (the caller's among them), at most
+ * max_threads of them, and wait for all. */
+void site_run_threads(const site *s, size_t max_threads, void *(*fn)(void *), void *q);
+
+/* Lookups by id among what the page lists (NULL when not listed); what is
+ * found counts as shown on the page. */
+sboard *site_page_board(page_ctx *pc, const char *id);
+slevel *site_page_level(page_ctx *pc, const char *id);
+schart *site_page_chart(page_ctx *pc, const char *id);
 
 /* Draw a board (or its timeline) once; returns 0 or -1 (reported at
  * path:line:col). */

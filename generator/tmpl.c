@@ -1,5 +1,7 @@
-/* tmpl.c — a small logic-light template engine (see tmpl.h), parsed once
- * per build into a node tree and rendered per page. */
+/* tmpl.c — a small logic-light template engine (see tmpl.h). Every file of
+ * a templates folder is parsed once per build into a node tree (a partial
+ * that ten templates include, or one template includes ten times, too) and
+ * rendered per page. */
 #include "tmpl.h"
 
 #include <errno.h>
@@ -8,6 +10,13 @@
 #include <string.h>
 
 #define TMPL_MAX_DEPTH 16 /* partial nesting */
+/* Partials one rendering may show, counted on the tree (a partial inside an
+ * {{#each}} once): partials that each include the next a few times multiply,
+ * 4^11 from 11 files of 44 bytes. */
+#define TMPL_MAX_INCLUDES 1000
+/* HTML one rendering may write (an index listing every page of a site at
+ * the page limit takes a few MiB). */
+#define TMPL_MAX_OUTPUT ((size_t)64 << 20)
 
 typedef enum { TN_TEXT, TN_VAR, TN_PARTIAL, TN_IF, TN_EACH } tn_type;
 
@@ -18,7 +27,7 @@ typedef struct tnode {
     int line, col;
     const char *path;   /* template file (owned by the tmpl) */
     bool reported;      /* unknown-variable error already given */
-    tmpl *partial;      /* TN_PARTIAL */
+    tmpl *partial;      /* TN_PARTIAL (owned by the library) */
     struct tnode *body; /* TN_IF then-part, TN_EACH body */
     size_t n_body;
     struct tnode *alt; /* TN_IF else-part */
@@ -29,6 +38,23 @@ struct tmpl {
     char *path;
     tnode *nodes;
     size_t n;
+    int height;      /* partial nesting below this file (0: includes none) */
+    size_t includes; /* partials one rendering shows (see TMPL_MAX_INCLUDES) */
+    bool too_large;  /* a rendering went past TMPL_MAX_OUTPUT (reported) */
+    tmpl_lib *own;   /* the library tmpl_load/tmpl_parse made for it, or NULL */
+};
+
+/* One file of the folder, parsed at most once. */
+typedef struct {
+    char *file; /* relative to the folder: "page.html", "partials/head.html" */
+    tmpl *t;    /* NULL while it loads and after it failed */
+    bool loading, failed;
+} lib_entry;
+
+struct tmpl_lib {
+    char *dir;
+    lib_entry *files;
+    size_t n, cap;
 };
 
 typedef enum { TV_TEXT, TV_HTML, TV_LIST } tv_type;
@@ -183,7 +209,8 @@ typedef struct {
     diag *d;
     int errors;
     int depth;               /* partial nesting */
-    const char **chain;      /* partial names being loaded, for cycles */
+    tmpl_lib *lib;           /* where partials come from */
+    tmpl *t;                 /* the template being parsed */
     int stop_line, stop_col; /* where the closing tag that ended parse_nodes starts */
 } parser;
 
@@ -203,7 +230,6 @@ static void free_nodes(tnode *n, size_t count)
 {
     for (size_t i = 0; i < count; i++) {
         free(n[i].s);
-        tmpl_free(n[i].partial);
         free_nodes(n[i].body, n[i].n_body);
         free_nodes(n[i].alt, n[i].n_alt);
     }
@@ -224,6 +250,7 @@ static bool valid_name(const char *s, size_t n)
 }
 
 static tmpl *load_partial(parser *p, const char *name, int line, int col);
+static void tmpl_free_nodes(tmpl *t);
 
 /* Parse nodes until end of text or a closing tag; *stop gets "else",
  * "/if", "/each" or NULL at the end. */
@@ -351,13 +378,12 @@ static tnode *parse_nodes(parser *p, size_t *count, const char **stop)
     return nodes;
 }
 
-static tmpl *parse_text(const char *dir, const char *path, const char *text, size_t len, diag *d,
-                        int depth, const char **chain, int *errors)
+static tmpl *parse_text(tmpl_lib *lib, const char *path, const char *text, size_t len, diag *d,
+                        int depth, int *errors)
 {
-    parser p = {dir, NULL, text, len, 0, 1, 1, d, 0, depth, chain, 0, 0};
     tmpl *t = xcalloc(1, sizeof *t);
     t->path = xstrdup(path);
-    p.path = t->path;
+    parser p = {lib->dir, t->path, text, len, 0, 1, 1, d, 0, depth, lib, t, 0, 0};
     const char *stop;
     t->nodes = parse_nodes(&p, &t->n, &stop);
     if (stop && *stop != '?') { /* an unknown closing tag was reported already */
@@ -379,14 +405,16 @@ static bool outside(const char *dir, const char *path)
     return strncmp(real, root, n) != 0 || (real[n] != '/' && strcmp(root, "/") != 0);
 }
 
-static tmpl *load_file(const char *dir, const char *file, diag *d, int depth, const char **chain,
-                       int *errors, const char *from_path, int line, int col)
+/* Read and parse lib's file (relative to its folder); problems of reading it
+ * are reported at from_path:line:col when it was included from there. */
+static tmpl *load_file(tmpl_lib *lib, const char *file, diag *d, int depth, int *errors,
+                       const char *from_path, int line, int col)
 {
-    char *path = xasprintf("%s/%s", dir, file);
+    char *path = xasprintf("%s/%s", lib->dir, file);
     char *text = NULL;
     size_t len = 0;
     tmpl *t = NULL;
-    if (outside(dir, path)) {
+    if (outside(lib->dir, path)) {
         /* Its text would be published: refuse it like a static file. */
         if (from_path)
             diag_error(d, from_path, line, col,
@@ -398,28 +426,20 @@ static tmpl *load_file(const char *dir, const char *file, diag *d, int depth, co
                        "leads outside the templates folder (a symbolic link?); copy the file in");
         (*errors)++;
     } else if (file_read(path, BP_MAX_FILE_BYTES, &text, &len) != 0) {
-        if (from_path)
-            diag_error(d, from_path, line, col, "cannot read template '%s': %s", path,
-                       strerror(errno));
-        else
-            diag_error(d, path, 0, 0, "cannot read the template: %s", strerror(errno));
+        char *what = from_path ? xasprintf("template '%s'", path) : xstrdup("the template");
+        diag_read_error(d, from_path ? from_path : path, line, col, path, what, errno,
+                        BP_MAX_FILE_BYTES);
+        free(what);
         (*errors)++;
     } else {
         size_t bad;
         if (!utf8_valid(text, len, &bad)) {
-            int bad_line = 1, bad_col = 1;
-            for (size_t i = 0; i < bad; i++) {
-                if (text[i] == '\n') {
-                    bad_line++;
-                    bad_col = 1;
-                } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
-                    bad_col++;
-                }
-            }
+            int bad_line, bad_col;
+            text_pos(text, bad, &bad_line, &bad_col);
             diag_error(d, path, bad_line, bad_col, "template is not valid UTF-8 text");
             (*errors)++;
         } else {
-            t = parse_text(dir, path, text, len, d, depth, chain, errors);
+            t = parse_text(lib, path, text, len, d, depth, errors);
         }
     }
     free(text);
@@ -427,65 +447,150 @@ static tmpl *load_file(const char *dir, const char *file, diag *d, int depth, co
     return t;
 }
 
-static tmpl *load_partial(parser *p, const char *name, int line, int col)
+/* lib's file, loaded on first use; the same tmpl (or NULL) every time after.
+ * *loading is set when the file is being parsed right now (an include
+ * cycle). Problems are reported once, on the first load. */
+static tmpl *lib_file(tmpl_lib *lib, const char *file, diag *d, int depth, const char *from_path,
+                      int line, int col, bool *loading)
 {
-    if (p->depth >= TMPL_MAX_DEPTH) {
-        diag_error(p->d, p->path, line, col, "partials nest deeper than %d levels", TMPL_MAX_DEPTH);
-        p->errors++;
-        return NULL;
-    }
-    for (int i = 0; i < p->depth; i++) {
-        if (strcmp(p->chain[i], name) == 0) {
-            diag_error(p->d, p->path, line, col, "partial '%s' includes itself", name);
-            p->errors++;
-            return NULL;
+    *loading = false;
+    for (size_t i = 0; i < lib->n; i++) {
+        if (strcmp(lib->files[i].file, file) == 0) {
+            *loading = lib->files[i].loading;
+            return lib->files[i].t;
         }
     }
-    const char *chain[TMPL_MAX_DEPTH + 1];
-    for (int i = 0; i < p->depth; i++)
-        chain[i] = p->chain[i];
-    chain[p->depth] = name;
-    char *file = xasprintf("partials/%s.html", name);
+    lib->files = xgrow(lib->files, sizeof *lib->files, &lib->cap, lib->n + 1);
+    size_t at = lib->n++;
+    lib->files[at] = (lib_entry){xstrdup(file), NULL, true, false};
     int errors = 0;
-    tmpl *t = load_file(p->dir, file, p->d, p->depth + 1, chain, &errors, p->path, line, col);
-    p->errors += errors;
+    tmpl *t = load_file(lib, file, d, depth, &errors, from_path, line, col);
+    if (errors) {
+        tmpl_free_nodes(t);
+        t = NULL;
+    }
+    lib->files[at].loading = false; /* lib->files may have moved meanwhile */
+    lib->files[at].failed = t == NULL;
+    lib->files[at].t = t;
+    return t;
+}
+
+static tmpl *load_partial(parser *p, const char *name, int line, int col)
+{
+    char *file = xasprintf("partials/%s.html", name);
+    bool loading;
+    tmpl *t = NULL;
+    if (p->depth >= TMPL_MAX_DEPTH) {
+        diag_error(p->d, p->path, line, col, "partials nest deeper than %d levels", TMPL_MAX_DEPTH);
+    } else {
+        t = lib_file(p->lib, file, p->d, p->depth + 1, p->path, line, col, &loading);
+        if (loading) {
+            diag_error(p->d, p->path, line, col, "partial '%s' includes itself", name);
+        } else if (t && p->depth + 1 + t->height > TMPL_MAX_DEPTH) {
+            /* parsed before, from a shallower place */
+            diag_error(p->d, p->path, line, col, "partials nest deeper than %d levels",
+                       TMPL_MAX_DEPTH);
+            t = NULL;
+        } else if (t) {
+            if (t->height + 1 > p->t->height)
+                p->t->height = t->height + 1;
+            size_t before = p->t->includes;
+            p->t->includes += 1 + t->includes;
+            if (before <= TMPL_MAX_INCLUDES && p->t->includes > TMPL_MAX_INCLUDES) {
+                diag_error(p->d, p->path, line, col,
+                           "with '{{> %s }}' (itself %zu partial%s), this template shows more "
+                           "than %d partials: partials that include each other several times "
+                           "multiply; include fewer",
+                           name, t->includes, t->includes == 1 ? "" : "s", TMPL_MAX_INCLUDES);
+                p->errors++;
+            }
+        }
+    }
+    if (!t)
+        p->errors++; /* reported here, or where the partial failed to load */
+    free(file);
+    return t;
+}
+
+tmpl_lib *tmpl_lib_new(const char *dir)
+{
+    tmpl_lib *lib = xcalloc(1, sizeof *lib);
+    lib->dir = xstrdup(dir);
+    return lib;
+}
+
+void tmpl_lib_free(tmpl_lib *lib)
+{
+    if (!lib)
+        return;
+    for (size_t i = 0; i < lib->n; i++) {
+        tmpl_free_nodes(lib->files[i].t);
+        free(lib->files[i].file);
+    }
+    free(lib->files);
+    free(lib->dir);
+    free(lib);
+}
+
+tmpl *tmpl_lib_load(tmpl_lib *lib, const char *name, diag *d)
+{
+    char *file = xasprintf("%s.html", name);
+    bool loading;
+    tmpl *t = lib_file(lib, file, d, 0, NULL, 0, 0, &loading);
     free(file);
     return t;
 }
 
 tmpl *tmpl_parse(const char *dir, const char *path, const char *text, size_t len, diag *d)
 {
+    tmpl_lib *lib = tmpl_lib_new(dir);
     int errors = 0;
-    const char *chain[1] = {NULL};
-    tmpl *t = parse_text(dir, path, text, len, d, 0, chain, &errors);
+    tmpl *t = parse_text(lib, path, text, len, d, 0, &errors);
     if (errors) {
-        tmpl_free(t);
+        tmpl_free_nodes(t);
+        tmpl_lib_free(lib);
         return NULL;
     }
+    t->own = lib;
     return t;
 }
 
 tmpl *tmpl_load(const char *dir, const char *name, diag *d)
 {
-    int errors = 0;
-    char *file = xasprintf("%s.html", name);
-    const char *chain[1] = {name};
-    tmpl *t = load_file(dir, file, d, 0, chain, &errors, NULL, 0, 0);
-    free(file);
-    if (errors) {
-        tmpl_free(t);
+    tmpl_lib *lib = tmpl_lib_new(dir);
+    tmpl *t = tmpl_lib_load(lib, name, d);
+    if (!t) {
+        tmpl_lib_free(lib);
         return NULL;
     }
+    /* t stays in lib's list; tmpl_free frees the library and so t */
+    t->own = lib;
     return t;
 }
 
-void tmpl_free(tmpl *t)
+/* A parsed file itself; the partials it includes belong to the library. */
+static void tmpl_free_nodes(tmpl *t)
 {
     if (!t)
         return;
     free_nodes(t->nodes, t->n);
     free(t->path);
     free(t);
+}
+
+void tmpl_free(tmpl *t)
+{
+    if (!t)
+        return;
+    if (!t->own)
+        return; /* a library's template: tmpl_lib_free frees it */
+    tmpl_lib *lib = t->own;
+    bool listed = false;
+    for (size_t i = 0; i < lib->n && !listed; i++)
+        listed = lib->files[i].t == t;
+    if (!listed)
+        tmpl_free_nodes(t); /* tmpl_parse's text: not one of the folder's files */
+    tmpl_lib_free(lib);
 }
 
 /* ------------------------------------------------------------ rendering */
@@ -513,10 +618,24 @@ static void unknown(tnode *n, const frame *f, diag *d, const char *kind)
     diag_unknown(d, n->path, n->line, n->col, kind, n->s, names, count);
 }
 
-static int render_nodes(tnode *nodes, size_t count, const frame *scope, buf *out, diag *d)
+/* One rendering: where it writes, and where it must stop. */
+typedef struct {
+    buf *out;
+    diag *d;
+    size_t end; /* out->len may not pass this */
+    bool over;
+} render_ctx;
+
+static int render_nodes(render_ctx *c, tnode *nodes, size_t count, const frame *scope)
 {
     int rc = 0;
+    buf *out = c->out;
+    diag *d = c->d;
     for (size_t i = 0; i < count; i++) {
+        if (out->len > c->end) {
+            c->over = true;
+            return -1;
+        }
         tnode *n = &nodes[i];
         const tvar *v = NULL;
         switch (n->type) {
@@ -524,7 +643,7 @@ static int render_nodes(tnode *nodes, size_t count, const frame *scope, buf *out
             buf_put(out, n->s, n->len);
             break;
         case TN_PARTIAL:
-            if (n->partial && render_nodes(n->partial->nodes, n->partial->n, scope, out, d) != 0)
+            if (n->partial && render_nodes(c, n->partial->nodes, n->partial->n, scope) != 0)
                 rc = -1;
             break;
         case TN_VAR:
@@ -552,9 +671,9 @@ static int render_nodes(tnode *nodes, size_t count, const frame *scope, buf *out
                 break;
             }
             if (v->type == TV_LIST ? v->n_items > 0 : v->s[0] != '\0') {
-                if (render_nodes(n->body, n->n_body, scope, out, d) != 0)
+                if (render_nodes(c, n->body, n->n_body, scope) != 0)
                     rc = -1;
-            } else if (render_nodes(n->alt, n->n_alt, scope, out, d) != 0) {
+            } else if (render_nodes(c, n->alt, n->n_alt, scope) != 0) {
                 rc = -1;
             }
             break;
@@ -569,18 +688,18 @@ static int render_nodes(tnode *nodes, size_t count, const frame *scope, buf *out
                 rc = -1;
                 break;
             }
-            for (size_t k = 0; k < v->n_items && v->fill; k++) {
+            for (size_t k = 0; k < v->n_items && v->fill && !c->over; k++) {
                 /* one item at a time: a list of every page costs one item */
                 tmpl_scope *it = tmpl_scope_new(v->owner);
                 v->fill(v->fill_ctx, k, it);
                 frame item = {it, scope};
-                if (render_nodes(n->body, n->n_body, &item, out, d) != 0)
+                if (render_nodes(c, n->body, n->n_body, &item) != 0)
                     rc = -1;
                 tmpl_scope_free(it);
             }
-            for (size_t k = 0; k < v->n_items && !v->fill; k++) {
+            for (size_t k = 0; k < v->n_items && !v->fill && !c->over; k++) {
                 frame item = {v->items[k], scope};
-                if (render_nodes(n->body, n->n_body, &item, out, d) != 0)
+                if (render_nodes(c, n->body, n->n_body, &item) != 0)
                     rc = -1;
             }
             break;
@@ -591,6 +710,18 @@ static int render_nodes(tnode *nodes, size_t count, const frame *scope, buf *out
 
 int tmpl_render(tmpl *t, const tmpl_scope *scope, buf *out, diag *d)
 {
+    if (__atomic_load_n(&t->too_large, __ATOMIC_RELAXED))
+        return -1; /* reported by the rendering that found it */
     frame top = {scope, NULL};
-    return render_nodes(t->nodes, t->n, &top, out, d);
+    render_ctx c = {out, d, out->len + TMPL_MAX_OUTPUT, false};
+    int rc = render_nodes(&c, t->nodes, t->n, &top);
+    if (c.over || out->len > c.end) {
+        if (!__atomic_exchange_n(&t->too_large, true, __ATOMIC_RELAXED))
+            diag_error(d, t->path, 0, 0,
+                       "renders more than %zu MiB of HTML for one page; its lists or partials "
+                       "repeat too much",
+                       TMPL_MAX_OUTPUT >> 20);
+        rc = -1;
+    }
+    return rc;
 }

@@ -18,17 +18,31 @@
 
 typedef struct tmpl tmpl;
 typedef struct tmpl_scope tmpl_scope;
+typedef struct tmpl_lib tmpl_lib;
 
-/* Load templates/NAME.html from dir, with its partials. Returns NULL after
- * reporting every problem (unknown directive, unclosed block, missing
- * partial, partial cycle). Free with tmpl_free. */
+/* A templates folder, each of its files parsed at most once however many
+ * templates include it and however often: a build's page, index and other
+ * templates share one library. Free with tmpl_lib_free (also frees every
+ * template it loaded). */
+tmpl_lib *tmpl_lib_new(const char *dir);
+void tmpl_lib_free(tmpl_lib *lib);
+/* NAME.html of the library's folder, with its partials. Returns the
+ * template (owned by lib), or NULL after reporting every problem (unknown
+ * directive, unclosed block, missing partial, partial cycle, partials nested
+ * deeper than 16 or shown more than 1,000 times); asking again gives the
+ * same template, or NULL without a second report. */
+tmpl *tmpl_lib_load(tmpl_lib *lib, const char *name, diag *d);
+
+/* tmpl_lib_load in a library of its own (freed with the template). */
 tmpl *tmpl_load(const char *dir, const char *name, diag *d);
 /* Parse template text directly (path for messages; partials from dir). */
 tmpl *tmpl_parse(const char *dir, const char *path, const char *text, size_t len, diag *d);
+/* Free what tmpl_load or tmpl_parse returned (not a library's templates). */
 void tmpl_free(tmpl *t);
 
 /* Render with the variables of scope. Returns 0, or -1 after reporting
- * unknown variables (each position once per template). */
+ * unknown variables (each position once per template) or output past
+ * 64 MiB (once per template; later renderings of it fail at once). */
 int tmpl_render(tmpl *t, const tmpl_scope *scope, buf *out, diag *d);
 
 /* Scopes: a set of named values; parent scopes are searched after. */

@@ -82,6 +82,20 @@ static const unit_def duration_units[] = {
     {"us", 1.0}, {"ms", 1e3}, {"s", 1e6}, {"min", 60e6}, {"h", 3600e6}, {"d", 86400e6},
 };
 
+/* What a unit of another kind of quantity is ("a currency" for USD), or
+ * NULL: said instead of a near spelling ("USD" is not a misspelt "us"). */
+static const char *other_kind(const char *unit, bool duration)
+{
+    if (strcmp(unit, "%") == 0)
+        return "a percentage";
+    if (duration)
+        return strcmp(unit, "USD") == 0 ? "a currency" : NULL;
+    for (size_t i = 0; i < sizeof duration_units / sizeof duration_units[0]; i++)
+        if (strcmp(unit, duration_units[i].name) == 0)
+            return "a duration unit";
+    return NULL;
+}
+
 int units_duration(const char *s, int64_t *us, char *err, size_t errn, size_t *col_off)
 {
     double x;
@@ -113,7 +127,12 @@ int units_duration(const char *s, int64_t *us, char *err, size_t errn, size_t *c
             return 0;
         }
     }
-    diag_unknown_text(err, errn, "duration unit", s + u, names, sizeof names / sizeof names[0]);
+    const char *kind = other_kind(s + u, true);
+    if (kind)
+        snprintf(err, errn, "'%s' is %s, not a duration: write one in us, ms, s, min, h or d",
+                 s + u, kind);
+    else
+        diag_unknown_text(err, errn, "duration unit", s + u, names, sizeof names / sizeof names[0]);
     *col_off = u;
     return -1;
 }
@@ -140,7 +159,11 @@ int units_money(const char *s, double *usd, char *err, size_t errn, size_t *col_
     }
     static const char *const names[] = {"USD"};
     if (strcmp(s + u, "USD") != 0) {
-        diag_unknown_text(err, errn, "currency", s + u, names, 1);
+        const char *kind = other_kind(s + u, false);
+        if (kind)
+            snprintf(err, errn, "'%s' is %s, not a currency: write an amount in USD", s + u, kind);
+        else
+            diag_unknown_text(err, errn, "currency", s + u, names, 1);
         *col_off = u;
         return -1;
     }

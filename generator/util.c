@@ -241,15 +241,30 @@ void buf_json_str(buf *b, const char *s, size_t n)
 int file_read(const char *path, size_t max_bytes, char **out, size_t *len)
 {
     /* open, fstat, one read of the known size, close: pages are read twice
-     * per build, so every system call counts */
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+     * per build, so every system call counts. O_NONBLOCK: opening a named
+     * pipe must not wait for a writer; fstat then refuses it unread. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0)
         return -1;
     struct stat st;
-    bool sized = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0;
-    size_t cap = sized ? (size_t)st.st_size + 1 : 65536;
-    if (cap > max_bytes + 1)
-        cap = max_bytes + 1;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        errno = S_ISDIR(st.st_mode) ? EISDIR : FILE_ENOTREG;
+        return -1;
+    }
+    if ((size_t)st.st_size > max_bytes) {
+        close(fd);
+        errno = EFBIG;
+        return -1;
+    }
+    /* The size is known, but a file may still grow while it is read. */
+    size_t cap = (size_t)st.st_size + 1;
     char *b = xmalloc(cap + 1);
     size_t n = 0;
     int err = 0;
@@ -266,7 +281,7 @@ int file_read(const char *path, size_t max_bytes, char **out, size_t *len)
         if (r < 0) {
             if (errno == EINTR)
                 continue;
-            err = EIO;
+            err = errno == EAGAIN ? EIO : errno;
             break;
         }
         if (r == 0)
@@ -276,7 +291,7 @@ int file_read(const char *path, size_t max_bytes, char **out, size_t *len)
             err = EFBIG;
             break;
         }
-        if (sized && n == (size_t)st.st_size)
+        if (n == (size_t)st.st_size)
             break; /* all of it: no read just to see the end */
     }
     close(fd);
@@ -289,6 +304,53 @@ int file_read(const char *path, size_t max_bytes, char **out, size_t *len)
     *len = n;
     *out = b;
     return 0;
+}
+
+static void size_words(char *dst, size_t n, size_t bytes)
+{
+    if (bytes >= ((size_t)1 << 20) && bytes % ((size_t)1 << 20) == 0)
+        snprintf(dst, n, "%zu MiB", bytes >> 20);
+    else if (bytes >= 1024 && bytes % 1024 == 0)
+        snprintf(dst, n, "%zu KiB", bytes >> 10);
+    else
+        snprintf(dst, n, "%zu bytes", bytes);
+}
+
+const char *file_error_text(const char *path, int err, size_t max_bytes, char *why, size_t n)
+{
+    struct stat st;
+    char size[32];
+    switch (err) {
+    case ENOENT:
+        snprintf(why, n, "no such file");
+        break;
+    case EISDIR:
+        snprintf(why, n, "it is a folder, not a file");
+        break;
+    case FILE_ENOTREG:
+        snprintf(why, n, "it is %s, not a regular file",
+                 stat(path, &st) != 0   ? "not a regular file"
+                 : S_ISFIFO(st.st_mode) ? "a named pipe"
+                 : S_ISSOCK(st.st_mode) ? "a socket"
+                                        : "a device");
+        break;
+    case EFBIG:
+        size_words(size, sizeof size, max_bytes);
+        snprintf(why, n, "larger than %s", size);
+        break;
+    case ELOOP:
+        snprintf(why, n, "too many symbolic links (a link that leads to itself?)");
+        break;
+    default:
+        snprintf(why, n, "%s", strerror(err));
+    }
+    return why;
+}
+
+bool file_error_is_io(int err)
+{
+    return err != ENOENT && err != EISDIR && err != FILE_ENOTREG && err != EFBIG && err != ELOOP &&
+           err != ENOTDIR && err != ENAMETOOLONG;
 }
 
 bool utf8_valid(const char *s, size_t n, size_t *bad_at)
@@ -344,6 +406,37 @@ bad:
     if (bad_at)
         *bad_at = i;
     return false;
+}
+
+void text_pos(const char *text, size_t off, int *line, int *col)
+{
+    *line = 1;
+    *col = 1;
+    for (size_t i = 0; i < off; i++) {
+        if (text[i] == '\n') {
+            (*line)++;
+            *col = 1;
+        } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
+            (*col)++;
+        }
+    }
+}
+
+size_t text_control_at(const char *s, size_t n, unsigned *cp)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; i < n; i++) {
+        unsigned c = p[i];
+        if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) {
+            *cp = c;
+            return i;
+        }
+        if (c == 0xC2 && i + 1 < n && p[i + 1] >= 0x80 && p[i + 1] <= 0x9F) {
+            *cp = p[i + 1];
+            return i;
+        }
+    }
+    return n;
 }
 
 uint64_t hash64(const void *data, size_t n, uint64_t seed)

@@ -4,6 +4,7 @@
 #ifndef BP_UTIL_H
 #define BP_UTIL_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -47,9 +48,22 @@ void buf_html_s(buf *b, const char *s);
  * the line separators are written as \u escapes). */
 void buf_json_str(buf *b, const char *s, size_t n);
 
-/* Read a whole file. Returns 0 and a NUL-terminated heap copy in *out (the
- * caller frees), or -1 with errno set; files above max_bytes fail with EFBIG. */
+/* Read a whole regular file. Returns 0 and a NUL-terminated heap copy in
+ * *out (the caller frees), or -1 with errno set: EFBIG above max_bytes,
+ * EISDIR for a folder, FILE_ENOTREG for a named pipe, socket or device
+ * (refused unread: a pipe would block the build forever). */
 int file_read(const char *path, size_t max_bytes, char **out, size_t *len);
+/* The errno file_read gives a path that is neither a regular file nor a
+ * folder (Linux has no errno of its own for that). */
+#define FILE_ENOTREG ENODEV
+
+/* Why file_read failed on path, as words for a message ("no such file",
+ * "it is a folder, not a file", "larger than 1 MiB"), in why (size n);
+ * returns why. */
+const char *file_error_text(const char *path, int err, size_t max_bytes, char *why, size_t n);
+/* True when err is the system's failure (permissions, I/O), false when it
+ * is the input's (missing, too large, not a regular file). */
+bool file_error_is_io(int err);
 
 /* Write all of data to fd (retrying short writes). Returns 0 or -1 (errno). */
 int file_write_all(int fd, const void *data, size_t len);
@@ -63,6 +77,16 @@ int file_write_atomic(const char *path, const void *data, size_t len);
 /* True when s[0..n) is valid UTF-8 without NUL bytes; otherwise *bad_at is the
  * offset of the first bad byte. */
 bool utf8_valid(const char *s, size_t n, size_t *bad_at);
+
+/* The 1-based line and character column of byte offset off in text. */
+void text_pos(const char *text, size_t off, int *line, int *col);
+
+/* The offset of the first control character in s[0..n) (valid UTF-8) that
+ * text on a page may not hold: C0 controls other than tab, line feed and
+ * carriage return, DEL, and the C1 controls U+0080 to U+009F (they are
+ * invisible, and HTML calls them errors); n when there is none. *cp gets
+ * the character. */
+size_t text_control_at(const char *s, size_t n, unsigned *cp);
 
 /* A set of strings (open addressing; copies what it stores). */
 typedef struct {

@@ -40,9 +40,9 @@ ynode *yaml_load(const char *path, const char *what, diag *d)
     char *text;
     size_t len;
     if (file_read(path, BP_MAX_FILE_BYTES, &text, &len) != 0) {
-        d->io = errno != ENOENT && errno != EFBIG;
-        diag_error(d, path, 0, 0, "cannot read the %s: %s", what,
-                   errno == EFBIG ? "file larger than 1 MiB" : strerror(errno));
+        char *the = xasprintf("the %s", what);
+        diag_read_error(d, path, 0, 0, path, the, errno, BP_MAX_FILE_BYTES);
+        free(the);
         return NULL;
     }
     ynode *root = yaml_parse_named(path, text, len, what, d);
@@ -131,21 +131,6 @@ typedef struct {
     ynode *root;
     int documents;
 } builder;
-
-/* 1-based line and character column of byte offset off in text. */
-static void pos_of(const char *text, size_t off, int *line, int *col)
-{
-    *line = 1;
-    *col = 1;
-    for (size_t i = 0; i < off; i++) {
-        if (text[i] == '\n') {
-            (*line)++;
-            *col = 1;
-        } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
-            (*col)++;
-        }
-    }
-}
 
 static void err_at(builder *b, yaml_mark_t m, const char *msg)
 {
@@ -316,12 +301,12 @@ ynode *yaml_parse(const char *path, const char *text, size_t len, int line_offse
     b.d = d;
     if (empty)
         *empty = false;
-    int errors_before = d->errors;
+    size_t mark = diag_mark(d);
 
     size_t bad_at;
     if (!utf8_valid(text, len, &bad_at)) {
         int line, col;
-        pos_of(text, bad_at, &line, &col);
+        text_pos(text, bad_at, &line, &col);
         diag_error(d, path, line + line_offset, col, "%s",
                    text[bad_at] == '\0' ? "NUL byte in text (is this a UTF-16 or binary file?)"
                                         : "invalid UTF-8 (files must be UTF-8 encoded)");
@@ -403,6 +388,19 @@ ynode *yaml_parse(const char *path, const char *text, size_t len, int line_offse
                     done = true;
                     break;
                 }
+                unsigned cp;
+                if (text_control_at(n->s, n->len, &cp) < n->len) {
+                    /* only an escape gets one past libyaml ("\x01", "\e") */
+                    char msg[160];
+                    snprintf(msg, sizeof msg,
+                             "control character U+%04X in a value (from an escape in double "
+                             "quotes?); text may not hold one: remove it",
+                             cp);
+                    err_at(&b, m, msg);
+                    ynode_free(n);
+                    done = true;
+                    break;
+                }
                 if (attach(&b, n) != 0)
                     done = true;
                 break;
@@ -436,7 +434,7 @@ ynode *yaml_parse(const char *path, const char *text, size_t len, int line_offse
         ynode_free(b.stack[i]);
         strset_free(&b.keys[i]);
     }
-    if (d->errors != errors_before) {
+    if (diag_failed_since(d, mark)) {
         ynode_free(b.root);
         return NULL;
     }

@@ -243,6 +243,15 @@ int sim_board_check(const sim_board *b, const sim_limits *lim, char *msg, size_t
  * second broker, 1 otherwise, 0 when the board does not pass the check. */
 int sim_board_hops(const sim_board *b);
 
+/* The events one run (replication) of a board may take, before it runs:
+ * jobs × (an arrival, the publisher's events, at most 8 events per send,
+ * sends being the product of the tries along the chain, and what a second
+ * hop's publishing adds), or -1 when the board does not pass the check.
+ * *sends_per_job (when not NULL) gets the most sends a job can make; *bounded
+ * is true when the result is an upper bound, false when an outbox relay on
+ * a link that can lose its publishes or confirms makes it an expectation. */
+int64_t sim_events_estimate(const sim_board *b, double *sends_per_job, bool *bounded);
+
 /* ------------------------------------------------------------------ results */
 
 typedef struct {

@@ -17,6 +17,9 @@
 #               (default: build, -q); @W@ is the case's work folder
 #   stderr      the exact expected stderr (@W@ for the work folder)
 #   exit        optional: the expected exit status (default 1)
+#   user        optional: run boardpress as this user (the case's folder is
+#               handed to it first), so a file made unreadable with chmod
+#               in setup.sh really is unreadable (root reads anything)
 #   check.sh    optional: run in the site folder afterwards with bash -e;
 #               must exit 0 (checks on the output of a case that builds);
 #               has / lacks ARGS... are grep -q that fail loudly
@@ -113,11 +116,22 @@ for name in "${cases[@]}"; do
   fi
   want_exit=1
   [ -f "$c/exit" ] && want_exit=$(cat "$c/exit")
+  run=("$BP")
+  if [ -f "$c/user" ]; then
+    u=$(cat "$c/user")
+    chmod o+x "$work"
+    chown -R "$u:$(id -gn "$u")" "$W"
+    # a copy the user can run wherever the repository is (a fresh clone
+    # sits in a folder only root may enter)
+    [ -x "$work/bin/boardpress" ] || { mkdir -p "$work/bin" && cp "$BP" "$work/bin/boardpress"; }
+    chmod -R o+rx "$work/bin"
+    run=(setpriv --reuid="$u" --regid="$(id -g "$u")" --clear-groups "$work/bin/boardpress")
+  fi
 
   before=$(snapshot "$W")
   start=$(date +%s%N)
   set +e
-  (cd "$W/site" && SOURCE_DATE_EPOCH=0 HOME=$W/home timeout -k 5 "$BAD_TIMEOUT" "$BP" "${args[@]}") \
+  (cd "$W/site" && SOURCE_DATE_EPOCH=0 HOME=$W/home timeout -k 5 "$BAD_TIMEOUT" "${run[@]}" "${args[@]}") \
     >"$W/stdout" 2>"$W/stderr.raw"
   got_exit=$?
   set -e

@@ -19,7 +19,7 @@ set +e
 "$BP" sim "$tmp/missing.yaml" --catalog "$cat_" >/dev/null 2>"$tmp/err"; rc=$?
 set -e
 [ $rc = 1 ] || fail "missing board file should exit 1, got $rc"
-grep -q "missing.yaml: error: cannot read the board: No such file or directory" "$tmp/err" || fail "missing board message: $(cat "$tmp/err")"
+grep -q "missing.yaml: error: cannot read the board: no such file" "$tmp/err" || fail "missing board message: $(cat "$tmp/err")"
 "$BP" --version | grep -q "^boardpress " || fail "--version"
 "$BP" --help | grep -q "exit status" || fail "--help"
 
@@ -67,7 +67,7 @@ set +e
 "$BP" sim "$board" --catalog "$cat_" --set parts.wroker.idempotency=none >/dev/null 2>"$tmp/err"; rc=$?
 set -e
 [ $rc = 1 ] || fail "--set on a missing part should exit 1"
-grep -qx -e "--set: error: no part 'wroker' on the board" "$tmp/err" || fail "--set message: $(cat "$tmp/err")"
+grep -qx -e "--set: error: no part 'wroker' on the board; did you mean 'worker'?" "$tmp/err" || fail "--set message: $(cat "$tmp/err")"
 set +e
 "$BP" sim "$board" --catalog "$cat_" --set parts.worker.idempotency=key-in-transation >/dev/null 2>"$tmp/err"; rc=$?
 set -e

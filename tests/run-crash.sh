@@ -217,19 +217,19 @@ for round in 1 2 3 4 5; do
   fi
   rm -rf content-a content-b
 done
-# One build waits half way: the drawing of the page's board, in the cache,
-# is replaced by a named pipe, and the build blocks reading it after it has
-# made (or recycled) its tree. Another build, in another PID namespace, runs
-# meanwhile.
+# One build waits half way: opening the drawing of the page's board, in the
+# cache, waits (tests/interrupt_pause.c, preloaded: boardpress refuses to
+# read a named pipe, which used to hold it) after it has made (or recycled)
+# its tree. Another build, in another PID namespace, runs meanwhile.
 gen $PAGES w
 ns
 drawing=$(ls cache/draw-*.bin | head -1)
-cp "$drawing" "$work/drawing"
-rm "$drawing"
-mkfifo "$drawing"
+cc -shared -fPIC -O1 -o "$work/pause.so" "$here/interrupt_pause.c" -ldl
+asan_rt=$(ldd "$BP" | awk '/libasan/ {print $3}')
 gen $PAGES waiting
 cp -a content content-a # (a build reads its pages as it goes)
-ns --content content-a >"$work/a.txt" 2>&1 &
+BP_PAUSE_AT="/$(basename "$drawing")" BP_PAUSE_UNTIL="$work/go" \
+  LD_PRELOAD="${asan_rt:+$asan_rt }$work/pause.so" ns --content content-a >"$work/a.txt" 2>&1 &
 a=$!
 pids=("$a")
 tree=
@@ -255,11 +255,10 @@ if [ "$(cd "$tree" 2>/dev/null && find . -printf '%i %p\n' | sort)" != "$before"
   echo "crash: the other build touched the waiting build's tree $tree"
   fail=1
 fi
-cat "$work/drawing" >"$drawing" # let it go on
+touch "$work/go" # let it go on
 sa=0
 wait "$a" || sa=$?
 pids=()
-rm -f "$drawing"
 if [ $sa != 0 ] || [ "$(versions)" != "$PAGES waiting." ] || [ -n "$(ls -d public?* 2>/dev/null || true)" ]; then
   echo "crash: the waiting build (exit $sa) did not finish whole: pages '$(versions)'"
   cat "$work/a.txt"

@@ -7,10 +7,10 @@
 # journal in the cache folder records it; its marker's lock died with the
 # build).
 # To interrupt mid-write every time, however fast the machine: the last page
-# draws a board of its own, and that drawing's file in the results cache is
-# replaced by a named pipe. The build writes every other page, then waits to
-# read the pipe, and is killed there (the pipe is removed before the next
-# build, which then draws the board afresh).
+# draws a board of its own, and opening that drawing's file in the results
+# cache never returns (tests/interrupt_pause.c, preloaded). The build writes
+# every other page, then waits there, and is killed (the file is removed
+# before the next build, which then draws the board afresh).
 set -euo pipefail
 export LC_ALL=C
 BP=${BP:-build/asan/boardpress}
@@ -27,6 +27,9 @@ cleanup() {
 trap cleanup EXIT
 site=$work/site
 cache=$work/cache
+cc -shared -fPIC -O1 -o "$work/pause.so" "$here/interrupt_pause.c" -ldl
+# the sanitizer runtime wants to come first among the preloaded libraries
+asan_rt=$(ldd "$BP" | awk '/libasan/ {print $3}')
 cp -a "$here/bad/base" "$site"
 cd "$site"
 sed -e 's/^id: mini/id: last/' -e 's/^title: .*/title: The last board/' \
@@ -68,11 +71,10 @@ version=1
 for sig in INT TERM KILL; do
   version=$((version + 1))
   gen "$version"
-  rm -f "$drawing"
-  mkfifo "$drawing"
   # (a background job of a script starts with SIGINT ignored: restore it)
-  SOURCE_DATE_EPOCH=0 env --default-signal=INT,TERM "$BP" build -q --cache "$cache" \
-    >"$work/out.txt" 2>&1 &
+  SOURCE_DATE_EPOCH=0 BP_PAUSE_AT="/$(basename "$drawing")" \
+    LD_PRELOAD="${asan_rt:+$asan_rt }$work/pause.so" \
+    env --default-signal=INT,TERM "$BP" build -q --cache "$cache" >"$work/out.txt" 2>&1 &
   pid=$!
   # Wait until the page before the last is written with the new version (the
   # tree may be a recycled copy of an older site, so counting files would

@@ -312,6 +312,18 @@ def build_hugo(site, out):
     return run(["hugo", "--quiet", "-s", os.path.join(site, "hugo"), "-d", out])
 
 
+REAL_TEMPLATES = ["--templates", os.path.join(ROOT, "templates"),
+                  "--static", os.path.join(ROOT, "static")]
+
+
+def bytes_per_page(out, n):
+    """Every byte a build wrote under out, divided by its n pages."""
+    total = 0
+    for d, _, files in os.walk(out):
+        total += sum(os.lstat(os.path.join(d, f)).st_size for f in files)
+    return total / n
+
+
 def cold(builder, site, out, runs=RUNS, **kw):
     res = []
     for _ in range(runs):
@@ -323,6 +335,7 @@ def cold(builder, site, out, runs=RUNS, **kw):
 def bench_builds():
     sec = "Builds: generated sites, no boards (~4 KB pages: headings, a table, lists)"
     rss = {}
+    real_bpp = {}
     for n in (1000, 10000):
         site = os.path.join(OUT, "site-%d" % n)
         log("builds: %d pages, %d cold runs each of boardpress, hugo, bare cmark-gfm" % (n, RUNS))
@@ -342,6 +355,20 @@ def bench_builds():
         row(sec, "… the same pages with a bare cmark-gfm loop in C (no templates, no checks)",
             "", "cmark-gfm", fmt_s(tc), "%.2f×" % (tb / tc), fmt_mib(med([r.rss_kb for r in cm])),
             "")
+        # what users run: the shipped templates (nav, pager, head, footer)
+        # and static files, beside the minimal ones
+        minimal_bpp = bytes_per_page(os.path.join(TMP, "bp-%d" % n), n)
+        out = os.path.join(TMP, "bp-real-%d" % n)
+        real = cold(build_bp, site, out, extra=REAL_TEMPLATES)
+        tr = med([r.wall for r in real])
+        real_bpp[n] = bytes_per_page(out, n)
+        row(sec, "… with the real templates/ and static/ (bytes written per page)",
+            "%s, %.1f KB/page" % (fmt_s(tr), real_bpp[n] / 1000), "minimal templates",
+            "%s, %.1f KB/page" % (fmt_s(tb), minimal_bpp / 1000), "%.2f×" % (tr / tb),
+            fmt_mib(med([r.rss_kb for r in real])), "")
+    row(sec, "bytes written per page with the real templates, 10,000 pages ÷ 1,000 pages",
+        "%.2f" % (real_bpp[10000] / real_bpp[1000]), "", "", "", "",
+        "≤ 1.1 (output linear in pages)", real_bpp[10000] <= 1.1 * real_bpp[1000])
     per_page = (rss[10000][0] - rss[1000][0]) * 1024.0 / 9000
     hugo_page = (rss[10000][1] - rss[1000][1]) * 1024.0 / 9000
     row(sec, "peak RSS, 10,000 pages ÷ 1,000 pages (what each extra page keeps)",

@@ -424,6 +424,156 @@ static void model_checks(void **state)
             "b.yaml:6:38: error: at row must be between 0 and 63, found 64\n");
 }
 
+/* A deterministic stream of choices for made-up boards. */
+static uint64_t rnd_state = 88172645463325252ULL;
+static unsigned rnd(unsigned n)
+{
+    rnd_state ^= rnd_state << 13;
+    rnd_state ^= rnd_state >> 7;
+    rnd_state ^= rnd_state << 17;
+    return (unsigned)(rnd_state % n);
+}
+#define PICK(...)                                                                                  \
+    (((const char *[]){                                                                            \
+        __VA_ARGS__})[rnd(sizeof((const char *[]){__VA_ARGS__}) / sizeof(const char *))])
+
+/* The events estimate the build budget rests on (sim_events_estimate) is an
+ * upper bound of what the simulator really does: 400 boards made to retry
+ * as much as they can (lost sends and replies, crashes, failing providers,
+ * patience shorter than the work, one slot, a publisher that retries, a
+ * second hop with each way of publishing to it), each run's events at most
+ * the estimate — except where it says it is no bound (an outbox relay on a
+ * lossy link), which the build's share of its budget holds instead. A
+ * model change that adds events fails here, not in a build. */
+static void events_bound_holds(void **state)
+{
+    (void)state;
+    double worst = 0;
+    int checked = 0;
+    for (int k = 0; k < 400; k++) {
+        bool broker = rnd(2), provider = rnd(2), db = rnd(2);
+        bool publisher = broker && rnd(2), second = broker && rnd(2);
+        const char *tries = PICK("1", "2", "5", "20", "60");
+        const char *patience = PICK("1 ms", "30 ms", "2 s");
+        const char *publish = PICK("after-commit", "before-commit", "outbox");
+        bool outbox = second && strcmp(publish, "outbox") == 0;
+        buf y;
+        buf_init(&y);
+        buf_printf(&y, "id: x\ntitle: X\nseed: %d\nparts:\n", k);
+        if (broker)
+            buf_printf(&y,
+                       "  - {id: users, kind: users%s%s%s%s}\n"
+                       "  - {id: broker, kind: message-broker, tries: %s, redelivery_after: %s, "
+                       "delivery: %s%s}\n",
+                       publisher ? ", tries: " : "", publisher ? PICK("2", "5", "20") : "",
+                       publisher ? ", timeout: " : "", publisher ? PICK("1 ms", "50 ms") : "",
+                       tries, patience, PICK("at-least-once", "at-least-once", "at-most-once"),
+                       publisher ? PICK("", ", dedup_window: 10 ms") : "");
+        else
+            buf_printf(&y, "  - {id: users, kind: users, tries: %s, timeout: %s}\n", tries,
+                       patience);
+        buf_printf(&y,
+                   "  - {id: h, kind: %s, idempotency: %s, concurrency: %s, "
+                   "crash_after_effect: %s, restart: %s, work_median: 2 ms, work_p99: 20 ms, "
+                   "timeout: %s%s%s%s}\n",
+                   broker ? "consumer" : "service",
+                   provider ? PICK("none", "key-in-transaction", "provider-key", "business-key")
+                            : PICK("none", "key-after-effect", "key-in-transaction"),
+                   PICK("1", "4", "100"), PICK("0", "0.1", "0.5", "0.9"), PICK("1 ms", "1 s"),
+                   PICK("1 ms", "2 s"), second ? ", publish: " : "", second ? publish : "",
+                   outbox ? PICK(", relay_every: 1 ms", ", relay_every: 50 ms") : "");
+        if (provider)
+            buf_printf(&y, "  - {id: p, kind: payment-provider, fail: %s}\n",
+                       PICK("0", "0.3", "0.9"));
+        if (db)
+            buf_puts(&y, "  - {id: d, kind: database}\n");
+        if (second)
+            buf_printf(&y,
+                       "  - {id: events, kind: message-broker, tries: %s, redelivery_after: %s}\n"
+                       "  - {id: h2, kind: consumer, concurrency: %s, crash_after_effect: %s}\n",
+                       PICK("1", "5", "20"), PICK("1 ms", "30 ms"), PICK("1", "8"),
+                       PICK("0", "0.3"));
+        buf_puts(&y, "links:\n");
+        if (broker)
+            buf_printf(&y, "  - {from: users, to: broker, protocol: http2%s}\n",
+                       publisher ? PICK(", lose_reply: 30%", ", lose_request: 30%", "") : "");
+        buf_printf(&y, "  - {from: %s, to: h, protocol: %s, lose_request: %s, lose_reply: %s}\n",
+                   broker ? "broker" : "users", broker ? "amqp" : "http2", PICK("0", "0.3", "0.9"),
+                   PICK("0", "0.3", "0.99"));
+        if (provider)
+            buf_printf(&y,
+                       "  - {from: h, to: p, protocol: http2, lose_request: %s, lose_reply: %s}\n",
+                       PICK("0", "0.3"), PICK("0", "0.3"));
+        if (db)
+            buf_puts(&y, "  - {from: h, to: d, protocol: sql}\n");
+        if (second)
+            buf_printf(&y,
+                       "  - {from: h, to: events, protocol: amqp%s%s}\n"
+                       "  - {from: events, to: h2, protocol: amqp, lose_reply: %s}\n",
+                       PICK("", ", lose_request: 20%"),
+                       outbox ? PICK("", "", ", lose_reply: 50%") : "", PICK("0", "0.5"));
+        buf_printf(&y, "traffic: {from: users, jobs: %s, over: %s, repeat_share: %s}\n",
+                   PICK("30", "200", "500"), PICK("10 ms", "1 s", "100 s"), PICK("0", "0.3"));
+        diag d;
+        bp_board *b = build(y.data, &d);
+        if (!b)
+            fail_msg("board %d refused:\n%s\n%s", k, y.data, d.text);
+        sim_result r;
+        char msg[256];
+        assert_int_equal(sim_run(&b->sim, &lim, false, &r, msg, sizeof msg), 0);
+        bool bounded;
+        int64_t bound = sim_events_estimate(&b->sim, NULL, &bounded);
+        assert_true(bound > 0);
+        if (bounded) {
+            if (r.m[SIM_M_EVENTS].max > (double)bound)
+                fail_msg("board %d took %.0f events, above its bound of %lld:\n%s", k,
+                         r.m[SIM_M_EVENTS].max, (long long)bound, y.data);
+            if (r.m[SIM_M_EVENTS].max / (double)bound > worst)
+                worst = r.m[SIM_M_EVENTS].max / (double)bound;
+            checked++;
+        }
+        sim_result_free(&r);
+        board_free(b);
+        diag_free(&d);
+        buf_free(&y);
+    }
+    print_message("worst events / bound over %d bounded boards: %.3f\n", checked, worst);
+    /* the bound is not so loose that it could never fail */
+    assert_true(worst > 0.5);
+    assert_true(checked > 300);
+}
+
+/* Past the estimate a board is refused before it runs: one run, or all its
+ * runs, and at a level's tries when an override raised them. */
+static void events_bound_refused(void **state)
+{
+    (void)state;
+    refused("traffic: {from: users, jobs: 20, over: 2 s}",
+            "traffic: {from: users, jobs: 5000000, over: 2 s}",
+            "b.yaml:14:30: error: one run of this board may take up to 210000000 events "
+            "(5000000 jobs, up to 5 sends each); the limit is 200000000 per run: lower jobs or "
+            "tries\n");
+    refused("traffic: {from: users, jobs: 20, over: 2 s}",
+            "traffic: {from: users, jobs: 3000000, over: 2 s}",
+            "b.yaml:4:15: error: the runs of this board may take up to 504000000 events (4 "
+            "replications × 3000000 jobs, up to 5 sends each); the limit is 400000000 per board: "
+            "lower jobs, tries or replications\n");
+    diag d;
+    diag_init(&d, NULL);
+    ynode *root = gt_yaml(base, &d);
+    ymap_set(ymap_get(root, "traffic"), "jobs", ynode_new_scalar("200000", 14, 10), 14, 10);
+    assert_int_equal(
+        board_override("b.yaml", root, "parts.broker.tries", "100", "level.yaml", 9, 3, &d), 0);
+    assert_null(board_from_tree("b.yaml", root, cat, &lim, &d));
+    assert_string_equal(d.text,
+                        "level.yaml:9:3: error: with this value, the runs of the board "
+                        "may take up to 641600000 events (4 replications × 200000 jobs, up to 100 "
+                        "sends each); the limit is 400000000 per board: lower jobs, tries or "
+                        "replications\n");
+    diag_free(&d);
+    ynode_free(root);
+}
+
 /* users -> orders -> shop -> events -> mailer: the second release's keys. */
 static const char two_hops[] =
     "id: two\n"
@@ -627,8 +777,15 @@ static void override_errors(void **state)
     (void)state;
     override_refused("parts.nope.tries", "3",
                      "levels/l.yaml:9:7: error: no part 'nope' on the board\n");
+    override_refused("parts.prc.tries", "3",
+                     "levels/l.yaml:9:7: error: no part 'prc' on the board; did you mean "
+                     "'proc'?\n");
     override_refused("links.users.proc.rtt", "1 ms",
-                     "levels/l.yaml:9:7: error: no link from 'users' to 'proc' on the board\n");
+                     "levels/l.yaml:9:7: error: no link from 'users' to 'proc' on the board (it "
+                     "has links.users.broker, links.broker.proc and links.proc.psp)\n");
+    override_refused("part.proc.tries", "3",
+                     "levels/l.yaml:9:7: error: cannot set 'part.proc.tries'; did you mean "
+                     "'parts.proc.tries'?\n");
     override_refused("colour", "red",
                      "levels/l.yaml:9:7: error: cannot set 'colour': write parts.ID.FIELD, "
                      "links.FROM.TO.FIELD, traffic.FIELD, seed or replications\n");
@@ -691,7 +848,7 @@ static void loading_files(void **state)
     diag_init(&d, NULL);
     path = xasprintf("%s/boards/none.yaml", dir);
     assert_null(board_load(path, cat, &lim, &d));
-    want = xasprintf("%s: error: cannot read the board: No such file or directory\n", path);
+    want = xasprintf("%s: error: cannot read the board: no such file\n", path);
     assert_string_equal(d.text, want);
     free(want);
     free(path);
@@ -714,6 +871,8 @@ int main(void)
         cmocka_unit_test(overrides),
         cmocka_unit_test(override_errors),
         cmocka_unit_test(loading_files),
+        cmocka_unit_test(events_bound_holds),
+        cmocka_unit_test(events_bound_refused),
     };
     return cmocka_run_group_tests_name("board", tests, setup, teardown);
 }

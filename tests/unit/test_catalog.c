@@ -261,8 +261,9 @@ static void whole_file_errors(void **state)
     assert_null(catalog_load("no/such/catalog.yaml", &d));
     assert_string_equal(d.text, "c.yaml:1:1: error: the catalog is empty\n"
                                 "c.yaml:1:1: error: the catalog must be a mapping, found a list\n"
-                                "no/such/catalog.yaml: error: cannot read the catalog: No such "
-                                "file or directory\n");
+                                "no/such/catalog.yaml: error: cannot read the catalog: no such "
+                                "file (every site needs a catalog.yaml with every default the "
+                                "simulator uses; start from boardpress's content/catalog.yaml)\n");
     diag_free(&d);
 
     /* The retention section may come after the kinds that use its names. */

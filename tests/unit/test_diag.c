@@ -8,6 +8,7 @@
 #include "diag.h"
 #include "util.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,33 @@ static void exit_status(void **state)
     diag_init(&d, NULL);
     d.io = true; /* an I/O failure wins even when counted separately */
     assert_int_equal(diag_exit_status(&d), 3);
+    diag_free(&d);
+}
+
+/* A repeated line is shown and counted once, but a mark still sees it: a
+ * loader that meets a file's error a second time knows it failed. */
+static void repeats_and_marks(void **state)
+{
+    (void)state;
+    diag d;
+    diag_init(&d, NULL);
+    diag_error(&d, "b.yaml", 1, 1, "the board file is empty");
+    size_t mark = diag_mark(&d);
+    assert_false(diag_failed_since(&d, mark));
+    diag_error(&d, "b.yaml", 1, 1, "the board file is empty");
+    assert_true(diag_failed_since(&d, mark));
+    assert_int_equal(d.errors, 1);
+    assert_string_equal(d.text, "b.yaml:1:1: error: the board file is empty\n");
+    diag_free(&d);
+
+    /* reading errors: the input's are bad input, the system's are I/O */
+    diag_init(&d, NULL);
+    diag_read_error(&d, "p.md", 3, 2, "b.yaml", "'b.yaml'", ENOENT, 0);
+    assert_int_equal(diag_exit_status(&d), 1);
+    diag_read_error(&d, "b.yaml", 0, 0, "b.yaml", "the board", EACCES, 0);
+    assert_int_equal(diag_exit_status(&d), 3);
+    assert_string_equal(d.text, "p.md:3:2: error: cannot read 'b.yaml': no such file\n"
+                                "b.yaml: error: cannot read the board: Permission denied\n");
     diag_free(&d);
 }
 
@@ -188,7 +216,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(message_format), cmocka_unit_test(message_to_stream),
         cmocka_unit_test(exit_status),    cmocka_unit_test(suggestions),
-        cmocka_unit_test(unknown_texts),
+        cmocka_unit_test(unknown_texts),  cmocka_unit_test(repeats_and_marks),
     };
     return cmocka_run_group_tests_name("diag", tests, NULL, NULL);
 }

@@ -14,6 +14,7 @@
 #include "gen_testlib.h"
 #include "results.h"
 #include "site.h"
+#include "site_internal.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -577,6 +578,96 @@ static void refused_outputs(void **state)
     free(mine);
 }
 
+/* How many times needle occurs in the file out/rel. */
+static size_t count_in(const char *out, const char *rel, const char *needle)
+{
+    char *text = read_out(out, rel);
+    size_t n = gt_count(text, needle);
+    free(text);
+    return n;
+}
+
+/* Every page shows the nav, so it lists what site.yaml names, or without a
+ * nav the first eight pages in order; the home page lists every page and
+ * previous/next walk all of them. */
+static void nav_lists_what_site_yaml_names(void **state)
+{
+    (void)state;
+    char *root = gt_tempdir();
+    gt_write(root, "content/site.yaml", "title: Many pages\n");
+    gt_copy("content/catalog.yaml", root, "content/catalog.yaml");
+    for (int i = 1; i <= 12; i++) {
+        char *rel = xasprintf("content/p%02d.md", i);
+        char *text = xasprintf("---\ntitle: Page %d\norder: %d\n---\nText.\n", i, i);
+        gt_write(root, rel, text);
+        free(rel);
+        free(text);
+    }
+    gt_write(root, "templates/page.html",
+             "{{#each nav }}[{{ title }}]{{/each }} prev:{{ prev_title }} next:{{ next_title }}\n");
+    gt_write(root, "templates/index.html",
+             "{{#each nav }}[{{ title }}]{{/each }}"
+             "{{#each pages }}<{{ title }}>{{/each }}\n");
+    char *content = xasprintf("%s/content", root), *templates = xasprintf("%s/templates", root);
+    char *out = xasprintf("%s/public", root), *statics = xasprintf("%s/static", root);
+    char *journal = xasprintf("%s/journal", root);
+    site_options o = {content, templates, statics, out, NULL, 1, true, true, journal};
+    gt_write(root, "static/s.css", "\n");
+    assert_int_equal(site_build(&o), 0);
+    assert_int_equal(count_in(out, "p05/index.html", "["), 8);
+    assert_int_equal(count_in(out, "p05/index.html", "[Page 8]"), 1);
+    assert_int_equal(count_in(out, "p05/index.html", "[Page 9]"), 0);
+    assert_int_equal(count_in(out, "index.html", "<"), 12);
+    assert_int_equal(count_in(out, "p12/index.html", "prev:Page 11 next:\n"), 1);
+
+    gt_write(root, "content/site.yaml", "title: Many pages\nnav: [p12, p03]\n");
+    assert_int_equal(site_build(&o), 0);
+    char *page = read_out(out, "p05/index.html");
+    assert_string_equal(page, "[Page 12][Page 3] prev:Page 4 next:Page 6\n");
+    free(page);
+    assert_int_equal(count_in(out, "index.html", "<"), 12);
+    /* nav: [] is no nav at all */
+    gt_write(root, "content/site.yaml", "title: Many pages\nnav: []\n");
+    assert_int_equal(site_build(&o), 0);
+    assert_int_equal(count_in(out, "p05/index.html", "["), 0);
+    gt_rm_rf(root);
+    free(root);
+    free(content);
+    free(templates);
+    free(out);
+    free(statics);
+    free(journal);
+}
+
+/* The build's event budget is split in proportion to each variant's bound
+ * (its limit while it runs): the shares never sum past the budget, and
+ * when the bounds fit, each variant may take at least its bound. */
+static void event_shares(void **state)
+{
+    (void)state;
+    assert_int_equal(site_event_share(10, 400, 1000, 500), 25);
+    assert_int_equal(site_event_share(300, 400, 1000, 500), 500); /* the per-board limit */
+    assert_int_equal(site_event_share(0, 400, 1000, 500), 0);     /* a repeat runs nothing */
+    assert_int_equal(site_event_share(90, 400, 1000, 500), 225);
+    assert_int_equal(site_event_share(7, 7, 7, 500), 7);
+    uint64_t x = 12345;
+    for (int round = 0; round < 2000; round++) {
+        int64_t bounds[16], total = 0, budget = 800000000, sum = 0;
+        size_t n = 1 + (size_t)round % 16;
+        for (size_t i = 0; i < n; i++) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            bounds[i] = (int64_t)(x >> 33) % (budget / (int64_t)n + 1);
+            total += bounds[i];
+        }
+        for (size_t i = 0; i < n; i++) {
+            int64_t share = site_event_share(bounds[i], total, budget, INT64_MAX);
+            assert_true(share >= bounds[i]);
+            sum += share;
+        }
+        assert_true(sum <= budget);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -585,6 +676,8 @@ int main(void)
         cmocka_unit_test(failed_build_changes_nothing),
         cmocka_unit_test(two_builds_are_identical),
         cmocka_unit_test(refused_outputs),
+        cmocka_unit_test(nav_lists_what_site_yaml_names),
+        cmocka_unit_test(event_shares),
     };
     int failed = cmocka_run_group_tests_name("site", tests, setup, teardown);
     draw_shutdown(); /* cairo's and fontconfig's static data, for LeakSanitizer */

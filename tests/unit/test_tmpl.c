@@ -189,8 +189,8 @@ static void parse_errors(void **state)
 {
     fixture *f = *state;
     char *want;
-    want = xasprintf("t.html:2:3: error: cannot read template '%s/partials/nope.html': No such "
-                     "file or directory\n",
+    want = xasprintf("t.html:2:3: error: cannot read template '%s/partials/nope.html': no such "
+                     "file\n",
                      f->dir);
     fails(f, "x\n  {{> nope }}", want);
     free(want);
@@ -231,8 +231,7 @@ static void parse_errors(void **state)
     diag d;
     diag_init(&d, NULL);
     assert_null(tmpl_load(f->dir, "nope", &d));
-    want = xasprintf("%s/nope.html: error: cannot read the template: No such file or directory\n",
-                     f->dir);
+    want = xasprintf("%s/nope.html: error: cannot read the template: no such file\n", f->dir);
     assert_string_equal(d.text, want);
     free(want);
     diag_free(&d);
@@ -336,6 +335,141 @@ static void scopes(void **state)
     diag_free(&d);
 }
 
+/* Every file is parsed once per library: a broken partial that three
+ * templates include, one of them twice, is one error, said once (not a
+ * repeated line held back), and asking for a template again reports
+ * nothing new. */
+static void parsed_once(void **state)
+{
+    fixture *f = *state;
+    gt_write(f->dir, "two.html", "{{> broken }}{{> broken }}");
+    gt_write(f->dir, "three.html", "{{> head }}{{> broken }}");
+    diag d;
+    diag_init(&d, NULL);
+    tmpl_lib *lib = tmpl_lib_new(f->dir);
+    assert_null(tmpl_lib_load(lib, "two", &d));
+    assert_null(tmpl_lib_load(lib, "three", &d));
+    assert_null(tmpl_lib_load(lib, "two", &d));
+    assert_non_null(tmpl_lib_load(lib, "page", &d)); /* head.html is fine */
+    assert_int_equal(d.reports, 1);
+    assert_int_equal(d.errors, 1);
+    char *want = xasprintf("%s/partials/broken.html:1:1: error: '{{#if title}}' is not closed "
+                           "with '{{/if}}'\n",
+                           f->dir);
+    assert_string_equal(d.text, want);
+    free(want);
+    tmpl_lib_free(lib);
+    diag_free(&d);
+}
+
+/* Partials that each include the next four times: parsed once each, and the
+ * product of their includes is refused where it crosses the limit, without
+ * rendering anything (before, 11 such files took 11 s and 1.2 GB). */
+static void includes_multiply(void **state)
+{
+    fixture *f = *state;
+    for (int i = 0; i < 12; i++) {
+        char *rel = xasprintf("partials/m%d.html", i);
+        char *text = i == 11 ? xstrdup("leaf ")
+                             : xasprintf("{{> m%d }}{{> m%d }}{{> m%d }}{{> m%d }}", i + 1, i + 1,
+                                         i + 1, i + 1);
+        gt_write(f->dir, rel, text);
+        free(rel);
+        free(text);
+    }
+    diag d;
+    diag_init(&d, NULL);
+    tmpl *t = tmpl_parse(f->dir, "t.html", "{{> m0 }}", 9, &d);
+    assert_null(t);
+    /* m7 shows 4 + 16 + 64 + 256 = 340 partials, so m6's includes of it make
+     * 341, 682, then 1023: the third crosses */
+    char *want = xasprintf("%s/partials/m6.html:1:19: error: with '{{> m7 }}' (itself 340 "
+                           "partials), this template shows more than 1000 partials: partials "
+                           "that include each other several times multiply; include fewer\n",
+                           f->dir);
+    assert_string_equal(d.text, want);
+    free(want);
+    assert_int_equal(d.reports, 1);
+    diag_free(&d);
+
+    /* within the limit it renders, each file parsed once: m8 shows 84 */
+    diag_init(&d, NULL);
+    t = tmpl_parse(f->dir, "t.html", "{{> m8 }}", 9, &d);
+    assert_non_null(t);
+    tmpl_scope *s = tmpl_scope_new(NULL);
+    buf out;
+    buf_init(&out);
+    assert_int_equal(tmpl_render(t, s, &out, &d), 0);
+    assert_int_equal(out.len, 64 * strlen("leaf "));
+    buf_free(&out);
+    tmpl_scope_free(s);
+    tmpl_free(t);
+    diag_free(&d);
+}
+
+/* A partial parsed at a shallow place and included again deeper still
+ * counts its own nesting. */
+static void nesting_of_a_parsed_partial(void **state)
+{
+    fixture *f = *state;
+    for (int i = 0; i < 17; i++) {
+        char *rel = xasprintf("partials/n%d.html", i);
+        char *text = i == 16 ? xstrdup("end") : xasprintf("{{> n%d }}", i + 1);
+        gt_write(f->dir, rel, text);
+        free(rel);
+        free(text);
+    }
+    diag d;
+    diag_init(&d, NULL);
+    /* n1 to n16 nest 16 deep: fine alone, parsed */
+    tmpl_lib *lib = tmpl_lib_new(f->dir);
+    gt_write(f->dir, "shallow.html", "{{> n1 }}");
+    gt_write(f->dir, "deep.html", "{{> n0 }}");
+    assert_non_null(tmpl_lib_load(lib, "shallow", &d));
+    assert_null(d.text);
+    /* n0 adds one more level on top of the parsed n1 */
+    assert_null(tmpl_lib_load(lib, "deep", &d));
+    char *want =
+        xasprintf("%s/partials/n0.html:1:1: error: partials nest deeper than 16 levels\n", f->dir);
+    assert_string_equal(d.text, want);
+    free(want);
+    tmpl_lib_free(lib);
+    diag_free(&d);
+}
+
+/* Output past 64 MiB stops the rendering, is reported once at the
+ * template, and later renderings fail at once. */
+static void output_limit(void **state)
+{
+    fixture *f = *state;
+    char *kb = xcalloc(1, 1025);
+    memset(kb, 'x', 1024);
+    gt_write(f->dir, "partials/kb.html", kb);
+    free(kb);
+    diag d;
+    diag_init(&d, NULL);
+    const char *text = "{{#each items }}{{> kb }}{{/each }}";
+    tmpl *t = tmpl_parse(f->dir, "big.html", text, strlen(text), &d);
+    assert_non_null(t);
+    tmpl_scope *s = tmpl_scope_new(NULL);
+    for (int i = 0; i < 70000; i++) /* 70,000 KiB */
+        tmpl_list_add(s, "items");
+    buf out;
+    buf_init(&out);
+    assert_int_equal(tmpl_render(t, s, &out, &d), -1);
+    assert_true(out.len <= ((size_t)64 << 20) + 1024);
+    buf_clear(&out);
+    assert_int_equal(tmpl_render(t, s, &out, &d), -1);
+    assert_int_equal(out.len, 0);
+    assert_string_equal(d.text, "big.html: error: renders more than 64 MiB of HTML for one page; "
+                                "its lists or partials repeat too much\n");
+    assert_int_equal(d.reports, 1);
+    buf_free(&out);
+    tmpl_scope_free(s);
+    tmpl_free(t);
+    diag_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -346,6 +480,10 @@ int main(void)
         cmocka_unit_test(unknown_variables),
         cmocka_unit_test(reported_once_per_position),
         cmocka_unit_test(scopes),
+        cmocka_unit_test(parsed_once),
+        cmocka_unit_test(includes_multiply),
+        cmocka_unit_test(nesting_of_a_parsed_partial),
+        cmocka_unit_test(output_limit),
     };
     return cmocka_run_group_tests_name("tmpl", tests, setup, teardown);
 }

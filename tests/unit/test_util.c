@@ -11,6 +11,8 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -257,13 +259,89 @@ static void file_reading(void **state)
     free(dir);
 }
 
+/* Only regular files are read: a folder, a named pipe (which would block a
+ * reader until a writer comes) and a device are refused without a read,
+ * each with its own words. */
+static void not_regular_files(void **state)
+{
+    (void)state;
+    char *dir = gt_tempdir();
+    char *sub = xasprintf("%s/sub.md", dir);
+    char *fifo = xasprintf("%s/pipe.md", dir);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    assert_int_equal(mkfifo(fifo, 0644), 0);
+    char *text = NULL, why[160];
+    size_t len;
+    errno = 0;
+    assert_int_equal(file_read(sub, 100, &text, &len), -1);
+    assert_int_equal(errno, EISDIR);
+    assert_string_equal(file_error_text(sub, errno, 100, why, sizeof why),
+                        "it is a folder, not a file");
+    errno = 0;
+    assert_int_equal(file_read(fifo, 100, &text, &len), -1); /* returns: no writer needed */
+    assert_int_equal(errno, FILE_ENOTREG);
+    assert_string_equal(file_error_text(fifo, errno, 100, why, sizeof why),
+                        "it is a named pipe, not a regular file");
+    errno = 0;
+    assert_int_equal(file_read("/dev/null", 100, &text, &len), -1);
+    assert_int_equal(errno, FILE_ENOTREG);
+    assert_string_equal(file_error_text("/dev/null", errno, 100, why, sizeof why),
+                        "it is a device, not a regular file");
+    assert_null(text);
+    assert_string_equal(file_error_text(sub, ENOENT, 0, why, sizeof why), "no such file");
+    assert_string_equal(file_error_text(sub, EFBIG, (size_t)1 << 20, why, sizeof why),
+                        "larger than 1 MiB");
+    assert_string_equal(file_error_text(sub, EFBIG, 320 * 1024, why, sizeof why),
+                        "larger than 320 KiB");
+    assert_string_equal(file_error_text(sub, EACCES, 0, why, sizeof why), "Permission denied");
+    /* what the input got wrong is bad input; what the system refused is I/O */
+    assert_false(file_error_is_io(ENOENT));
+    assert_false(file_error_is_io(EISDIR));
+    assert_false(file_error_is_io(FILE_ENOTREG));
+    assert_false(file_error_is_io(EFBIG));
+    assert_true(file_error_is_io(EACCES));
+    assert_true(file_error_is_io(EIO));
+    rmdir(sub);
+    unlink(fifo);
+    free(sub);
+    free(fifo);
+    gt_rm_rf(dir);
+    free(dir);
+}
+
+/* Control characters text may not hold: C0 but tab, LF and CR; DEL; C1. */
+static void control_characters(void **state)
+{
+    (void)state;
+    unsigned cp = 0;
+    assert_int_equal(text_control_at("a\tb\r\nc é", 9, &cp), 9);
+    assert_int_equal(text_control_at("ab\x01", 3, &cp), 2);
+    assert_int_equal(cp, 1);
+    assert_int_equal(text_control_at("\x1b[31m", 5, &cp), 0);
+    assert_int_equal(cp, 0x1b);
+    assert_int_equal(text_control_at("x\x7f", 2, &cp), 1);
+    assert_int_equal(cp, 0x7f);
+    assert_int_equal(text_control_at("x\xc2\x85", 3, &cp), 1); /* U+0085, next line */
+    assert_int_equal(cp, 0x85);
+    assert_int_equal(text_control_at("\xc2\xa0", 2, &cp), 2); /* U+00A0 is a space */
+    int line, col;
+    text_pos("ab\né\nxyz", 8, &line, &col); /* the z: é is two bytes, one column */
+    assert_int_equal(line, 3);
+    assert_int_equal(col, 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(buffers),       cmocka_unit_test(html_escaping),
-        cmocka_unit_test(json_escaping), cmocka_unit_test(utf8),
-        cmocka_unit_test(string_sets),   cmocka_unit_test(hashing),
+        cmocka_unit_test(buffers),
+        cmocka_unit_test(html_escaping),
+        cmocka_unit_test(json_escaping),
+        cmocka_unit_test(utf8),
+        cmocka_unit_test(string_sets),
+        cmocka_unit_test(hashing),
         cmocka_unit_test(file_reading),
+        cmocka_unit_test(not_regular_files),
+        cmocka_unit_test(control_characters),
     };
     return cmocka_run_group_tests_name("util", tests, NULL, NULL);
 }

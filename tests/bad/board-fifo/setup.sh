@@ -1,0 +1,2 @@
+rm -f content/boards/mini.yaml
+mkfifo content/boards/mini.yaml

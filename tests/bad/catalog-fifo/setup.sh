@@ -1,0 +1,2 @@
+rm -f content/catalog.yaml
+mkfifo content/catalog.yaml

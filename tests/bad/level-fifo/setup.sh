@@ -1,0 +1,2 @@
+mkdir -p content/levels
+mkfifo content/levels/fix.yaml

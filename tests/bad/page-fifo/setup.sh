@@ -1,0 +1,2 @@
+rm -f content/page.md
+mkfifo content/page.md

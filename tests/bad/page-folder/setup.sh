@@ -1,0 +1,2 @@
+rm content/page.md
+mkdir content/page.md

@@ -1,0 +1,2 @@
+rm content/boards/mini.yaml
+mkdir content/boards/mini.yaml

@@ -1,0 +1,2 @@
+rm -f content/site.yaml
+mkfifo content/site.yaml

@@ -1,0 +1,1 @@
+mkfifo static/feed.css

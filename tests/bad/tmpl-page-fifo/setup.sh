@@ -1,0 +1,2 @@
+rm -f templates/page.html
+mkfifo templates/page.html

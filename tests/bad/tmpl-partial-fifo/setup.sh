@@ -1,0 +1,2 @@
+rm -f templates/partials/head.html
+mkfifo templates/partials/head.html

@@ -1,0 +1,1 @@
+chmod 000 templates/partials/head.html

@@ -1,0 +1,1 @@
+sed -i 's/{{> head }}/{{> head }}{{> p0 }}/' templates/page.html

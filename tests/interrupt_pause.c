@@ -1,0 +1,57 @@
+/* interrupt_pause.c — an LD_PRELOAD shim for tests that stop a build at
+ * one known point of its writing (run-interrupt.sh, run-crash.sh): an
+ * open() of a path that ends with $BP_PAUSE_AT waits until the file
+ * $BP_PAUSE_UNTIL exists (or, without it, until a signal ends the build,
+ * which keeps the default actions). boardpress refuses to read a named
+ * pipe, so the pipe that used to hold it there would no longer do. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void maybe_pause(const char *path)
+{
+    const char *at = getenv("BP_PAUSE_AT");
+    size_t n = at ? strlen(at) : 0, len = strlen(path);
+    if (!n || len < n || strcmp(path + len - n, at) != 0)
+        return;
+    const char *until = getenv("BP_PAUSE_UNTIL");
+    while (!until || access(until, F_OK) != 0) {
+        if (until)
+            usleep(10000);
+        else
+            pause();
+    }
+}
+
+/* The real open (or open64), after the pause when path is the one. */
+static int next_open(const char *name, const char *path, int flags, va_list ap)
+{
+    bool has_mode = (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE;
+    mode_t mode = has_mode ? (mode_t)va_arg(ap, int) : 0;
+    maybe_pause(path);
+    int (*real)(const char *, int, ...) = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, name);
+    return real(path, flags, mode);
+}
+
+int open(const char *path, int flags, ...)
+{
+    va_list ap;
+    va_start(ap, flags);
+    int fd = next_open("open", path, flags, ap);
+    va_end(ap);
+    return fd;
+}
+
+int open64(const char *path, int flags, ...)
+{
+    va_list ap;
+    va_start(ap, flags);
+    int fd = next_open("open64", path, flags, ap);
+    va_end(ap);
+    return fd;
+}
