@@ -1,13 +1,13 @@
 /* main.c — the boardpress command line (SPEC §2): option parsing and the
  * `sim` command; `build`, `check` and `watch` live in site.c and watch.c. */
-#include "board.h"
-#include "draw.h"
-#include "markdown.h"
-#include "results.h"
-#include "site.h"
-#include "watch.h"
+#include "load/board.h"
+#include "draw/draw.h"
+#include "render/markdown.h"
+#include "run/results.h"
+#include "build.h"
+#include "preview/watch.h"
 #include "simcore.h"
-#include "util.h"
+#include "base/util.h"
 #include "wire.h"
 
 #include <errno.h>

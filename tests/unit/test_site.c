@@ -9,13 +9,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "draw.h"
-#include "fmt.h"
+#include "draw/draw.h"
+#include "base/fmt.h"
 #include "gen_testlib.h"
-#include "results.h"
-#include "site.h"
-#include "site_internal.h"
-#include "util.h"
+#include "run/results.h"
+#include "build.h"
+#include "model/site.h"
+#include "base/util.h"
 
 #include <dirent.h>
 #include <stdio.h>
