@@ -176,3 +176,30 @@ void fmt_json_number(buf *b, double x)
     }
     put_trimmed(b, x, fabs(x) < 1e15 && x == round(x) ? 0 : 6);
 }
+
+const char *fmt_measure_label(sim_measure m)
+{
+    static const char *const labels[SIM_M_COUNT] = {
+        "Jobs",
+        "Deliveries",
+        "Effects",
+        "Duplicates",
+        "Charged twice",
+        "Lost writes",
+        "Errors",
+        "Error rate",
+        "Completion time",
+        "Latency, median",
+        "Latency, 99th percentile",
+        "Monthly cost",
+        "Events",
+        "Lost events",
+        "Ghost events",
+        "Deliveries downstream",
+        "Effects downstream",
+        "Duplicates downstream",
+        "Lost writes downstream",
+        "Errors downstream",
+    };
+    return (int)m >= 0 && m < SIM_M_COUNT ? labels[m] : "";
+}

@@ -23,6 +23,8 @@ void fmt_usd_month(buf *b, double usd);
 void fmt_usd(buf *b, double usd);
 /* A measure's value with its unit, by sim_measure_unit. */
 void fmt_measure(buf *b, sim_measure m, double v);
+/* Human words for a measure: "Duplicates", "Completion time" (static). */
+const char *fmt_measure_label(sim_measure m);
 /* A number for JSON: integers exactly, others rounded to 6 significant
  * decimals, never exponent notation or "-0". */
 void fmt_json_number(buf *b, double x);

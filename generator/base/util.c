@@ -1,13 +1,17 @@
-/* util.c — memory, buffers, escaping and file reading (see util.h). */
+/* util.c — memory, buffers, escaping, file reading and writing, worker
+ * threads (see util.h). */
 #define _GNU_SOURCE /* O_TMPFILE */
 #include "base/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static void oom(size_t n)
@@ -563,4 +567,61 @@ int file_write_atomic(const char *path, const void *data, size_t len)
     }
     free(tmp);
     return rc;
+}
+
+double clock_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ------------------------------------------------------------ threads */
+
+typedef struct {
+    void (*fn)(void *ctx, size_t i);
+    void (*done)(void *ctx);
+    void *ctx;
+    size_t n;
+    atomic_size_t next; /* the next index to hand out */
+} work_queue;
+
+static void *work(void *arg)
+{
+    work_queue *q = arg;
+    for (;;) {
+        size_t i = atomic_fetch_add(&q->next, 1);
+        if (i >= q->n)
+            break;
+        q->fn(q->ctx, i);
+    }
+    if (q->done)
+        q->done(q->ctx);
+    return NULL;
+}
+
+/* The number of cores (1 to 64): threads when --jobs is not given. */
+static int cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)(n > 64 ? 64 : n) : 1;
+}
+
+void threads_for_each(int jobs, size_t max_threads, size_t n, void (*fn)(void *ctx, size_t i),
+                      void (*done)(void *ctx), void *ctx)
+{
+    work_queue q = {fn, done, ctx, n, 0};
+    int threads = jobs > 0 ? jobs : cores();
+    if (max_threads < 1)
+        max_threads = 1;
+    if ((size_t)threads > max_threads)
+        threads = (int)max_threads;
+    pthread_t tids[64];
+    int started = 0;
+    for (int t = 1; t < threads && t < 64; t++)
+        if (pthread_create(&tids[started], NULL, work, &q) == 0)
+            started++;
+    work(&q);
+    for (int t = 0; t < started; t++)
+        pthread_join(tids[t], NULL);
 }

@@ -1,6 +1,7 @@
-/* util.h — memory, growable buffers and whole-file reading for the generator.
- * Out of memory aborts with a tagged message (xmalloc family); every other
- * failure is returned to the caller. */
+/* util.h — memory, growable buffers, string sets, whole-file reading and
+ * writing, and worker threads for the generator. Out of memory aborts with
+ * a tagged message (xmalloc family); every other failure is returned to the
+ * caller. */
 #ifndef BP_UTIL_H
 #define BP_UTIL_H
 
@@ -101,5 +102,16 @@ void strset_free(strset *set);
 
 /* 64-bit FNV-1a, for cache keys and stable ids. */
 uint64_t hash64(const void *data, size_t n, uint64_t seed);
+
+/* Seconds on the monotonic clock, for how long something took. */
+double clock_now_s(void);
+
+/* Call fn(ctx, i) once for every i in [0, n), spread over up to max_threads
+ * threads, the caller's among them: jobs threads at most (--jobs; when
+ * jobs <= 0, the number of cores), 1 to 64. done(ctx), when not NULL, runs
+ * on each of the threads once it finds no more work. Returns when every
+ * call has; calls come in any order, so fn keeps what it makes at i. */
+void threads_for_each(int jobs, size_t max_threads, size_t n, void (*fn)(void *ctx, size_t i),
+                      void (*done)(void *ctx), void *ctx);
 
 #endif

@@ -15,37 +15,6 @@
 static const char *const board_keys[] = {"id",    "title",   "seed",  "replications", "parts",
                                          "links", "traffic", "goals", "expect"};
 
-void board_free(bp_board *b)
-{
-    if (!b)
-        return;
-    for (size_t i = 0; i < b->sim.n_parts; i++) {
-        free(b->parts[i].id);
-        free(b->parts[i].label);
-    }
-    for (size_t i = 0; i < b->sim.n_links; i++)
-        free(b->links[i].label);
-    free(b->sim.parts);
-    free(b->sim.links);
-    free(b->parts);
-    free(b->part_set);
-    free(b->links);
-    free(b->link_set);
-    free(b->lose_reply_of);
-    free(b->path);
-    free(b->id);
-    free(b->title);
-    free(b);
-}
-
-int board_part_index(const bp_board *b, const char *id)
-{
-    for (size_t i = 0; i < b->sim.n_parts; i++)
-        if (b->parts[i].id && strcmp(b->parts[i].id, id) == 0)
-            return (int)i;
-    return -1;
-}
-
 /* A part id reference (links, traffic): returns the index or -1 (reported). */
 static int part_ref(const bp_board *b, const char *path, const ynode *v, const char *what, diag *d)
 {

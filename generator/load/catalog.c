@@ -289,30 +289,3 @@ bp_catalog *catalog_load(const char *path, diag *d)
     free(text);
     return c;
 }
-
-void catalog_free(bp_catalog *c)
-{
-    if (!c)
-        return;
-    for (size_t i = 0; i < c->n_values; i++) {
-        free(c->values[i].section);
-        free(c->values[i].field);
-        free(c->values[i].text);
-        free(c->values[i].label);
-    }
-    free(c->values);
-    for (int k = 0; k < SIM_KIND_COUNT; k++)
-        free(c->kind_label[k]);
-    for (int p = 0; p < SIM_PROTO_COUNT; p++)
-        free(c->protocol_label[p]);
-    free(c->path);
-    free(c);
-}
-
-const bp_catalog_value *catalog_find(const bp_catalog *c, const char *section, const char *field)
-{
-    for (size_t i = 0; i < c->n_values; i++)
-        if (strcmp(c->values[i].section, section) == 0 && strcmp(c->values[i].field, field) == 0)
-            return &c->values[i];
-    return NULL;
-}

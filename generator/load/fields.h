@@ -4,9 +4,9 @@
 #ifndef BP_FIELDS_H
 #define BP_FIELDS_H
 
-#include "load/board.h"
 #include "base/util.h"
 #include "load/ydoc.h"
+#include "model/site.h"
 
 #include <stddef.h>
 #include <stdint.h>

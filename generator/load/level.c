@@ -1,6 +1,7 @@
-/* level.c — level and chart files: structure only; site.c builds and runs
+/* level.c — level and chart files: structure only; load/refs.c builds (and run/ runs)
  * the board variants they describe. */
 #include "load/level.h"
+#include "load/board.h"
 #include "load/units.h"
 #include "base/util.h"
 #include "load/yread.h"
@@ -76,15 +77,6 @@ static bp_option *read_options(const char *path, const ynode *v, const char *wha
                 diag_error(d, path, opts[i].pos.line, opts[i].pos.col,
                            "option label '%s' is used twice", opts[i].label);
     return opts;
-}
-
-static void free_options(bp_option *o, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        free(o[i].label);
-        free(o[i].value);
-    }
-    free(o);
 }
 
 static void read_common(const char *path, const ynode *root, const char *what, char **id,
@@ -237,40 +229,6 @@ static bp_level *level_from_tree(const char *path, ynode *root, diag *d)
     return l;
 }
 
-void level_free(bp_level *l)
-{
-    if (!l)
-        return;
-    for (size_t i = 0; i < l->n_choices; i++) {
-        free(l->choices[i].label);
-        free(l->choices[i].set);
-        free_options(l->choices[i].options, l->choices[i].n_options);
-    }
-    free(l->choices);
-    free(l->path);
-    free(l->id);
-    free(l->title);
-    free(l->board);
-    free(l);
-}
-
-void level_combo(const bp_level *l, size_t c, int *options)
-{
-    for (size_t i = l->n_choices; i-- > 0;) {
-        size_t n = l->choices[i].n_options;
-        options[i] = (int)(c % n);
-        c /= n;
-    }
-}
-
-size_t level_start(const bp_level *l)
-{
-    size_t c = 0;
-    for (size_t i = 0; i < l->n_choices; i++)
-        c = c * l->choices[i].n_options + (size_t)l->choices[i].start;
-    return c;
-}
-
 /* ------------------------------------------------------------ charts */
 
 static const char *const chart_keys[] = {"id", "title", "board", "measure", "x", "series"};
@@ -403,24 +361,4 @@ static bp_chart *chart_from_tree(const char *path, ynode *root, diag *d)
         return NULL;
     }
     return c;
-}
-
-void chart_free(bp_chart *c)
-{
-    if (!c)
-        return;
-    for (size_t i = 0; i < c->n_x; i++)
-        free(c->x_values[i]);
-    free(c->x_values);
-    free(c->x);
-    free(c->x_value_pos);
-    free(c->x_label);
-    free(c->x_set);
-    free(c->series_set);
-    free_options(c->series, c->n_series);
-    free(c->path);
-    free(c->id);
-    free(c->title);
-    free(c->board);
-    free(c);
 }

@@ -1,5 +1,5 @@
 /* page.c — front matter of content pages (title, summary, boards, levels,
- * charts, slug, order, template). The body is rendered later by site.c. */
+ * charts, slug, order, template). The body is rendered later (render/pages.c). */
 #include "load/page.h"
 #include "base/util.h"
 #include "load/ydoc.h"
@@ -201,26 +201,4 @@ out:
         return NULL;
     }
     return p;
-}
-
-static void free_refs(bp_ref *r, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        free(r[i].path);
-    free(r);
-}
-
-void page_free(bp_page *p)
-{
-    if (!p)
-        return;
-    free(p->path);
-    free(p->slug);
-    free(p->title);
-    free(p->summary);
-    free(p->template_name);
-    free_refs(p->boards, p->n_boards);
-    free_refs(p->levels, p->n_levels);
-    free_refs(p->charts, p->n_charts);
-    free(p);
 }

@@ -4,7 +4,7 @@
  * copied as it is, may hold only files and folders, with no symbolic link
  * that leads back into a folder holding it (copying that never ends).
  * `check` writes nothing, so static/ is not looked at then. */
-#include "model/site.h"
+#include "load/sources.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -116,7 +116,7 @@ static bool check_static(site *s, const char *dir, up_dir *up, int depth)
     return ok;
 }
 
-bool site_check_sources(site *s)
+bool sources_check(site *s)
 {
     const char *dirs[3] = {s->opt.content, s->opt.templates, s->opt.statics};
     static const char *const option[3] = {"--content", "--templates", "--static"};

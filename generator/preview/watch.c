@@ -272,14 +272,7 @@ static void report_names(const buf *names, const strset *created, buf *out)
     }
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-int watch_run(const site_options *o, int max_rebuilds)
+int watch_run(const site_options *o, int (*build)(const site_options *o), int max_rebuilds)
 {
     watcher w;
     memset(&w, 0, sizeof w);
@@ -294,7 +287,7 @@ int watch_run(const site_options *o, int max_rebuilds)
     w.skip[0] = o->write ? resolve(o->out) : NULL;
     w.skip[1] = o->cache ? resolve(o->cache) : NULL;
     watch_roots(&w);
-    int status = site_build(o);
+    int status = build(o);
     fprintf(stderr, "boardpress: watching %s, %s and %s for changes (Ctrl-C stops)\n", o->content,
             o->templates, o->statics);
     report_unwatched(&w);
@@ -320,9 +313,9 @@ int watch_run(const site_options *o, int max_rebuilds)
         report_names(&names, &created, &shown);
         report_unwatched(&w);
         if (got > 0 && shown.len) {
-            double t0 = now_s();
-            status = site_build(&quiet);
-            double dt = now_s() - t0;
+            double t0 = clock_now_s();
+            status = build(&quiet);
+            double dt = clock_now_s() - t0;
             if (status == 0)
                 fprintf(stderr, "boardpress: %s changed; rebuilt in %.2f s\n", shown.data, dt);
             else

@@ -4,10 +4,12 @@
 #ifndef BP_WATCH_H
 #define BP_WATCH_H
 
-#include "build.h"
+#include "model/site.h"
 
-/* Runs until interrupted (or until max_rebuilds rebuilds, when > 0, for
- * tests). Returns an exit status. */
-int watch_run(const site_options *o, int max_rebuilds);
+/* Build with build(o), then again on every change, until interrupted (or
+ * until max_rebuilds rebuilds, when > 0, for tests). The build comes from
+ * the caller (site_build), so the preview knows no stage of it. Returns an
+ * exit status. */
+int watch_run(const site_options *o, int (*build)(const site_options *o), int max_rebuilds);
 
 #endif

@@ -2,12 +2,13 @@
  * level combination, chart point) simulated once, within a work budget
  * checked before anything runs and enforced while it runs; identical
  * variants share one run, cached results are taken as they are, the rest
- * run on --jobs threads. */
+ * run on --jobs threads. Then the content's claims are checked against
+ * what was measured. */
+#include "run/simulate.h"
+#include "base/fmt.h"
 #include "run/cache.h"
 #include "simcore.h"
-#include "model/site.h"
 
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,25 +36,17 @@ typedef struct {
 typedef struct {
     run_item *items;
     size_t *todo; /* indices into items */
-    size_t n;
-    atomic_size_t next;
 } run_queue;
 
-static void *run_worker(void *arg)
+static void run_at(void *ctx, size_t i)
 {
-    run_queue *q = arg;
-    for (;;) {
-        size_t i = atomic_fetch_add(&q->next, 1);
-        if (i >= q->n)
-            break;
-        run_item *it = &q->items[q->todo[i]];
-        sboard *b = it->b;
-        if (sim_run(&b->board->sim, &it->lim, b->want_trace, &b->result, b->run_error,
-                    sizeof b->run_error) != 0)
-            b->run_failed = 1;
-        b->ran = true;
-    }
-    return NULL;
+    run_queue *q = ctx;
+    run_item *it = &q->items[q->todo[i]];
+    sboard *b = it->b;
+    if (sim_run(&b->board->sim, &it->lim, b->want_trace, &b->result, b->run_error,
+                sizeof b->run_error) != 0)
+        b->run_failed = 1;
+    b->ran = true;
 }
 
 typedef struct {
@@ -165,12 +158,12 @@ static int budget(site *s, item_list *l)
         run_item *it = &l->v[i];
         it->lim = s->lim;
         it->lim.max_board_events =
-            site_event_share(it->events, total, SITE_MAX_EVENTS, s->lim.max_board_events);
+            simulate_event_share(it->events, total, SITE_MAX_EVENTS, s->lim.max_board_events);
     }
     return 0;
 }
 
-int64_t site_event_share(int64_t bound, int64_t total, int64_t budget, int64_t max_each)
+int64_t simulate_event_share(int64_t bound, int64_t total, int64_t budget, int64_t max_each)
 {
     /* bound × budget ÷ total rounded down (so the shares sum to at most
      * budget), without overflow for totals and budgets below 2^31 each */
@@ -201,7 +194,7 @@ static void share_result(sboard *b, const sboard *from)
     }
 }
 
-void site_simulate(site *s)
+void simulate_site(site *s)
 {
     item_list l = {0};
     collect(s, &l);
@@ -232,8 +225,8 @@ void site_simulate(site *s)
         }
         todo[n_todo++] = i;
     }
-    run_queue q = {l.v, todo, n_todo, 0};
-    site_run_threads(s, n_todo, run_worker, &q);
+    run_queue q = {l.v, todo};
+    threads_for_each(s->opt.jobs, n_todo, n_todo, run_at, NULL, &q);
     s->runs += n_todo;
 
     /* Share, report and store in a fixed order, whatever the threads did; a
@@ -259,4 +252,55 @@ out:
     for (size_t i = 0; i < l.n; i++)
         buf_free(&l.v[i].key);
     free(l.v);
+}
+
+/* ------------------------------------------------------------ claims */
+
+void simulate_check_claims(site *s)
+{
+    for (size_t i = 0; i < s->n_boards; i++) {
+        const sboard *b = s->boards[i];
+        if (!b->board || !b->ran || b->run_failed || b->result.expect_ok)
+            continue;
+        const bp_board *bb = b->board;
+        buf why;
+        buf_init(&why);
+        for (int m = 0; m < SIM_M_COUNT; m++) {
+            if (!b->result.goals[m].present)
+                continue;
+            if (why.len)
+                buf_puts(&why, ", ");
+            buf_printf(&why, "%s ", sim_measure_name((sim_measure)m));
+            fmt_measure(&why, (sim_measure)m, b->result.goals[m].worst);
+            buf_printf(&why, " (%s)", b->result.goals[m].pass ? "pass" : "fail");
+        }
+        diag_error(&s->d, bb->path, bb->expect_pos.line, bb->expect_pos.col,
+                   "the board claims 'expect: %s' but the simulator measured that it %s: %s",
+                   bb->sim.expect == SIM_EXPECT_PASS ? "pass" : "fail",
+                   b->result.all_goals_pass ? "meets every goal" : "misses a goal",
+                   why.data ? why.data : "no goals");
+        buf_free(&why);
+    }
+    for (size_t i = 0; i < s->n_levels; i++) {
+        const slevel *sl = s->levels[i];
+        if (!sl->loaded)
+            continue;
+        bool any = false, failed = false;
+        for (size_t c = 0; c < sl->level->n_combos; c++) {
+            failed |= sl->combos[c].run_failed != 0 || !sl->combos[c].ran;
+            any |= sl->combos[c].result.all_goals_pass;
+        }
+        if (failed)
+            continue;
+        const bp_level *l = sl->level;
+        if (!any)
+            diag_error(&s->d, l->path, l->pos.line, l->pos.col,
+                       "level '%s' cannot be won: none of its %zu combinations meets every goal",
+                       l->id, l->n_combos);
+        else if (sl->combos[sl->start].result.all_goals_pass)
+            diag_error(&s->d, l->path, l->pos.line, l->pos.col,
+                       "level '%s' is already won at the start: its starting choices meet every "
+                       "goal",
+                       l->id);
+    }
 }
