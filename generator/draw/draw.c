@@ -624,6 +624,11 @@ double draw_text_width(const char *s, double size_px, bool bold)
     return w;
 }
 
+const char *draw_engine_version(void)
+{
+    return cairo_version_string();
+}
+
 void draw_shutdown(void)
 {
     cairo_debug_reset_static_data();

@@ -76,6 +76,10 @@ double draw_text_width(const char *s, double size_px, bool bold);
  * in transaction"), for text that must agree with the pictures. */
 const char *draw_policy_words(sim_idempotency i);
 
+/* The version of the library that draws (cairo's, "1.16.0"), for cache
+ * keys: another version may draw other bytes. Static string. */
+const char *draw_engine_version(void);
+
 /* Release cairo/fontconfig static data (cairo_debug_reset_static_data,
  * FcFini) so valgrind and LeakSanitizer report zero; call once at exit, after
  * the last drawing. */

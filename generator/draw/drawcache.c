@@ -6,7 +6,6 @@
 #include "draw/drawcache.h"
 #include "run/cache.h"
 
-#include <cairo.h>
 #include <elf.h>
 #include <errno.h>
 #include <link.h>
@@ -83,7 +82,7 @@ static void key_env(buf *key, const char *what)
     buf_puts(key, what);
     put_u64(key, build_id_len);
     buf_put(key, (const char *)build_id, build_id_len);
-    put_str(key, cairo_version_string());
+    put_str(key, draw_engine_version());
     for (size_t i = 0; i < sizeof font_files / sizeof font_files[0]; i++) {
         struct stat st;
         if (stat(font_files[i], &st) == 0) {

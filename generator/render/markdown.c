@@ -1,7 +1,9 @@
-/* markdown.c — the only user of cmark-gfm. Parses the page body, expands
- * placeholders in text nodes through a callback (so code spans and code
- * blocks keep `{{ x }}` exactly), gives headings stable ids, renders HTML. */
+/* markdown.c — the only user of cmark-gfm. Parses the page body (once it is
+ * within the limits md_limits.c checks), expands placeholders in text nodes
+ * through a callback (so code spans and code blocks keep `{{ x }}`
+ * exactly), gives headings stable ids, renders HTML. */
 #include "render/markdown.h"
+#include "render/markdown_internal.h"
 
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
@@ -15,13 +17,7 @@ typedef struct {
 } idcount;
 
 typedef struct {
-    const md_options *o;
-    const char *text;
-    size_t len;
-    size_t *line_start; /* byte offset of each body line (0-based index) */
-    size_t n_lines;
-    diag *d;
-    int errors;
+    md_body b;       /* the text, its lines, where messages go */
     int directives;  /* placeholders alone in their paragraph so far */
     strset ids;      /* heading ids used so far */
     idcount *counts; /* per base id: the next suffix to try (open addressing) */
@@ -144,25 +140,6 @@ void md_release(void)
 static cmark_mem arena_mem = {arena_calloc, arena_realloc, arena_free};
 static _Thread_local int md_depth; /* md_render within md_render uses malloc */
 
-/* 1-based character column of a byte column (1-based) on a body line. */
-static int char_col(const walker *w, int line, int byte_col)
-{
-    if (line < 1 || (size_t)line > w->n_lines || byte_col < 1)
-        return byte_col;
-    size_t start = w->line_start[line - 1];
-    int col = 1;
-    for (size_t i = start; i < start + (size_t)(byte_col - 1) && i < w->len; i++)
-        if (((unsigned char)w->text[i] & 0xC0) != 0x80)
-            col++;
-    return col;
-}
-
-static void report(walker *w, int line, int byte_col, const char *msg)
-{
-    diag_error(w->d, w->o->path, line + w->o->line_offset, char_col(w, line, byte_col), "%s", msg);
-    w->errors++;
-}
-
 void md_slugify(buf *out, const char *text, size_t len)
 {
     bool dash = false;
@@ -234,7 +211,7 @@ static int *id_counter(walker *w, const char *base)
 
 static bool id_taken(const walker *w, const char *id)
 {
-    return strset_has(&w->ids, id) || (w->o->ids && strset_has(w->o->ids, id));
+    return strset_has(&w->ids, id) || (w->b.o->ids && strset_has(w->b.o->ids, id));
 }
 
 /* A heading id not used before on the page (by headings or by the page's
@@ -254,24 +231,24 @@ static char *unique_id(walker *w, const char *base)
         }
     }
     strset_add(&w->ids, id);
-    if (w->o->ids)
-        strset_add(w->o->ids, id);
+    if (w->b.o->ids)
+        strset_add(w->b.o->ids, id);
     return id;
 }
 
 /* The 1-based line and byte column of a byte offset in the body. */
 static void position_of(const walker *w, size_t off, int *line, int *byte_col)
 {
-    size_t lo = 0, hi = w->n_lines; /* the last line starting at or before off */
+    size_t lo = 0, hi = w->b.n_lines; /* the last line starting at or before off */
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
-        if (w->line_start[mid] <= off)
+        if (w->b.line_start[mid] <= off)
             lo = mid;
         else
             hi = mid;
     }
     *line = (int)lo + 1;
-    *byte_col = (int)(off - w->line_start[lo]) + 1;
+    *byte_col = (int)(off - w->b.line_start[lo]) + 1;
 }
 
 /* Where a text node's source begins. cmark-gfm's text nodes do not always
@@ -282,14 +259,14 @@ static void position_of(const walker *w, size_t off, int *line, int *byte_col)
 static size_t source_start(const walker *w, cmark_node *node)
 {
     int line = cmark_node_get_start_line(node), col = cmark_node_get_start_column(node);
-    if (line >= 1 && (size_t)line <= w->n_lines && col >= 1) {
-        size_t off = w->line_start[line - 1] + (size_t)col - 1;
-        return off <= w->len ? off : w->len;
+    if (line >= 1 && (size_t)line <= w->b.n_lines && col >= 1) {
+        size_t off = w->b.line_start[line - 1] + (size_t)col - 1;
+        return off <= w->b.len ? off : w->b.len;
     }
     for (cmark_node *p = cmark_node_parent(node); p; p = cmark_node_parent(p)) {
         line = cmark_node_get_start_line(p);
-        if (line >= 1 && (size_t)line <= w->n_lines)
-            return w->line_start[line - 1];
+        if (line >= 1 && (size_t)line <= w->b.n_lines)
+            return w->b.line_start[line - 1];
     }
     return 0;
 }
@@ -298,21 +275,21 @@ static size_t source_start(const walker *w, cmark_node *node)
  * as a line and byte column; false when there is none. */
 static bool next_open(const walker *w, size_t *cursor, int *line, int *byte_col, bool *escaped)
 {
-    for (size_t i = *cursor; i + 1 < w->len; i++) {
-        if (w->text[i] != '{' || w->text[i + 1] != '{')
+    for (size_t i = *cursor; i + 1 < w->b.len; i++) {
+        if (w->b.text[i] != '{' || w->b.text[i + 1] != '{')
             continue;
         position_of(w, i, line, byte_col);
         /* "\{{" is a literal "{{" (Markdown's backslash escape); "\\{{" is not */
-        *escaped = i > 0 && w->text[i - 1] == '\\' && !(i > 1 && w->text[i - 2] == '\\');
+        *escaped = i > 0 && w->b.text[i - 1] == '\\' && !(i > 1 && w->b.text[i - 2] == '\\');
         if (*escaped) {
             *cursor = i + 2;
             return true;
         }
         size_t k = i + 2;
-        while (k + 1 < w->len && !(w->text[k] == '}' && w->text[k + 1] == '}') &&
-               w->text[k] != '\n')
+        while (k + 1 < w->b.len && !(w->b.text[k] == '}' && w->b.text[k + 1] == '}') &&
+               w->b.text[k] != '\n')
             k++;
-        *cursor = k + 1 < w->len && w->text[k] == '}' ? k + 2 : i + 2;
+        *cursor = k + 1 < w->b.len && w->b.text[k] == '}' ? k + 2 : i + 2;
         return true;
     }
     return false;
@@ -452,14 +429,14 @@ static void expand_text(walker *w, cmark_node *node, bool alone_possible)
             size_t shown = (size_t)(single + 1 - open);
             snprintf(msg, sizeof msg, "placeholder '%.*s%s' ends with one '}': write '}}'",
                      (int)(shown > 80 ? 80 : shown), open, shown > 80 ? "…" : "");
-            report(w, at_line, at_col, msg);
+            md_report(&w->b, at_line, at_col, msg);
             buf_put(&before, open, shown);
             pos = (size_t)(single + 1 - s);
             continue;
         }
         if (!close) {
-            report(w, at_line, at_col,
-                   "unterminated placeholder: '{{' without '}}' on the same line");
+            md_report(&w->b, at_line, at_col,
+                      "unterminated placeholder: '{{' without '}}' on the same line");
             buf_puts(&before, s + o);
             break;
         }
@@ -476,18 +453,18 @@ static void expand_text(walker *w, cmark_node *node, bool alone_possible)
             if (w->directives == MD_MAX_DIRECTIVES + 1) {
                 char msg[128];
                 snprintf(msg, sizeof msg, "more than %d directives on one page", MD_MAX_DIRECTIVES);
-                report(w, at_line, at_col, msg);
+                md_report(&w->b, at_line, at_col, msg);
             } else {
-                w->errors++;
+                w->b.errors++;
             }
             break;
         }
         buf html;
         buf_init(&html);
         bool block = false;
-        if (w->o->expand(w->o->ctx, open + 2, c - o - 2, at_line + w->o->line_offset,
-                         char_col(w, at_line, at_col), alone, &html, &block) != 0) {
-            w->errors++;
+        if (w->b.o->expand(w->b.o->ctx, open + 2, c - o - 2, at_line + w->b.o->line_offset,
+                           md_char_col(&w->b, at_line, at_col), alone, &html, &block) != 0) {
+            w->b.errors++;
         } else if (block) {
             cmark_node *para = cmark_node_parent(node);
             cmark_node *cb = cmark_node_new_with_mem(CMARK_NODE_CUSTOM_BLOCK, w->mem);
@@ -517,7 +494,7 @@ static void check_table(walker *w, cmark_node *table)
         char msg[128];
         snprintf(msg, sizeof msg, "table has %u columns; the limit is %d", cols,
                  MD_MAX_TABLE_COLUMNS);
-        report(w, cmark_node_get_start_line(table), cmark_node_get_start_column(table), msg);
+        md_report(&w->b, cmark_node_get_start_line(table), cmark_node_get_start_column(table), msg);
     }
 }
 
@@ -558,267 +535,6 @@ static cmark_node *heading_with_id(walker *w, cmark_node *h, cmark_llist *exts, 
     return cb;
 }
 
-/* ------------------------------------------------------------ limits
- * Checked on the text before cmark-gfm parses it, because the costs are in
- * the parse itself (see markdown.h). The scan only over-estimates: it knows
- * fenced code blocks at the left margin (the only ones no container can end
- * early), and counts everything else as text. */
-
-typedef struct {
-    size_t start, end; /* byte range of the line without its newline */
-    size_t next;       /* start of the next line */
-} line_span;
-
-static line_span line_of(const char *text, size_t len, size_t i)
-{
-    line_span l = {i, i, len};
-    const char *nl = memchr(text + i, '\n', len - i);
-    l.end = nl ? (size_t)(nl - text) : len;
-    l.next = nl ? l.end + 1 : len;
-    if (l.end > l.start && text[l.end - 1] == '\r')
-        l.end--;
-    return l;
-}
-
-static bool blank_line(const char *text, line_span l)
-{
-    for (size_t i = l.start; i < l.end; i++)
-        if (text[i] != ' ' && text[i] != '\t')
-            return false;
-    return true;
-}
-
-/* A fence at the left margin: ``` or ~~~ (3 or more; a backtick fence's info
- * string has no backtick). Returns its length, 0 when the line is none. */
-static size_t fence_open(const char *text, line_span l, char *ch)
-{
-    char c = l.start < l.end ? text[l.start] : '\0';
-    if (c != '`' && c != '~')
-        return 0;
-    size_t n = 0;
-    while (l.start + n < l.end && text[l.start + n] == c)
-        n++;
-    if (n < 3)
-        return 0;
-    if (c == '`' && memchr(text + l.start + n, '`', l.end - l.start - n))
-        return 0;
-    *ch = c;
-    return n;
-}
-
-/* Closes a fence of n ch: up to 3 spaces, at least n ch, then only blanks. */
-static bool fence_close(const char *text, line_span l, char ch, size_t n)
-{
-    size_t i = l.start, k = 0;
-    while (i < l.end && text[i] == ' ' && k < 3)
-        i++, k++;
-    size_t m = 0;
-    while (i < l.end && text[i] == ch)
-        i++, m++;
-    if (m < n)
-        return false;
-    while (i < l.end && (text[i] == ' ' || text[i] == '\t'))
-        i++;
-    return i == l.end;
-}
-
-/* Columns of a GFM delimiter row ("| --- | :-: |"), after any blockquote
- * markers and indentation; 0 when the line is not one. */
-static size_t delimiter_columns(const char *text, line_span l)
-{
-    size_t i = l.start;
-    while (i < l.end && (text[i] == ' ' || text[i] == '\t' || text[i] == '>'))
-        i++;
-    size_t cols = 0, pipes = 0;
-    bool dash = false;
-    for (; i < l.end; i++) {
-        char c = text[i];
-        if (c == '|') {
-            pipes++;
-            cols += dash;
-            dash = false;
-        } else if (c == '-') {
-            dash = true;
-        } else if (c != ':' && c != ' ' && c != '\t') {
-            return 0;
-        }
-    }
-    cols += dash;
-    return pipes > 0 ? cols : 0;
-}
-
-/* Cells of a line read as a table row: '|' separators, not counting a
- * leading or trailing one (after blockquote markers and blanks). */
-static size_t row_cells(const char *text, line_span l)
-{
-    size_t a = l.start, b = l.end;
-    while (a < b && (text[a] == ' ' || text[a] == '\t' || text[a] == '>'))
-        a++;
-    while (b > a && (text[b - 1] == ' ' || text[b - 1] == '\t'))
-        b--;
-    size_t pipes = 0;
-    for (size_t i = a; i < b; i++)
-        pipes += text[i] == '|';
-    size_t cells = pipes + 1;
-    if (b > a && text[a] == '|')
-        cells--;
-    if (b > a + 1 && text[b - 1] == '|')
-        cells--;
-    return cells ? cells : 1;
-}
-
-static size_t count_byte(const char *text, line_span l, char c)
-{
-    size_t n = 0;
-    for (size_t i = l.start; i < l.end; i++)
-        n += text[i] == c;
-    return n;
-}
-
-static bool has_pair(const char *text, line_span l, char a, char b)
-{
-    for (size_t i = l.start; i + 1 < l.end; i++)
-        if (text[i] == a && text[i + 1] == b)
-            return true;
-    return false;
-}
-
-static int row_too_long(walker *w, int line, size_t cells)
-{
-    char msg[128];
-    snprintf(msg, sizeof msg, "table row with %zu cells; the limit is %d", cells, MD_MAX_ROW_CELLS);
-    report(w, line, 1, msg);
-    return 1;
-}
-
-/* Report what would make cmark-gfm slow or large; returns the errors. */
-static int precheck(walker *w)
-{
-    const char *t = w->text;
-    size_t len = w->len;
-    int errors = 0;
-    bool in_fence = false;
-    char fence_ch = 0;
-    size_t fence_len = 0;
-    /* the current run of non-blank lines outside code */
-    size_t run_bytes = 0, run_first = 0;
-    int run_line = 0;
-    bool run_refdef = false;
-    size_t table_cols = 0; /* columns of the table the run is in, 0: none */
-    bool table_reported = false;
-    size_t prev_cells = 0; /* of the line before, as a table row */
-    int prev_first = 1;    /* byte column of its first character */
-    /* the page */
-    size_t cells = 0, closers = 0, ref_run = 0;
-    int ref_line = 0;
-    bool cells_reported = false;
-    char msg[256];
-
-    int line = 1;
-    for (size_t i = 0; i <= len; line++) {
-        bool at_end = i == len;
-        line_span l = at_end ? (line_span){len, len, len + 1} : line_of(t, len, i);
-        bool blank = at_end || blank_line(t, l);
-        char ch;
-        size_t fl = 0;
-        if (!at_end && in_fence) {
-            if (fence_close(t, l, fence_ch, fence_len))
-                in_fence = false;
-            i = l.next;
-            continue;
-        }
-        if (!at_end)
-            fl = fence_open(t, l, &ch);
-        if ((blank || fl) && run_bytes > 0) {
-            if (run_bytes > MD_MAX_PARAGRAPH_BYTES) {
-                snprintf(msg, sizeof msg,
-                         "paragraph of %zu KiB (to line %d) without a blank line; the limit is "
-                         "%zu KiB, as the Markdown parser slows down on long paragraphs: add "
-                         "blank lines between paragraphs",
-                         (run_bytes + 1023) >> 10, line - 1 + w->o->line_offset,
-                         MD_MAX_PARAGRAPH_BYTES >> 10);
-                report(w, run_line, (int)run_first + 1, msg);
-                errors++;
-            }
-            if (run_refdef && run_bytes > ref_run) {
-                ref_run = run_bytes;
-                ref_line = run_line;
-            }
-            run_bytes = 0;
-            run_refdef = false;
-            table_cols = 0;
-        }
-        if (at_end)
-            break;
-        if (fl) {
-            in_fence = true;
-            fence_ch = ch;
-            fence_len = fl;
-            i = l.next;
-            continue;
-        }
-        if (blank) {
-            i = l.next;
-            continue;
-        }
-        if (run_bytes == 0) {
-            run_line = line;
-            run_first = 0;
-            while (l.start + run_first < l.end &&
-                   (t[l.start + run_first] == ' ' || t[l.start + run_first] == '\t'))
-                run_first++;
-        }
-        size_t cells_here = row_cells(t, l);
-        size_t cols = run_bytes > 0 ? delimiter_columns(t, l) : 0;
-        if (cols > 0) {
-            table_cols = cols;
-            table_reported = cols > MD_MAX_TABLE_COLUMNS;
-            if (table_reported) {
-                snprintf(msg, sizeof msg, "table has %zu columns; the limit is %d", cols,
-                         MD_MAX_TABLE_COLUMNS);
-                report(w, line - 1, prev_first, msg); /* where the table starts */
-                errors++;
-            } else if (prev_cells > MD_MAX_ROW_CELLS) {
-                errors += row_too_long(w, line - 1, prev_cells); /* the header row */
-            }
-            cells += prev_cells > cols ? prev_cells : cols;
-        } else if (table_cols > 0) {
-            if (!table_reported && cells_here > MD_MAX_ROW_CELLS)
-                errors += row_too_long(w, line, cells_here);
-            cells += cells_here > table_cols ? cells_here : table_cols;
-        }
-        if (cells > MD_MAX_TABLE_CELLS && !cells_reported) {
-            snprintf(msg, sizeof msg,
-                     "the tables on this page have more than %d cells; the limit "
-                     "is %d",
-                     MD_MAX_TABLE_CELLS, MD_MAX_TABLE_CELLS);
-            report(w, line, 1, msg);
-            errors++;
-            cells_reported = true;
-        }
-        run_refdef |= has_pair(t, l, ']', ':');
-        closers += count_byte(t, l, ']');
-        prev_cells = cells_here;
-        prev_first = 1;
-        while (l.start + (size_t)prev_first - 1 < l.end &&
-               (t[l.start + (size_t)prev_first - 1] == ' ' ||
-                t[l.start + (size_t)prev_first - 1] == '\t'))
-            prev_first++;
-        run_bytes += l.next - l.start;
-        i = l.next;
-    }
-    if (ref_run > 0 && closers > 0 && ref_run > MD_MAX_REF_EXPANSION / closers) {
-        snprintf(msg, sizeof msg,
-                 "a link reference definition in these %zu KiB could be used by each of the "
-                 "page's %zu ']' and expand to more than %zu MiB of HTML; shorten it or put it "
-                 "in a paragraph of its own",
-                 (ref_run + 1023) >> 10, closers, MD_MAX_REF_EXPANSION >> 20);
-        report(w, ref_line, 1, msg);
-        errors++;
-    }
-    return errors;
-}
-
 /* Exported by libcmark-gfm, declared only in a header Debian ships among its
  * internal ones (cmark-gfm/registry.h). */
 void cmark_release_plugins(void);
@@ -844,10 +560,10 @@ int md_render(const char *text, size_t len, const md_options *o, buf *out, diag 
 {
     walker w;
     memset(&w, 0, sizeof w);
-    w.o = o;
-    w.text = text;
-    w.len = len;
-    w.d = d;
+    w.b.o = o;
+    w.b.text = text;
+    w.b.len = len;
+    w.b.d = d;
     if (len > MD_MAX_BYTES) {
         /* rounded up: a body just over the limit must not read "256 KiB" */
         diag_error(d, o->path, o->line_offset + 1, 1, "page body is %zu KiB; the limit is %zu KiB",
@@ -855,17 +571,17 @@ int md_render(const char *text, size_t len, const md_options *o, buf *out, diag 
         return -1;
     }
     size_t cap = 0;
-    w.line_start = xgrow(NULL, sizeof *w.line_start, &cap, 1);
-    w.line_start[w.n_lines++] = 0;
+    w.b.line_start = xgrow(NULL, sizeof *w.b.line_start, &cap, 1);
+    w.b.line_start[w.b.n_lines++] = 0;
     for (size_t i = 0; i < len; i++) {
         if (text[i] == '\n' && i + 1 <= len) {
-            w.line_start = xgrow(w.line_start, sizeof *w.line_start, &cap, w.n_lines + 1);
-            w.line_start[w.n_lines++] = i + 1;
+            w.b.line_start = xgrow(w.b.line_start, sizeof *w.b.line_start, &cap, w.b.n_lines + 1);
+            w.b.line_start[w.b.n_lines++] = i + 1;
         }
     }
 
-    if (precheck(&w) > 0) {
-        free(w.line_start);
+    if (md_check_limits(&w.b) > 0) {
+        free(w.b.line_start);
         return -1;
     }
 
@@ -906,7 +622,7 @@ int md_render(const char *text, size_t len, const md_options *o, buf *out, diag 
         }
     }
     cmark_iter_free(it);
-    if (w.errors == 0) {
+    if (w.b.errors == 0) {
         for (size_t i = 0; i < n_texts; i++) {
             cmark_node *parent = cmark_node_parent(texts[i]);
             bool alone = parent && cmark_node_get_type(parent) == CMARK_NODE_PARAGRAPH &&
@@ -921,7 +637,7 @@ int md_render(const char *text, size_t len, const md_options *o, buf *out, diag 
     free(texts);
     free(heads);
 
-    int rc = w.errors ? -1 : 0;
+    int rc = w.b.errors ? -1 : 0;
     if (rc == 0) {
         char *html =
             cmark_render_html_with_mem(doc, options, exts, cmark_get_default_mem_allocator());
@@ -955,6 +671,6 @@ int md_render(const char *text, size_t len, const md_options *o, buf *out, diag 
     for (size_t i = 0; i < w.n_snippets; i++)
         free(w.snippets[i]);
     free(w.snippets);
-    free(w.line_start);
+    free(w.b.line_start);
     return rc;
 }

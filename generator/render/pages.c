@@ -22,6 +22,8 @@ _Static_assert(PAGE_MAX_FILE_BYTES == MD_MAX_BYTES + 64 * 1024,
 
 /* ------------------------------------------------------------ variables */
 
+/* The variables of every template rendering; root leads to the site's top
+ * ("" or "../"). */
 static void common_vars(site *s, tmpl_scope *sc, const char *root)
 {
     tmpl_set_text(sc, "site_title", s->cfg.title);
@@ -144,6 +146,10 @@ static void check_shown(page_ctx *pc)
     }
 }
 
+/* One page: its body read again and rendered with its placeholders
+ * expanded, checked to show what its front matter lists, then through
+ * template t (NULL: its template did not load) into index.html and
+ * results.json, written through out when there is a sink. */
 static void render_page(site *s, const render_sink *sink, void *out, bp_page *p, tmpl *t)
 {
     page_ctx pc;
@@ -249,9 +255,9 @@ typedef struct {
     size_t *todo; /* page indices, in page order */
 } render_queue;
 
-/* Render page i with its own error buffer and its own handle on the output
- * (the manifest lists its files at the page's place, whatever thread wrote
- * them first). */
+/* Render page i with its own error buffer and its own handle from the sink
+ * (opened with the page's index, so the sink can keep each page's files in
+ * page order, whatever thread wrote them first). */
 static void render_one(render_queue *q, size_t i)
 {
     site ws = *q->s; /* shared tables; only the diag is the page's own */
