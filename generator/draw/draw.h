@@ -5,9 +5,9 @@
 #ifndef BP_DRAW_H
 #define BP_DRAW_H
 
-#include "load/board.h"
-#include "simcore.h"
 #include "base/util.h"
+#include "model/site.h"
+#include "simcore.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -9,10 +9,9 @@
 #ifndef BP_DRAWCACHE_H
 #define BP_DRAWCACHE_H
 
-#include "load/board.h"
-#include "draw/draw.h"
-#include "load/level.h"
 #include "base/util.h"
+#include "draw/draw.h"
+#include "model/site.h"
 
 #include <stdbool.h>
 

@@ -3,9 +3,9 @@
 #ifndef BP_RESULTS_H
 #define BP_RESULTS_H
 
-#include "load/board.h"
-#include "simcore.h"
 #include "base/util.h"
+#include "model/site.h"
+#include "simcore.h"
 
 /* The JSON key of a measure: its name plus "_s" for seconds and "_usd" for
  * money ("completion_time_s", "monthly_cost_usd"). Static string. */
