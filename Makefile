@@ -79,12 +79,18 @@ SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 SIM_DET := -ffp-contract=off
 
 SIM_SRC := $(sort $(wildcard sim-core/*.c))
-GEN_SRC := $(sort $(filter-out generator/main.c,$(wildcard generator/*.c)))
+# generator/ holds one folder per stage of a build (README "Architecture");
+# main.c and the orchestrator stand at its top. Each folder's sources are
+# found by its own wildcard, and every include names its folder
+# ("load/board.h"), found through -Igenerator.
+GEN_STAGES := base model load run draw render write preview
+GEN_SRC := $(sort $(filter-out generator/main.c,$(wildcard generator/*.c \
+             $(foreach d,$(GEN_STAGES),generator/$(d)/*.c))))
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_SUPPORT := $(sort $(filter-out tests/unit/test_%.c,$(wildcard tests/unit/*.c)))
 
 # The results cache keys on the simulator's source, so a changed model can
-# never be served a stale result (generator/cache.c).
+# never be served a stale result (generator/run/cache.c).
 SIM_HASH := $(shell cat $(sort $(wildcard sim-core/*.c sim-core/*.h)) | sha256sum | cut -c1-16)
 CACHE_DEFS := -DBP_SIM_HASH='"$(SIM_HASH)"'
 
@@ -136,7 +142,7 @@ $(ASAN_BUILD)/obj/generator/%.o: generator/%.c
 	$(call say,CC,$@)
 	$(Q)$(CC) $(ASAN_CFLAGS) -D_DEFAULT_SOURCE $(CACHE_DEFS) -Isim-core -Igenerator $(PKG_CFLAGS) -c -o $@ $<
 
-$(BUILD)/obj/generator/cache.o $(ASAN_BUILD)/obj/generator/cache.o: $(wildcard sim-core/*.c sim-core/*.h)
+$(BUILD)/obj/generator/run/cache.o $(ASAN_BUILD)/obj/generator/run/cache.o: $(wildcard sim-core/*.c sim-core/*.h)
 
 $(ASAN_BUILD)/obj/tests/unit/%.o: tests/unit/%.c
 	@mkdir -p $(dir $@)
@@ -264,6 +270,7 @@ regen: test-build
 # ---------------------------------------------------------------- housekeeping
 .PHONY: format clean
 FORMAT_SRC = $(wildcard sim-core/*.[ch] sim-core/wasm/*.[ch] sim-core/wasm/include/*.h generator/*.[ch] \
+               $(foreach d,$(GEN_STAGES),generator/$(d)/*.[ch]) \
                tests/unit/*.[ch] tests/fuzz/*.c tests/bench/*.c)
 format:
 	clang-format -i $(FORMAT_SRC)
@@ -304,7 +311,7 @@ $(FUZZ_BUILD)/obj/tests/fuzz/%.o: tests/fuzz/%.c tests/fuzz/fuzz_common.h
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -D_DEFAULT_SOURCE -Isim-core -Igenerator $(PKG_CFLAGS) \
 	  -c -o $@ $<
 
-$(FUZZ_BUILD)/obj/generator/cache.o: $(wildcard sim-core/*.c sim-core/*.h)
+$(FUZZ_BUILD)/obj/generator/run/cache.o: $(wildcard sim-core/*.c sim-core/*.h)
 
 $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/obj/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJ)
 	$(call say,FUZZLD,$@)

@@ -1,13 +1,13 @@
 /* main.c — the boardpress command line (SPEC §2): option parsing and the
- * `sim` command; `build`, `check` and `watch` live in site.c and watch.c. */
-#include "board.h"
-#include "draw.h"
-#include "markdown.h"
-#include "results.h"
-#include "site.h"
-#include "watch.h"
+ * `sim` command; `build` and `check` are build.c, `watch` preview/watch.c. */
+#include "load/board.h"
+#include "draw/draw.h"
+#include "render/markdown.h"
+#include "run/results.h"
+#include "build.h"
+#include "preview/watch.h"
 #include "simcore.h"
-#include "util.h"
+#include "base/util.h"
 #include "wire.h"
 
 #include <errno.h>
@@ -262,7 +262,7 @@ int main(int argc, char **argv)
             o.write = cmd[0] != 'c';
             if (cmd[0] == 'w') {
                 const char *max = getenv("BOARDPRESS_WATCH_MAX");
-                rc = watch_run(&o, max ? atoi(max) : 0);
+                rc = watch_run(&o, site_build, max ? atoi(max) : 0);
             } else {
                 rc = site_build(&o);
             }

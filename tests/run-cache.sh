@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# run-cache.sh — a cache file whose bytes changed is a miss (generator/cache.c,
-# drawcache.c: every entry ends with a checksum of its payload): a measured
+# run-cache.sh — a cache file whose bytes changed is a miss (generator/run/cache.c,
+# generator/draw/drawcache.c: every entry ends with a checksum of its payload): a measured
 # value edited inside a results file is never published, a damaged trace is
 # simulated again rather than blamed on the page, and an edited drawing is
 # drawn again. Each edit below would be read as good without the checksum

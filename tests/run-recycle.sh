@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The output layer recycles the previous tree (kept in the cache folder) as
-# the next build's new tree (generator/output.c). Whatever the edits between
+# the next build's new tree (generator/write/output.c). Whatever the edits between
 # builds, a recycled build must write exactly what a fresh build writes; a
 # failed build must leave the site alone; a kept tree holding a file
 # boardpress did not write must be neither used nor deleted.

@@ -10,11 +10,11 @@
  *
  * One JSON line on stdout. Linked like simdrv (tests/bench/run.py). */
 #define _GNU_SOURCE
-#include "board.h"
-#include "diag.h"
-#include "draw.h"
+#include "load/board.h"
+#include "base/diag.h"
+#include "draw/draw.h"
 #include "simcore.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <cairo-svg.h>
 #include <cairo.h>

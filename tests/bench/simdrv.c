@@ -15,13 +15,13 @@
  * One JSON line on stdout. Linked with the generator's objects and
  * libsimcore.a (tests/bench/run.py builds it). */
 #define _GNU_SOURCE
-#include "board.h"
-#include "diag.h"
+#include "load/board.h"
+#include "base/diag.h"
 #include "model.h"
 #include "sim_internal.h"
 #include "simcore.h"
-#include "util.h"
-#include "ydoc.h"
+#include "base/util.h"
+#include "load/ydoc.h"
 
 #include <stdio.h>
 #include <stdlib.h>

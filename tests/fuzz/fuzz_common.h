@@ -5,7 +5,7 @@
 #ifndef BP_FUZZ_COMMON_H
 #define BP_FUZZ_COMMON_H
 
-#include "util.h"
+#include "base/util.h"
 
 #include <stddef.h>
 #include <stdint.h>

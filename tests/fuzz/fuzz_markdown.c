@@ -4,7 +4,7 @@
  * the real one: a block for a lone directive, an error for "err", inline
  * HTML otherwise. The first byte picks unsafe_html and the line offset. */
 #include "fuzz_common.h"
-#include "markdown.h"
+#include "render/markdown.h"
 
 #include <stdbool.h>
 

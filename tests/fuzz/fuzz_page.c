@@ -1,7 +1,7 @@
 /* fuzz_page.c — front matter: page_split and page_parse on a whole page
  * file (any bytes, as discover_pages reads them). */
 #include "fuzz_common.h"
-#include "page.h"
+#include "load/page.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -4,8 +4,8 @@
  * real placeholder expander, directives, drawings and templates run.
  * Simulation results come from a results cache after the first run. */
 #include "fuzz_common.h"
-#include "draw.h"
-#include "site.h"
+#include "draw/draw.h"
+#include "build.h"
 
 #include <stdio.h>
 #include <unistd.h>

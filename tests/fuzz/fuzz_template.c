@@ -3,7 +3,7 @@
  * variables a page has (text, HTML and lists), twice (errors are reported
  * once per position). */
 #include "fuzz_common.h"
-#include "tmpl.h"
+#include "render/tmpl.h"
 
 static char *dir;
 static tmpl_scope *scope;

@@ -2,10 +2,10 @@
  * counts, numbers) and the formatting of what they return, plus the
  * spelling hints. A value that parses is in range and formats; a value
  * that does not gets a message and a position inside the text. */
-#include "diag.h"
-#include "fmt.h"
+#include "base/diag.h"
+#include "base/fmt.h"
 #include "fuzz_common.h"
-#include "units.h"
+#include "load/units.h"
 
 #include <math.h>
 

@@ -5,11 +5,11 @@
  *     simulation (small limits), its results JSON and its diagram
  *   2 a level (level_parse)      3 a chart (chart_parse)
  *   else the bare tree (yaml_parse), whose shape is checked. */
-#include "board.h"
-#include "draw.h"
+#include "load/board.h"
+#include "draw/draw.h"
 #include "fuzz_common.h"
-#include "level.h"
-#include "results.h"
+#include "load/level.h"
+#include "run/results.h"
 
 static bp_catalog *catalog;
 

@@ -1,7 +1,7 @@
 /* gen_testlib.c — helpers for the generator's unit tests (gen_testlib.h). */
 #define _GNU_SOURCE /* nftw */
 #include "gen_testlib.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

@@ -4,8 +4,8 @@
 #ifndef GEN_TESTLIB_H
 #define GEN_TESTLIB_H
 
-#include "diag.h"
-#include "ydoc.h"
+#include "base/diag.h"
+#include "load/ydoc.h"
 
 #include <stddef.h>
 

@@ -8,10 +8,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "board.h"
-#include "fields.h"
+#include "load/board.h"
+#include "load/fields.h"
 #include "gen_testlib.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "cache.h"
+#include "run/cache.h"
 #include "gen_testlib.h"
 #include "sim_testlib.h"
 

@@ -7,9 +7,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "board.h"
-#include "fields.h"
-#include "util.h"
+#include "load/board.h"
+#include "load/fields.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "draw_internal.h"
+#include "draw/draw_internal.h"
 #include "test_draw_fixtures.h"
 
 #include <math.h>

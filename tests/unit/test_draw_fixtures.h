@@ -3,8 +3,8 @@
 #ifndef TEST_DRAW_FIXTURES_H
 #define TEST_DRAW_FIXTURES_H
 
-#include "board.h"
-#include "util.h"
+#include "load/board.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

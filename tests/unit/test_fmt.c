@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "fmt.h"
+#include "base/fmt.h"
 #include "gen_testlib.h"
 
 #include <locale.h>

@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "markdown.h"
-#include "util.h"
+#include "render/markdown.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

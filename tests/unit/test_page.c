@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "page.h"
-#include "util.h"
+#include "load/page.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,13 +9,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "draw.h"
-#include "fmt.h"
+#include "draw/draw.h"
+#include "base/fmt.h"
 #include "gen_testlib.h"
-#include "results.h"
-#include "site.h"
-#include "site_internal.h"
-#include "util.h"
+#include "run/results.h"
+#include "build.h"
+#include "run/simulate.h"
+#include "base/util.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -645,11 +645,11 @@ static void nav_lists_what_site_yaml_names(void **state)
 static void event_shares(void **state)
 {
     (void)state;
-    assert_int_equal(site_event_share(10, 400, 1000, 500), 25);
-    assert_int_equal(site_event_share(300, 400, 1000, 500), 500); /* the per-board limit */
-    assert_int_equal(site_event_share(0, 400, 1000, 500), 0);     /* a repeat runs nothing */
-    assert_int_equal(site_event_share(90, 400, 1000, 500), 225);
-    assert_int_equal(site_event_share(7, 7, 7, 500), 7);
+    assert_int_equal(simulate_event_share(10, 400, 1000, 500), 25);
+    assert_int_equal(simulate_event_share(300, 400, 1000, 500), 500); /* the per-board limit */
+    assert_int_equal(simulate_event_share(0, 400, 1000, 500), 0);     /* a repeat runs nothing */
+    assert_int_equal(simulate_event_share(90, 400, 1000, 500), 225);
+    assert_int_equal(simulate_event_share(7, 7, 7, 500), 7);
     uint64_t x = 12345;
     for (int round = 0; round < 2000; round++) {
         int64_t bounds[16], total = 0, budget = 800000000, sum = 0;
@@ -660,7 +660,7 @@ static void event_shares(void **state)
             total += bounds[i];
         }
         for (size_t i = 0; i < n; i++) {
-            int64_t share = site_event_share(bounds[i], total, budget, INT64_MAX);
+            int64_t share = simulate_event_share(bounds[i], total, budget, INT64_MAX);
             assert_true(share >= bounds[i]);
             sum += share;
         }

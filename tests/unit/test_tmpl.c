@@ -8,8 +8,8 @@
 #include <cmocka.h>
 
 #include "gen_testlib.h"
-#include "tmpl.h"
-#include "util.h"
+#include "render/tmpl.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

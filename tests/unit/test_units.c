@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "units.h"
+#include "load/units.h"
 
 #include <string.h>
 

@@ -7,7 +7,7 @@
 #include <cmocka.h>
 
 #include "gen_testlib.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <stdio.h>

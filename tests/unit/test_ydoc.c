@@ -8,8 +8,8 @@
 #include <cmocka.h>
 
 #include "gen_testlib.h"
-#include "util.h"
-#include "ydoc.h"
+#include "base/util.h"
+#include "load/ydoc.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,0 +1,236 @@
+/* diag.c — error reporting with file positions and spelling hints. */
+#include "base/diag.h"
+#include "base/util.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void diag_init(diag *d, FILE *out)
+{
+    memset(d, 0, sizeof *d);
+    d->out = out;
+}
+
+void diag_free(diag *d)
+{
+    if (!d)
+        return;
+    free(d->text);
+    d->text = NULL;
+    d->len = d->cap = 0;
+    free(d->seen);
+    d->seen = NULL;
+    d->n_seen = d->cap_seen = 0;
+}
+
+char *diag_take(diag *d)
+{
+    char *text = d->text;
+    d->text = NULL;
+    diag_free(d);
+    return text;
+}
+
+int diag_exit_status(const diag *d)
+{
+    return d->io ? 3 : d->errors ? 1 : 0;
+}
+
+/* Add h to the set of lines seen; false when it was there already. */
+static bool first_time(diag *d, uint64_t h)
+{
+    h |= 1; /* 0 marks a free slot */
+    if ((d->n_seen + 1) * 2 > d->cap_seen) {
+        size_t cap = d->cap_seen ? d->cap_seen * 2 : 64;
+        uint64_t *slots = xcalloc(cap, sizeof *slots);
+        for (size_t i = 0; i < d->cap_seen; i++) {
+            if (!d->seen[i])
+                continue;
+            size_t k = (size_t)d->seen[i] & (cap - 1);
+            while (slots[k])
+                k = (k + 1) & (cap - 1);
+            slots[k] = d->seen[i];
+        }
+        free(d->seen);
+        d->seen = slots;
+        d->cap_seen = cap;
+    }
+    size_t k = (size_t)h & (d->cap_seen - 1);
+    while (d->seen[k] && d->seen[k] != h)
+        k = (k + 1) & (d->cap_seen - 1);
+    if (d->seen[k])
+        return false;
+    d->seen[k] = h;
+    d->n_seen++;
+    return true;
+}
+
+/* One message line (ending in '\n'): shown, kept and counted, unless the
+ * same line was given before. */
+static void add_line(diag *d, const char *line, size_t n)
+{
+    d->reports++;
+    if (!first_time(d, hash64(line, n, 0)))
+        return;
+    if (d->out) {
+        fwrite(line, 1, n, d->out);
+        fflush(d->out);
+    }
+    d->text = xgrow(d->text, 1, &d->cap, d->len + n + 1);
+    memcpy(d->text + d->len, line, n);
+    d->len += n;
+    d->text[d->len] = '\0';
+    d->errors++;
+}
+
+size_t diag_mark(const diag *d)
+{
+    return d->reports;
+}
+
+bool diag_failed_since(const diag *d, size_t mark)
+{
+    return d->reports != mark;
+}
+
+void diag_read_error(diag *d, const char *path, int line, int col, const char *file,
+                     const char *what, int err, size_t max_bytes)
+{
+    char why[160];
+    d->io |= file_error_is_io(err);
+    diag_error(d, path, line, col, "cannot read %s: %s", what,
+               file_error_text(file, err, max_bytes, why, sizeof why));
+}
+
+void diag_add_text(diag *d, const char *text, bool io)
+{
+    d->io |= io;
+    for (const char *p = text; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        if (nl) {
+            add_line(d, p, (size_t)(nl - p) + 1);
+            p = nl + 1;
+        } else {
+            char *line = xasprintf("%s\n", p);
+            add_line(d, line, strlen(line));
+            free(line);
+            break;
+        }
+    }
+}
+
+void diag_error(diag *d, const char *path, int line, int col, const char *fmt, ...)
+{
+    buf b;
+    buf_init(&b);
+    if (!path)
+        buf_puts(&b, "boardpress");
+    else if (line > 0 && col > 0)
+        buf_printf(&b, "%s:%d:%d", path, line, col);
+    else if (line > 0)
+        buf_printf(&b, "%s:%d", path, line);
+    else
+        buf_puts(&b, path);
+    buf_puts(&b, ": error: ");
+    va_list ap;
+    va_start(ap, fmt);
+    buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    buf_putc(&b, '\n');
+    add_line(d, b.data, b.len);
+    buf_free(&b);
+}
+
+static char lower(char c)
+{
+    return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+/* Optimal string alignment distance (Damerau-Levenshtein with adjacent
+ * transpositions), ignoring ASCII case. O(|a|·|b|); words here are short identifiers. */
+static size_t distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64)
+        return (size_t)-1;
+    size_t d[65][65];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        for (size_t j = 1; j <= lb; j++) {
+            size_t cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
+            size_t best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (d[i - 1][j - 1] + cost < best)
+                best = d[i - 1][j - 1] + cost;
+            if (i > 1 && j > 1 && lower(a[i - 1]) == lower(b[j - 2]) &&
+                lower(a[i - 2]) == lower(b[j - 1]) && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    }
+    return d[la][lb];
+}
+
+const char *diag_suggest(const char *word, const char *const *candidates, size_t n)
+{
+    size_t len = strlen(word);
+    size_t limit = len / 3 > 2 ? len / 3 : 2;
+    if (len <= 2)
+        limit = 1;
+    const char *best = NULL;
+    size_t best_d = (size_t)-1;
+    for (size_t i = 0; i < n; i++) {
+        size_t dist = distance(word, candidates[i]);
+        /* On a tie, a candidate with the same first letter reads as the
+         * likelier typo ("wroker": "worker" before "broker"). */
+        bool better =
+            dist < best_d || (dist == best_d && best && lower(candidates[i][0]) == lower(word[0]) &&
+                              lower(best[0]) != lower(word[0]));
+        if (dist <= limit && better) {
+            best = candidates[i];
+            best_d = dist;
+        }
+    }
+    return best;
+}
+
+void diag_unknown_text(char *dst, size_t n, const char *what, const char *word,
+                       const char *const *candidates, size_t count)
+{
+    /* "NOUN|CONTEXT" reads "unknown NOUN 'WORD' CONTEXT" */
+    const char *bar = strchr(what, '|');
+    int noun_len = bar ? (int)(bar - what) : (int)strlen(what);
+    char context[160] = "";
+    if (bar)
+        snprintf(context, sizeof context, " %s", bar + 1);
+    const char *near = diag_suggest(word, candidates, count);
+    if (near) {
+        snprintf(dst, n, "unknown %.*s '%s'%s; did you mean '%s'?", noun_len, what, word, context,
+                 near);
+        return;
+    }
+    buf b;
+    buf_init(&b);
+    buf_printf(&b, "unknown %.*s '%s'%s", noun_len, what, word, context);
+    if (count > 0 && count <= 12) {
+        buf_puts(&b, " (expected ");
+        for (size_t i = 0; i < count; i++)
+            buf_printf(&b, "%s'%s'", i == 0 ? "" : (i + 1 == count ? " or " : ", "), candidates[i]);
+        buf_putc(&b, ')');
+    }
+    snprintf(dst, n, "%s", b.data);
+    buf_free(&b);
+}
+
+void diag_unknown(diag *d, const char *path, int line, int col, const char *what, const char *word,
+                  const char *const *candidates, size_t n)
+{
+    char msg[1024];
+    diag_unknown_text(msg, sizeof msg, what, word, candidates, n);
+    diag_error(d, path, line, col, "%s", msg);
+}

@@ -1,0 +1,205 @@
+/* fmt.c — locale-independent number formatting for pages and JSON.
+ * printf's "%f" follows LC_NUMERIC, so every number goes through fixed(),
+ * which writes '.' whatever the locale; trailing zeros are trimmed so
+ * "10.0 s" reads "10 s". */
+#include "base/fmt.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Room for "%.9f" of the largest double (309 integer digits). */
+#define FIXED_MAX 340
+
+/* x with exactly `decimals` decimals, the decimal point always '.', never
+ * an exponent. printf writes [-]digits[SEP digits] with SEP the locale's
+ * decimal point (possibly several bytes); anything not a digit becomes '.'. */
+static void fixed(char *out, double x, int decimals)
+{
+    char tmp[FIXED_MAX];
+    snprintf(tmp, sizeof tmp, "%.*f", decimals, x);
+    size_t o = 0;
+    bool sep = false;
+    for (const char *p = tmp; *p; p++) {
+        if ((*p >= '0' && *p <= '9') || (p == tmp && *p == '-')) {
+            out[o++] = *p;
+        } else if (!sep) {
+            out[o++] = '.';
+            sep = true;
+        }
+    }
+    out[o] = '\0';
+}
+
+/* x with at most `decimals` decimals, trailing zeros trimmed, never "-0". */
+static void trimmed(char *out, double x, int decimals)
+{
+    fixed(out, x, decimals);
+    char *dot = strchr(out, '.');
+    if (dot) {
+        char *end = out + strlen(out) - 1;
+        while (end > dot && *end == '0')
+            *end-- = '\0';
+        if (end == dot)
+            *end = '\0';
+    }
+    if (strcmp(out, "-0") == 0)
+        strcpy(out, "0");
+}
+
+static void put_trimmed(buf *b, double x, int decimals)
+{
+    char tmp[FIXED_MAX];
+    trimmed(tmp, x, decimals);
+    buf_puts(b, tmp);
+}
+
+/* Decimals that show two significant digits of a number below 1. */
+static int small_decimals(double ax)
+{
+    int d = 1 - (int)floor(log10(ax));
+    return d < 1 ? 1 : d > 9 ? 9 : d;
+}
+
+void fmt_number(buf *b, double x)
+{
+    double ax = fabs(x);
+    if (ax < 1e15 && fabs(x - round(x)) < 1e-9) {
+        put_trimmed(b, round(x), 0);
+        return;
+    }
+    if (ax < 1.0)
+        put_trimmed(b, x, small_decimals(ax));
+    else
+        put_trimmed(b, x, 1);
+}
+
+/* Duration units from small to large; a value is written in the first
+ * unit where it stays below `below` once rounded, so 999.7 ms is "1 s",
+ * not "1000 ms". Hours go up to 48 so a day reads "24 h", as people (and
+ * the catalog) write it. */
+static const struct {
+    double seconds;
+    const char *name;
+    double below;
+} duration_units[] = {
+    {1e-6, "µs", 1000}, {1e-3, "ms", 1000}, {1, "s", 60},
+    {60, "min", 60},    {3600, "h", 48},    {86400, "d", INFINITY},
+};
+
+void fmt_seconds(buf *b, double s)
+{
+    if (s == 0) {
+        buf_puts(b, "0 s");
+        return;
+    }
+    size_t n = sizeof duration_units / sizeof duration_units[0];
+    for (size_t i = 0; i < n; i++) {
+        double v = s / duration_units[i].seconds, av = fabs(v);
+        /* µs and ms: one decimal below 10 ("1.5 ms"), whole above ("150 ms");
+         * larger units one decimal ("10.1 s", "1.5 min"). */
+        int decimals = i < 2 && av >= 10 ? 0 : 1;
+        double scale = decimals ? 10.0 : 1.0;
+        if (i + 1 < n && round(av * scale) / scale >= duration_units[i].below)
+            continue;
+        put_trimmed(b, v, decimals);
+        buf_putc(b, ' ');
+        buf_puts(b, duration_units[i].name);
+        return;
+    }
+}
+
+void fmt_duration_us(buf *b, int64_t us)
+{
+    if (us == INT64_MAX)
+        buf_puts(b, "forever");
+    else
+        fmt_seconds(b, (double)us / 1e6);
+}
+
+void fmt_ratio(buf *b, double r)
+{
+    double pct = r * 100.0;
+    if (pct == 0) {
+        buf_puts(b, "0%");
+        return;
+    }
+    if (fabs(pct) >= 1.0)
+        put_trimmed(b, pct, 1);
+    else
+        put_trimmed(b, pct, small_decimals(fabs(pct)));
+    buf_putc(b, '%');
+}
+
+void fmt_usd(buf *b, double usd)
+{
+    /* Whole when it rounds to whole cents: 11.999 is "12 USD", not "12.00 USD". */
+    double cents = round(usd * 100.0);
+    char tmp[FIXED_MAX];
+    if (fmod(cents, 100.0) == 0)
+        trimmed(tmp, cents / 100.0, 0);
+    else
+        fixed(tmp, cents / 100.0, 2);
+    buf_puts(b, tmp);
+    buf_puts(b, " USD");
+}
+
+void fmt_usd_month(buf *b, double usd)
+{
+    fmt_usd(b, usd);
+    buf_puts(b, "/mo");
+}
+
+void fmt_measure(buf *b, sim_measure m, double v)
+{
+    switch (sim_measure_unit(m)) {
+    case SIM_UNIT_RATIO:
+        fmt_ratio(b, v);
+        break;
+    case SIM_UNIT_SECONDS:
+        fmt_seconds(b, v);
+        break;
+    case SIM_UNIT_USD_MONTH:
+        fmt_usd_month(b, v);
+        break;
+    case SIM_UNIT_COUNT:
+        fmt_number(b, v);
+        break;
+    }
+}
+
+void fmt_json_number(buf *b, double x)
+{
+    if (!isfinite(x)) {
+        buf_puts(b, "null");
+        return;
+    }
+    put_trimmed(b, x, fabs(x) < 1e15 && x == round(x) ? 0 : 6);
+}
+
+const char *fmt_measure_label(sim_measure m)
+{
+    static const char *const labels[SIM_M_COUNT] = {
+        "Jobs",
+        "Deliveries",
+        "Effects",
+        "Duplicates",
+        "Charged twice",
+        "Lost writes",
+        "Errors",
+        "Error rate",
+        "Completion time",
+        "Latency, median",
+        "Latency, 99th percentile",
+        "Monthly cost",
+        "Events",
+        "Lost events",
+        "Ghost events",
+        "Deliveries downstream",
+        "Effects downstream",
+        "Duplicates downstream",
+        "Lost writes downstream",
+        "Errors downstream",
+    };
+    return (int)m >= 0 && m < SIM_M_COUNT ? labels[m] : "";
+}

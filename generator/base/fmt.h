@@ -1,0 +1,32 @@
+/* fmt.h — numbers as pages show them: integers as integers, means with one
+ * decimal, durations in the unit people use ("150 ms", "10.1 s"), money
+ * "12 USD/mo", rates "0%" / "0.3%". Never depends on the locale. */
+#ifndef BP_FMT_H
+#define BP_FMT_H
+
+#include "simcore.h"
+#include "base/util.h"
+
+#include <stdint.h>
+
+/* A count or plain number: "200", "1200.4", "0.04". */
+void fmt_number(buf *b, double x);
+/* A duration from seconds: "250 µs", "150 ms", "10.1 s", "5 min", "24 h", "7 d". */
+void fmt_seconds(buf *b, double s);
+/* A duration from microseconds; INT64_MAX is "forever". */
+void fmt_duration_us(buf *b, int64_t us);
+/* A fraction as a percentage: "0%", "0.032%", "20%", "12.5%". */
+void fmt_ratio(buf *b, double r);
+/* Money per month: "12 USD/mo", "12.50 USD/mo". */
+void fmt_usd_month(buf *b, double usd);
+/* Money: "3 USD", "0.25 USD". */
+void fmt_usd(buf *b, double usd);
+/* A measure's value with its unit, by sim_measure_unit. */
+void fmt_measure(buf *b, sim_measure m, double v);
+/* Human words for a measure: "Duplicates", "Completion time" (static). */
+const char *fmt_measure_label(sim_measure m);
+/* A number for JSON: integers exactly, others rounded to 6 significant
+ * decimals, never exponent notation or "-0". */
+void fmt_json_number(buf *b, double x);
+
+#endif

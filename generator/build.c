@@ -1,0 +1,129 @@
+/* build.c — `boardpress build` / `check`, the stages in order:
+ *
+ *   load      content/ into the site model              load/load.h
+ *   simulate  every board variant once, then the claims  run/simulate.h
+ *   draw      drawings an earlier build made, from the   draw/figures.h
+ *             cache; the rest as pages first show them
+ *   render    every page through its template            render/render.h
+ *   write     into a new output tree, swapped in only    write/output.h
+ *             when nothing failed
+ *
+ * The site model (model/site.h) is made, owned and freed here; each stage
+ * reads it and adds its part. A stage runs only when the ones before it
+ * reported nothing. */
+#include "build.h"
+#include "draw/figures.h"
+#include "load/load.h"
+#include "render/render.h"
+#include "run/simulate.h"
+#include "write/output.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+/* The date the pages say they were measured: SOURCE_DATE_EPOCH when it is
+ * set (reproducible builds), else today, in UTC. */
+static void build_date(site *s)
+{
+    const char *sde = getenv("SOURCE_DATE_EPOCH");
+    time_t t = time(NULL);
+    if (sde && *sde) {
+        char *end;
+        long long v = strtoll(sde, &end, 10);
+        if (*end == '\0' && v >= 0)
+            t = (time_t)v;
+        else
+            diag_error(&s->d, NULL, 0, 0,
+                       "SOURCE_DATE_EPOCH must be a number of seconds, found '%s'", sde);
+    }
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(s->date, sizeof s->date, "%Y-%m-%d", &tm);
+}
+
+/* The renderer's files go into the new output tree, each page's through a
+ * handle of its own (outdir_view), so the journal lists them in page order
+ * whatever thread wrote them. */
+static void *out_open(void *ctx, size_t seq)
+{
+    return outdir_view(ctx, seq);
+}
+
+static int out_write(void *handle, const char *rel, const void *data, size_t len, diag *d)
+{
+    return outdir_write(handle, rel, data, len, d);
+}
+
+static void out_close(void *handle)
+{
+    outdir_view_free(handle);
+}
+
+/* One line on stderr: what was built (or why not), in how long. */
+static void summary(const site *s, int status, size_t written, size_t unchanged, double dt)
+{
+    const site_options *o = &s->opt;
+    size_t runs = s->runs + s->cached + s->shared;
+    if (status == 0) {
+        fprintf(stderr,
+                "boardpress: %s %zu page%s, %zu board%s, %zu level%s, %zu run%s "
+                "(%zu simulated, %zu from the cache",
+                o->write ? "built" : "checked", s->n_pages, s->n_pages == 1 ? "" : "s", s->n_boards,
+                s->n_boards == 1 ? "" : "s", s->n_levels, s->n_levels == 1 ? "" : "s", runs,
+                runs == 1 ? "" : "s", s->runs, s->cached);
+        if (s->shared)
+            fprintf(stderr, ", %zu the same as another", s->shared);
+        fputc(')', stderr);
+    } else
+        fprintf(stderr, "boardpress: %d error%s; %s", s->d.errors, s->d.errors == 1 ? "" : "s",
+                o->write ? "nothing written, the previous site is unchanged" : "check failed");
+    if (status == 0 && o->write)
+        fprintf(stderr, ", %zu files written, %zu unchanged", written, unchanged);
+    fprintf(stderr, ", %.2f s\n", dt);
+}
+
+int site_build(const site_options *o)
+{
+    double t0 = clock_now_s();
+    site s;
+    site_init(&s, o);
+    build_date(&s);
+    /* before anything is read or cached: the folders must not overlap */
+    const char *sources[3] = {o->content, o->templates, o->statics};
+    outdir_options oo = {o->out, sources, 3, o->cache, o->journal ? o->journal : o->cache};
+    outdir_check(&oo, o->write, &s.d);
+
+    load_site(&s);
+    if (s.d.errors == 0)
+        simulate_site(&s);
+    if (s.d.errors == 0)
+        simulate_check_claims(&s);
+
+    outdir *out = s.d.errors == 0 && o->write ? outdir_begin(&oo, &s.d) : NULL;
+    if (s.d.errors == 0) {
+        render_sink sink = {out_open, out_write, out_close, out};
+        figure_from_cache(&s);
+        render_site(&s, out ? &sink : NULL);
+        figure_to_cache(&s);
+        if (out) {
+            /* after every page's files and the site's own */
+            outdir_set_seq(out, s.n_pages + 1);
+            outdir_copy_tree(out, o->statics, "static", &s.d);
+        }
+    }
+    size_t written = 0, unchanged = 0;
+    if (out) {
+        outdir_counts(out, &written, &unchanged);
+        if (s.d.errors == 0)
+            outdir_commit(out, &s.d);
+        else
+            outdir_abort(out);
+    }
+
+    int status = diag_exit_status(&s.d);
+    if (!o->quiet)
+        summary(&s, status, written, unchanged, clock_now_s() - t0);
+    site_free(&s);
+    return status;
+}

@@ -1,0 +1,88 @@
+/* draw.h — SVG pictures of boards, traces and sweeps: the board diagram, the
+ * timeline (sequence diagram) of a small trace, and line charts. Each figure is
+ * a complete standalone SVG document with <title>/<desc>, byte-identical for
+ * identical input, plus a plain-text alt description for the page. */
+#ifndef BP_DRAW_H
+#define BP_DRAW_H
+
+#include "base/util.h"
+#include "model/site.h"
+#include "simcore.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum { DRAW_NEUTRAL, DRAW_PASS, DRAW_FAIL } draw_tone;
+
+/* A measured number to show next to a part ("1 charged twice", "0 lost
+ * writes"). Text is pre-formatted by the caller; the drawing adds a ✓ (pass)
+ * or ✗ (fail) mark so that colour is not the only signal. */
+typedef struct {
+    int part; /* index into the board's parts */
+    const char *text;
+    draw_tone tone;
+} draw_note;
+
+/* Board diagram. svg gets (appended) a complete standalone SVG document; alt
+ * gets (appended) a one-paragraph plain-text description: parts in order,
+ * links with protocols and faults, the policy badge, the notes.
+ * Returns 0, or -1 with one sentence in err (size errn): a label that is not
+ * valid UTF-8, a number out of range, a cairo error. On -1 svg and alt are
+ * left as they were. */
+int draw_board(const bp_board *b, const draw_note *notes, size_t n_notes, buf *svg, buf *alt,
+               char *err, size_t errn);
+
+/* Sequence diagram of a (small, at most DRAW_TIMELINE_MAX entries) trace of
+ * board b: one lane per part that appears, time downwards in event order
+ * (not to scale), one arrow per delivery, call and ack; lost messages end in a
+ * cross, ID-check skips and duplicate effects are marked. Same contract as
+ * draw_board. */
+#define DRAW_TIMELINE_MAX 600
+int draw_timeline(const bp_board *b, const sim_trace_entry *tr, size_t n, buf *svg, buf *alt,
+                  char *err, size_t errn);
+
+/* Line chart: x/y series with axes, ticks, labels and a legend. With
+ * x_percent / y_percent the values are fractions (0.2) shown as "20%"; with
+ * x_seconds / y_seconds they are durations, ticked at round durations.
+ * Strings are borrowed. Same contract as draw_board. */
+typedef struct {
+    const char *name; /* legend entry */
+    size_t n;         /* points, >= 1 */
+    const double *x;
+    const double *y;
+} draw_series;
+
+typedef struct {
+    const char *title; /* may be NULL */
+    const char *x_label;
+    const char *y_label;
+    bool x_percent;
+    bool y_percent;
+    bool x_seconds; /* values are durations in seconds: duration ticks ("10 min") */
+    bool y_seconds;
+    const draw_series *series;
+    size_t n_series; /* 1 .. DRAW_CHART_MAX_SERIES */
+} draw_chart;
+
+#define DRAW_CHART_MAX_SERIES 12
+int draw_chart_svg(const draw_chart *c, buf *svg, buf *alt, char *err, size_t errn);
+
+/* The advance width in CSS pixels of s in the drawing font (DejaVu Sans) at
+ * size_px, as the layout measures it. For tests and callers that size HTML
+ * around a figure. */
+double draw_text_width(const char *s, double size_px, bool bold);
+
+/* The words a diagram's badge uses for a duplicate-check policy ("ID check
+ * in transaction"), for text that must agree with the pictures. */
+const char *draw_policy_words(sim_idempotency i);
+
+/* The version of the library that draws (cairo's, "1.16.0"), for cache
+ * keys: another version may draw other bytes. Static string. */
+const char *draw_engine_version(void);
+
+/* Release cairo/fontconfig static data (cairo_debug_reset_static_data,
+ * FcFini) so valgrind and LeakSanitizer report zero; call once at exit, after
+ * the last drawing. */
+void draw_shutdown(void);
+
+#endif

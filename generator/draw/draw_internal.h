@@ -1,0 +1,317 @@
+/* draw_internal.h — what the drawing files share: a small canvas over cairo
+ * (draw.c is the only file that includes cairo), the palette, input checks,
+ * number formatting, text wrapping, and the layouts that tests inspect. */
+#ifndef BP_DRAW_INTERNAL_H
+#define BP_DRAW_INTERNAL_H
+
+#include "draw/draw.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ------------------------------------------------------------------ palette
+ * Everything is drawn on a light card with a subtle border, so the same
+ * colours work on light and dark pages. Text colours keep at least 4.5:1
+ * contrast against the card and the box fill. */
+#define DC_NONE 0xFF000000u /* no fill / no stroke */
+enum {
+    DC_CARD = 0xFAFBFC,
+    DC_CARD_EDGE = 0xD3DAE1,
+    DC_INK = 0x1F2933,      /* main text */
+    DC_MUTED = 0x52606D,    /* secondary text */
+    DC_LINE = 0x52606D,     /* links, arrows */
+    DC_BOX = 0xEEF2F6,      /* part fill */
+    DC_BOX_EDGE = 0x66788A, /* part border */
+    DC_EXTERNAL = 0xFFFFFF, /* external part fill */
+    DC_BADGE = 0xDCE6F0,    /* policy badge fill */
+    DC_BADGE_INK = 0x243B53,
+    DC_PROTO = 0x334E68, /* protocol labels */
+    DC_FAIL = 0xB42318,  /* faults, duplicates, goal missed */
+    DC_FAIL_BG = 0xFCE8E6,
+    DC_PASS = 0x17733A, /* goal met */
+    DC_SKIP = 0x0B6285, /* ID check hit */
+    DC_GRID = 0xE3E8ED, /* chart grid, lifelines */
+};
+
+/* ------------------------------------------------------------------ sizes (CSS px) */
+#define DF_LABEL 14.0 /* part labels */
+#define DF_SMALL 12.0 /* size lines, link labels, faults, notes */
+#define DF_BADGE 11.0
+#define DL_LABEL 18.0 /* line heights */
+#define DL_SMALL 16.0
+
+/* ------------------------------------------------------------------ canvas */
+typedef struct dcanvas dcanvas;
+typedef enum { DT_START, DT_MIDDLE, DT_END } dtext_anchor;
+
+/* How text reaches the SVG: as <text> elements (the default; see the decision
+ * at the top of draw.c) or as cairo's glyph outlines. */
+typedef enum { DTEXT_ELEMENTS, DTEXT_GLYPHS } dtext_mode;
+
+typedef struct {
+    dtext_mode text;
+    const char *png_path; /* also render a PNG (2x) here, for looking at it */
+} draw_opts;
+
+/* A canvas that only measures text (no output). */
+dcanvas *dcanvas_new_measure(void);
+/* An SVG canvas of w x h CSS pixels. */
+dcanvas *dcanvas_new_svg(int w, int h, dtext_mode mode);
+/* A PNG canvas of w x h CSS pixels drawn at scale (2 = 2 device px per px). */
+dcanvas *dcanvas_new_png(int w, int h, double scale);
+void dcanvas_free(dcanvas *c);
+
+double dc_text_width(dcanvas *c, const char *s, double size, bool bold);
+/* Font ascent and descent at size (DejaVu Sans: about 0.93 and 0.24 em). */
+void dc_font_extents(dcanvas *c, double size, double *ascent, double *descent);
+
+/* Shapes. Coordinates are CSS px; 1 px lines are crisp when the caller passes
+ * half-pixel coordinates (dc_half). */
+void dc_rect(dcanvas *c, double x, double y, double w, double h, double radius, uint32_t fill,
+             uint32_t stroke, bool dashed);
+void dc_line(dcanvas *c, double x0, double y0, double x1, double y1, uint32_t color, double width,
+             bool dashed);
+void dc_polyline(dcanvas *c, const double *xy, size_t n_pts, uint32_t color, double width,
+                 bool dashed);
+void dc_polygon(dcanvas *c, const double *xy, size_t n_pts, uint32_t fill, uint32_t stroke);
+void dc_circle(dcanvas *c, double cx, double cy, double r, uint32_t fill, uint32_t stroke);
+/* A filled arrowhead with its tip at (x, y) pointing in direction (dx, dy). */
+void dc_arrowhead(dcanvas *c, double x, double y, double dx, double dy, uint32_t color);
+/* A cross (✗ mark) of half-size r centred at (x, y). */
+void dc_cross(dcanvas *c, double x, double y, double r, uint32_t color, double width);
+/* One line of text; y is the baseline; rotate_ccw turns it 90° anticlockwise
+ * about (x, y) (for a y-axis label). */
+void dc_text(dcanvas *c, double x, double y, dtext_anchor a, double size, bool bold, uint32_t color,
+             const char *s, bool rotate_ccw);
+
+/* Finish: the standalone document with <title> (title) and <desc> (desc)
+ * appended to out, ids renumbered per document. 0, or -1 with a sentence. */
+int dcanvas_finish_svg(dcanvas *c, const char *title, const char *desc, buf *out, char *err,
+                       size_t errn);
+int dcanvas_finish_png(dcanvas *c, const char *path, char *err, size_t errn);
+
+static inline double dc_half(double v)
+{
+    return (double)(long)v + 0.5;
+}
+
+/* ------------------------------------------------------------------ checks and words */
+/* Writes one sentence into err; returns -1. */
+int dfail(char *err, size_t errn, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A string fit to draw: not NULL, valid UTF-8, no control characters or
+ * non-characters (invalid in XML), at most 400 bytes. what names it in the
+ * message ("the label of part 2"). */
+int dcheck_text(const char *what, const char *s, char *err, size_t errn);
+/* A finite number in [lo, hi]. */
+int dcheck_number(const char *what, double v, double lo, double hi, char *err, size_t errn);
+
+/* "20%", "0.5%", "12.5%" (p is a fraction). */
+void dfmt_percent(char *dst, size_t n, double p);
+/* "250 ms", "5 min", "24 h", "1.5 s". */
+void dfmt_duration(char *dst, size_t n, int64_t us);
+/* A plain number with at most 3 significant decimals, no trailing zeros. */
+void dfmt_number(char *dst, size_t n, double v);
+
+/* Wrap s at spaces into lines no wider than max_w (a single longer word keeps
+ * its own line and is never cut). Returns the number of lines; *lines gets a
+ * heap array of heap strings (dlines_free). *widest gets the widest line. */
+size_t dwrap(dcanvas *c, const char *s, double size, bool bold, double max_w, char ***lines,
+             double *widest);
+void dlines_free(char **lines, size_t n);
+
+/* ------------------------------------------------------------------ board layout */
+#define DRAW_MAX_PARTS 64
+#define DRAW_MAX_LINKS 256
+#define DRAW_MAX_GRID 63 /* largest `at:` column or row */
+
+typedef struct {
+    double x, y, w, h;
+} drect;
+
+bool drect_overlap(drect a, drect b); /* interiors intersect */
+drect drect_grow(drect r, double by);
+
+typedef enum {
+    DL_PART_TEXT, /* inside a part's box: label lines, size line, badge text */
+    DL_LINK_TEXT, /* a link's protocol label */
+    DL_FAULT,     /* a link's fault or transactional line */
+    DL_NOTE,      /* a measured note next to a part */
+} dlabel_kind;
+
+typedef struct {
+    dlabel_kind kind;
+    int part, link; /* owner, or -1 */
+    char *text;     /* owned */
+    double x, y;    /* anchor point, y the baseline */
+    dtext_anchor anchor;
+    double size;
+    bool bold;
+    uint32_t color;
+    drect r; /* the line box the text occupies (measured advance x line height) */
+} dlabel;
+
+typedef struct {
+    drect box;       /* the rounded box */
+    drect footprint; /* box and the notes under it */
+    int col, row;
+    bool users, external;
+    bool has_badge;
+    drect badge;
+    double text_w; /* widest measured line inside the box */
+} dpart_geom;
+
+typedef struct {
+    double *xy; /* polyline, from the sender's box edge to the receiver's */
+    size_t n_pts;
+    bool lost_mark; /* a cross on the line where the faults are written */
+    double mark_x, mark_y;
+} dlink_geom;
+
+typedef struct {
+    int width, height;
+    dpart_geom *parts;
+    size_t n_parts;
+    dlink_geom *links;
+    size_t n_links;
+    dlabel *labels;
+    size_t n_labels, cap_labels;
+} dboard_layout;
+
+/* ------------------------------------------------------------------ link routing (draw_route.c) */
+#define DR_CELL 4     /* router grid, px */
+#define DR_ZONE 2     /* cells kept free around a box */
+#define DR_GAP_TEXT 5 /* px between a line and its label */
+
+/* A grid of DR_CELL px cells over the figure for routing links. */
+typedef struct {
+    int gw, gh;
+    int16_t *owner; /* 0 free, part+1 the zone around a box, -1 text */
+    uint8_t *occ;   /* a line runs here (with one cell of clearance) */
+    uint8_t *near;  /* close to a box: lines may pass, at a cost */
+    int32_t *dist, *prev;
+    int32_t *heap;
+    size_t n_heap, cap_heap;
+} drouter;
+
+/* Where a link may leave or enter a box. */
+typedef struct {
+    bool ok;
+    int side;   /* 0 east, 1 south, 2 west, 3 north */
+    int px, py; /* on the box edge, cells */
+    int sx, sy; /* end of the straight stub out of the box, cells */
+    int cost;
+} dport;
+
+void droute_init(drouter *r, int w_px, int h_px);
+void droute_free(drouter *r);
+/* Mark the cells under px rectangle rr (grown by `by` px) with owner o;
+ * box zones stay as they are. */
+void droute_block(drouter *r, drect rr, double by, int16_t o);
+/* The next free slot (centre first, then 3 cells either way) on a side of
+ * box, given `used` slots taken; .ok false when it has no room. */
+dport droute_port(const drouter *r, drect box, int side, int used, int part);
+/* Cheapest orthogonal route from one of the 4 src ports to one of the 4
+ * dst ports (bends and crossings cost extra); *xy gets the polyline (px,
+ * heap). False when there is none. */
+bool droute_find(drouter *r, const dport *src, const dport *dst, int *src_side, int *dst_side,
+                 double **xy, size_t *n_pts);
+/* Reserve a routed polyline so later links keep clear of it. */
+void droute_mark_line(drouter *r, const double *xy, size_t n);
+
+/* Everything a link's text must not touch. */
+typedef struct {
+    drect *rects; /* boxes, notes, placed texts */
+    size_t n, cap;
+    drect *segs; /* routed segments, 1 px wide */
+    size_t n_segs, cap_segs;
+    int w, h;
+} dobstacles;
+
+void dobst_add(dobstacles *o, drect r);
+void dobst_line(dobstacles *o, const double *xy, size_t n);
+
+typedef struct {
+    const char *text;
+    double w;
+    uint32_t color;
+    bool bold;
+    dlabel_kind kind;
+} dltext;
+
+typedef struct {
+    drect r[8];
+    double x[8], y[8];
+    dtext_anchor a[8];
+    double mark_x, mark_y;
+} dlplace;
+
+/* Place a link's texts (t[0] the protocol, then up to 4 fault lines) along
+ * its polyline where they touch no obstacle. False when nothing fits. */
+bool dplace_texts(const dobstacles *o, const double *xy, size_t n, const dltext *t, size_t nt,
+                  double asc_small, dlplace *out);
+
+/* Lay a board out (no drawing). 0, or -1 with a sentence (bad input, or no
+ * room found for a label). dboard_layout_free releases it. */
+int dboard_layout_make(dcanvas *m, const bp_board *b, const draw_note *notes, size_t n_notes,
+                       dboard_layout *out, char *err, size_t errn);
+void dboard_layout_free(dboard_layout *l);
+
+/* The public functions with output options. */
+int draw_board_opts(const bp_board *b, const draw_note *notes, size_t n_notes, buf *svg, buf *alt,
+                    const draw_opts *o, char *err, size_t errn);
+int draw_timeline_opts(const bp_board *b, const sim_trace_entry *tr, size_t n, buf *svg, buf *alt,
+                       const draw_opts *o, char *err, size_t errn);
+int draw_chart_opts(const draw_chart *c, buf *svg, buf *alt, const draw_opts *o, char *err,
+                    size_t errn);
+
+/* ------------------------------------------------------------------ timeline layout (for tests) */
+typedef enum {
+    DTL_ARROW,     /* a message that arrived */
+    DTL_LOST,      /* a message that ended in a cross */
+    DTL_SKIP,      /* ID check hit: effect skipped */
+    DTL_EFFECT,    /* an effect */
+    DTL_DUPLICATE, /* an effect beyond the first for its job */
+    DTL_PROV_SKIP, /* provider saw the key: no new charge */
+    DTL_CRASH,
+    DTL_RESTART,
+    DTL_OTHER_MARK, /* record key, rollback, timeout, give up, failed call */
+} dtl_kind;
+
+typedef struct {
+    dtl_kind kind;
+    int from_lane, to_lane; /* to_lane = from_lane for marks */
+    double y;
+    char *text; /* owned */
+    uint32_t color;
+    int64_t t_us, job;
+} dtl_item;
+
+typedef struct {
+    int width, height;
+    int *lane_part; /* part index per lane */
+    double *lane_x;
+    size_t n_lanes;
+    dtl_item *items;
+    size_t n_items, cap_items;
+} dtimeline_layout;
+
+int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *tr, size_t n,
+                          dtimeline_layout *out, char *err, size_t errn);
+void dtimeline_layout_free(dtimeline_layout *l);
+
+/* Shared by the board and timeline checks. */
+int dcheck_board(const bp_board *b, char *err, size_t errn);
+/* The label of part i (its id when the label is missing). */
+const char *dpart_label(const bp_board *b, size_t i);
+/* "ack"/"response" words for a link's protocol. */
+const char *dreply_word(sim_protocol p, bool plural);
+const char *drequest_word(sim_protocol p, bool plural);
+/* The protocol label of link i ("AMQP"), from the catalog or the protocol. */
+const char *dlink_label(const bp_board *b, size_t i);
+/* Consumers and services: the parts that run the effect. */
+bool dpart_handles(sim_kind k);
+/* Badge text for a handler policy. */
+const char *dpolicy_badge(sim_idempotency i);
+
+#endif

@@ -1,0 +1,615 @@
+/* draw_timeline.c — the sequence diagram of a small trace: one lane per part,
+ * one row per event in trace order (time is not to scale: long idle gaps
+ * only add a little space and their time is printed at the left). */
+#include "draw/draw_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ROW_H 24       /* px per event */
+#define IDLE_GAP 12    /* extra px before an event after a long wait */
+#define IDLE_US 500000 /* a wait this long is "long" */
+#define HEAD_TEXT_W 140
+#define MARGIN 16
+#define LANE_MIN_GAP 150
+#define LABEL_PAD 12
+
+static dtl_item *S_item(dtimeline_layout *l, dtl_kind kind, int from, int to, uint32_t color,
+                        const sim_trace_entry *e, char *text)
+{
+    l->items = xgrow(l->items, sizeof *l->items, &l->cap_items, l->n_items + 1);
+    dtl_item *it = &l->items[l->n_items++];
+    memset(it, 0, sizeof *it);
+    it->kind = kind;
+    it->from_lane = from;
+    it->to_lane = to;
+    it->color = color;
+    it->text = text;
+    it->t_us = e->t_us;
+    it->job = e->job;
+    return it;
+}
+
+/* Duplicates and skips are the point of the picture: their words are bold. */
+static bool S_bold(dtl_kind k)
+{
+    return k == DTL_DUPLICATE || k == DTL_SKIP || k == DTL_PROV_SKIP;
+}
+
+void dtimeline_layout_free(dtimeline_layout *l)
+{
+    if (!l)
+        return;
+    for (size_t i = 0; i < l->n_items; i++)
+        free(l->items[i].text);
+    free(l->items);
+    free(l->lane_part);
+    free(l->lane_x);
+    memset(l, 0, sizeof *l);
+}
+
+static int S_check(const bp_board *b, const sim_trace_entry *tr, size_t n, char *err, size_t errn)
+{
+    if (dcheck_board(b, err, errn))
+        return -1;
+    if (n == 0 || !tr)
+        return dfail(err, errn, "the trace to draw is empty");
+    if (n > DRAW_TIMELINE_MAX)
+        return dfail(err, errn,
+                     "the trace has %zu events; a timeline shows at most %d (use a smaller board)",
+                     n, DRAW_TIMELINE_MAX);
+    int np = (int)b->sim.n_parts;
+    for (size_t i = 0; i < n; i++) {
+        const sim_trace_entry *e = &tr[i];
+        if ((unsigned)e->kind >= SIM_TR_COUNT)
+            return dfail(err, errn, "trace event %zu has an unknown kind", i + 1);
+        if (e->part < 0 || e->part >= np || e->peer < -1 || e->peer >= np)
+            return dfail(err, errn, "trace event %zu names a part the board does not have", i + 1);
+        if (e->t_us < 0 || e->job < 0 || e->job > 1000000000)
+            return dfail(err, errn, "trace event %zu has a negative time or a bad job number",
+                         i + 1);
+        if (i > 0 && e->t_us < tr[i - 1].t_us)
+            return dfail(err, errn, "trace event %zu is earlier than the event before it", i + 1);
+    }
+    return 0;
+}
+
+/* The other end of a message from part: the peer when the trace names it,
+ * else the part at the other end of its first link in that direction. */
+static int S_peer(const bp_board *b, const sim_trace_entry *e, bool outgoing)
+{
+    if (e->peer >= 0)
+        return e->peer;
+    for (size_t i = 0; i < b->sim.n_links; i++) {
+        const sim_link *l = &b->sim.links[i];
+        if (outgoing && l->from == e->part)
+            return l->to;
+        if (!outgoing && l->to == e->part)
+            return l->from;
+    }
+    return -1;
+}
+
+static sim_protocol S_protocol(const bp_board *b, int p, int q)
+{
+    for (size_t i = 0; i < b->sim.n_links; i++) {
+        const sim_link *l = &b->sim.links[i];
+        if ((l->from == p && l->to == q) || (l->from == q && l->to == p))
+            return l->protocol;
+    }
+    return SIM_PROTO_HTTP2;
+}
+
+/* The first later entry of the same job that is one of the kinds in `find`
+ * before any of the kinds in `stop`; -1 if none. */
+static long S_ahead(const sim_trace_entry *tr, size_t n, size_t i, const bool *consumed,
+                    unsigned find, unsigned stop)
+{
+    for (size_t j = i + 1; j < n; j++) {
+        if (tr[j].job != tr[i].job || consumed[j])
+            continue;
+        if (find & (1u << tr[j].kind))
+            return (long)j;
+        if (stop & (1u << tr[j].kind))
+            return -1;
+    }
+    return -1;
+}
+
+#define K(k) (1u << (k))
+
+int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *tr, size_t n,
+                          dtimeline_layout *out, char *err, size_t errn)
+{
+    memset(out, 0, sizeof *out);
+    if (S_check(b, tr, n, err, errn))
+        return -1;
+    size_t np = b->sim.n_parts;
+    int *lane_of = xmalloc(np * sizeof *lane_of);
+    bool *present = xcalloc(np, sizeof *present);
+    int *effects = NULL; /* standing effects per job, to word "charged twice" */
+    int64_t max_job = 0;
+    for (size_t i = 0; i < n; i++) {
+        present[tr[i].part] = true;
+        if (tr[i].peer >= 0)
+            present[tr[i].peer] = true;
+        if (tr[i].kind == SIM_TR_ARRIVE) {
+            int q = S_peer(b, &tr[i], true);
+            if (q >= 0 && b->sim.parts[q].kind == SIM_KIND_BROKER)
+                present[q] = true;
+        }
+        if (tr[i].job > max_job)
+            max_job = tr[i].job;
+    }
+    effects = xcalloc((size_t)max_job + 1, sizeof *effects);
+    for (size_t p = 0; p < np; p++) {
+        lane_of[p] = -1;
+        if (present[p]) {
+            out->lane_part = xrealloc(out->lane_part, (out->n_lanes + 1) * sizeof(int));
+            lane_of[p] = (int)out->n_lanes;
+            out->lane_part[out->n_lanes++] = (int)p;
+        }
+    }
+    bool *consumed = xcalloc(n, sizeof *consumed);
+    const char *verb = b->sim.traffic.op == SIM_OP_SET ? "written" : "charged";
+    for (size_t i = 0; i < n; i++) {
+        if (consumed[i])
+            continue;
+        const sim_trace_entry *e = &tr[i];
+        int lane = lane_of[e->part];
+        long long job = (long long)e->job;
+        const sim_part *part = &b->sim.parts[e->part];
+        bool bkey = part->idempotency == SIM_IDEM_BUSINESS_KEY;
+        switch (e->kind) {
+        case SIM_TR_ARRIVE: {
+            int q = S_peer(b, e, true);
+            if (q >= 0 && b->sim.parts[q].kind == SIM_KIND_BROKER)
+                S_item(out, DTL_ARROW, lane, lane_of[q], DC_LINE, e, xasprintf("job %lld", job));
+            break;
+        }
+        case SIM_TR_SEND:
+        case SIM_TR_LOST_REQUEST: {
+            int q = S_peer(b, e, true);
+            if (q < 0)
+                break;
+            bool lost = e->kind == SIM_TR_LOST_REQUEST;
+            if (!lost) {
+                long j = S_ahead(tr, n, i, consumed, K(SIM_TR_LOST_REQUEST) | K(SIM_TR_DROPPED),
+                                 K(SIM_TR_SEND) | K(SIM_TR_RECEIVE));
+                if (j >= 0) {
+                    consumed[j] = true;
+                    lost = true;
+                }
+            }
+            char try_s[32] = "";
+            if (e->kind == SIM_TR_SEND && e->detail > 1)
+                snprintf(try_s, sizeof try_s, ", try %lld", (long long)e->detail);
+            S_item(out, lost ? DTL_LOST : DTL_ARROW, lane, lane_of[q], lost ? DC_FAIL : DC_LINE, e,
+                   xasprintf("job %lld%s%s", job, try_s, lost ? " lost" : ""));
+            break;
+        }
+        case SIM_TR_CALL:
+        case SIM_TR_CALL_LOST: {
+            int q = S_peer(b, e, true);
+            if (q < 0)
+                break;
+            bool lost = e->kind == SIM_TR_CALL_LOST;
+            if (!lost) {
+                long j = S_ahead(tr, n, i, consumed, K(SIM_TR_CALL_LOST),
+                                 K(SIM_TR_CALL) | K(SIM_TR_EFFECT) | K(SIM_TR_PROVIDER_SKIP) |
+                                     K(SIM_TR_CALL_FAILED));
+                if (j >= 0) {
+                    consumed[j] = true;
+                    lost = true;
+                }
+            }
+            S_item(out, lost ? DTL_LOST : DTL_ARROW, lane, lane_of[q], lost ? DC_FAIL : DC_LINE, e,
+                   lost ? xasprintf("call for job %lld lost", job)
+                        : xasprintf("%s job %lld",
+                                    b->sim.traffic.op == SIM_OP_SET ? "write" : "charge", job));
+            break;
+        }
+        case SIM_TR_REPLY:
+        case SIM_TR_LOST_REPLY: {
+            int q = S_peer(b, e, false);
+            if (q < 0)
+                break;
+            bool lost = e->kind == SIM_TR_LOST_REPLY;
+            if (!lost) {
+                long j = S_ahead(tr, n, i, consumed, K(SIM_TR_LOST_REPLY),
+                                 K(SIM_TR_SEND) | K(SIM_TR_ACKED) | K(SIM_TR_REPLY));
+                if (j >= 0) {
+                    consumed[j] = true;
+                    lost = true;
+                }
+            }
+            S_item(out, lost ? DTL_LOST : DTL_ARROW, lane, lane_of[q], lost ? DC_FAIL : DC_LINE, e,
+                   xasprintf("%s %lld%s", dreply_word(S_protocol(b, e->part, q), false), job,
+                             lost ? " lost" : ""));
+            break;
+        }
+        case SIM_TR_SKIP:
+            S_item(out, DTL_SKIP, lane, lane, DC_SKIP, e,
+                   xasprintf("job %lld: %s seen, skipped", job, bkey ? "key" : "ID"));
+            break;
+        case SIM_TR_PROVIDER_SKIP:
+            S_item(out, DTL_PROV_SKIP, lane, lane, DC_SKIP, e,
+                   xasprintf("job %lld: key seen, not %s again", job, verb));
+            break;
+        case SIM_TR_EFFECT: {
+            int k = ++effects[e->job];
+            char *t;
+            if (e->detail == 1 && k == 2)
+                t = xasprintf("job %lld %s twice", job, verb);
+            else if (e->detail == 1 && k > 2)
+                t = xasprintf("job %lld %s %d times", job, verb, k);
+            else
+                t = xasprintf("job %lld %s", job, verb);
+            S_item(out, e->detail == 1 ? DTL_DUPLICATE : DTL_EFFECT, lane, lane,
+                   e->detail == 1 ? DC_FAIL : DC_INK, e, t);
+            break;
+        }
+        case SIM_TR_ROLLBACK:
+            if (effects[e->job] > 0)
+                effects[e->job]--;
+            S_item(out, DTL_OTHER_MARK, lane, lane, DC_MUTED, e,
+                   xasprintf("job %lld rolled back", job));
+            break;
+        case SIM_TR_CALL_FAILED:
+            S_item(out, DTL_OTHER_MARK, lane, lane, DC_FAIL, e,
+                   xasprintf("call for job %lld failed", job));
+            break;
+        case SIM_TR_CRASH:
+            S_item(out, DTL_CRASH, lane, lane, DC_FAIL, e, xasprintf("crashed (job %lld)", job));
+            break;
+        case SIM_TR_RESTART:
+            S_item(out, DTL_RESTART, lane, lane, DC_MUTED, e, xstrdup("restarted"));
+            break;
+        case SIM_TR_RECORD_KEY:
+            S_item(out, DTL_OTHER_MARK, lane, lane, DC_MUTED, e,
+                   xasprintf("%s of job %lld recorded", bkey ? "key" : "ID", job));
+            break;
+        case SIM_TR_TIMEOUT: {
+            int q = S_peer(b, e, true);
+            sim_protocol pr = q >= 0 ? S_protocol(b, e->part, q) : SIM_PROTO_HTTP2;
+            S_item(out, DTL_OTHER_MARK, lane, lane, DC_MUTED, e,
+                   xasprintf("no %s for job %lld", dreply_word(pr, false), job));
+            break;
+        }
+        case SIM_TR_GIVE_UP:
+            S_item(out, DTL_OTHER_MARK, lane, lane, DC_FAIL, e,
+                   xasprintf("job %lld given up", job));
+            break;
+        case SIM_TR_DROPPED:
+            S_item(out, DTL_LOST, lane, lane, DC_FAIL, e, xasprintf("job %lld dropped", job));
+            break;
+        case SIM_TR_RECEIVE:
+        case SIM_TR_ACKED:
+        default:
+            break; /* shown by the arrow that brought it */
+        }
+    }
+    free(consumed);
+    free(effects);
+    free(present);
+    free(lane_of);
+
+    /* lanes: far enough apart for the headers, arrow labels and mark labels */
+    size_t nl = out->n_lanes;
+    double *head_w = xcalloc(nl, sizeof *head_w);
+    double *gap = xcalloc(nl, sizeof *gap); /* gap[i]: lane i to lane i+1 */
+    double right = 0;                       /* room right of the last lane */
+    for (size_t i = 0; i < nl; i++) {
+        double w;
+        char **lines;
+        size_t k = dwrap(m, dpart_label(b, (size_t)out->lane_part[i]), DF_LABEL, false, HEAD_TEXT_W,
+                         &lines, &w);
+        dlines_free(lines, k);
+        head_w[i] = ceil(w) + 2 * 12;
+        if (i > 0)
+            gap[i - 1] = fmax(LANE_MIN_GAP, (head_w[i - 1] + head_w[i]) / 2 + 24);
+    }
+    right = head_w[nl - 1] / 2;
+    for (size_t i = 0; i < out->n_items; i++) {
+        dtl_item *it = &out->items[i];
+        double w = dc_text_width(m, it->text, DF_SMALL, S_bold(it->kind));
+        int a = it->from_lane < it->to_lane ? it->from_lane : it->to_lane;
+        int z = it->from_lane < it->to_lane ? it->to_lane : it->from_lane;
+        if (a == z) { /* a mark: label to the right of the lane */
+            if ((size_t)a + 1 < nl)
+                gap[a] = fmax(gap[a], w + 14 + LABEL_PAD);
+            else
+                right = fmax(right, w + 14 + LABEL_PAD);
+        } else {
+            double span = 0;
+            for (int k = a; k < z; k++)
+                span += gap[k];
+            double need = it->kind == DTL_LOST ? (w + 2 * LABEL_PAD) / 0.6 : w + 2 * LABEL_PAD;
+            if (span < need)
+                for (int k = a; k < z; k++)
+                    gap[k] += (need - span) / (z - a);
+        }
+    }
+    /* time column */
+    double time_w = 0;
+    char tbuf[48];
+    for (size_t i = 0; i < out->n_items; i++) {
+        dfmt_duration(tbuf, sizeof tbuf, out->items[i].t_us);
+        time_w = fmax(time_w, dc_text_width(m, tbuf, DF_BADGE, false));
+    }
+    time_w = ceil(time_w) + 16;
+    out->lane_x = xcalloc(nl, sizeof *out->lane_x);
+    double x = MARGIN + time_w + head_w[0] / 2;
+    for (size_t i = 0; i < nl; i++) {
+        out->lane_x[i] = round(x);
+        if (i + 1 < nl)
+            x += ceil(gap[i]);
+    }
+    out->width = (int)ceil(out->lane_x[nl - 1] + right + MARGIN);
+    free(head_w);
+    free(gap);
+    /* rows */
+    double y = MARGIN + 0; /* header height is added by the painter's layout below */
+    int64_t prev_t = out->n_items ? out->items[0].t_us : 0;
+    for (size_t i = 0; i < out->n_items; i++) {
+        if (out->items[i].t_us - prev_t >= IDLE_US)
+            y += IDLE_GAP;
+        prev_t = out->items[i].t_us;
+        out->items[i].y = y;
+        y += ROW_H;
+    }
+    out->height = (int)ceil(y);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ painting */
+
+typedef struct {
+    double head_h;     /* lane header boxes */
+    double legend_top; /* legend row */
+    double legend_h;
+} tl_frame;
+
+static void S_diamond(dcanvas *c, double x, double y, double r, uint32_t fill, uint32_t stroke)
+{
+    double xy[8] = {x, y - r, x + r, y, x, y + r, x - r, y};
+    dc_polygon(c, xy, 4, fill, stroke);
+}
+
+static void S_mark(dcanvas *c, dtl_kind k, double x, double y, uint32_t color)
+{
+    switch (k) {
+    case DTL_SKIP:
+    case DTL_PROV_SKIP:
+        S_diamond(c, x, y, 5.5, DC_CARD, color);
+        break;
+    case DTL_EFFECT:
+        dc_circle(c, x, y, 4.5, DC_INK, DC_NONE);
+        break;
+    case DTL_DUPLICATE:
+        dc_circle(c, x, y, 5, DC_FAIL, DC_NONE);
+        break;
+    case DTL_CRASH:
+        dc_cross(c, x, y, 4.5, DC_FAIL, 2.5);
+        break;
+    case DTL_LOST:
+        dc_cross(c, x, y, 3.5, DC_FAIL, 2);
+        break;
+    case DTL_RESTART:
+        dc_circle(c, x, y, 4, DC_CARD, DC_MUTED);
+        break;
+    default:
+        dc_rect(c, x - 3, y - 3, 6, 6, 0, color, DC_NONE, false);
+        break;
+    }
+}
+
+/* The legend of the marks that appear, from the left at baseline row y.
+ * With c NULL it only measures. Returns the right end. */
+static double S_legend(dcanvas *c, dcanvas *m, const dtimeline_layout *l, double ly)
+{
+    static const struct {
+        dtl_kind kind;
+        const char *text;
+    } legend[] = {
+        {DTL_LOST, "lost message"}, {DTL_SKIP, "ID check hit: effect skipped"},
+        {DTL_EFFECT, "effect"},     {DTL_DUPLICATE, "duplicate effect"},
+        {DTL_CRASH, "crash"},
+    };
+    double lx = MARGIN + 4;
+    for (size_t k = 0; k < sizeof legend / sizeof legend[0]; k++) {
+        bool seen = false;
+        for (size_t i = 0; i < l->n_items && !seen; i++)
+            seen = l->items[i].kind == legend[k].kind ||
+                   (legend[k].kind == DTL_SKIP && l->items[i].kind == DTL_PROV_SKIP);
+        if (!seen)
+            continue;
+        if (c) {
+            S_mark(c, legend[k].kind, lx + 5, ly, legend[k].kind == DTL_SKIP ? DC_SKIP : DC_FAIL);
+            dc_text(c, lx + 16, ly + 4, DT_START, DF_SMALL, false, DC_MUTED, legend[k].text, false);
+        }
+        lx += 16 + dc_text_width(m, legend[k].text, DF_SMALL, false) + 20;
+    }
+    return lx - 20;
+}
+
+static void S_paint(dcanvas *c, dcanvas *m, const bp_board *b, const dtimeline_layout *l,
+                    const tl_frame *f, int width, int height)
+{
+    double asc, desc;
+    dc_font_extents(m, DF_SMALL, &asc, &desc);
+    dc_rect(c, 0.5, 0.5, width - 1, height - 1, 8, DC_CARD, DC_CARD_EDGE, false);
+    double top = MARGIN + f->head_h + 10; /* first row */
+    double bottom = top + l->height - MARGIN + 4;
+    /* duplicate rows get a band across the figure */
+    for (size_t i = 0; i < l->n_items; i++)
+        if (l->items[i].kind == DTL_DUPLICATE)
+            dc_rect(c, 8, top + l->items[i].y - MARGIN, width - 16, ROW_H, 4, DC_FAIL_BG, DC_NONE,
+                    false);
+    /* down time between a crash and the restart */
+    for (size_t i = 0; i < l->n_items; i++) {
+        if (l->items[i].kind != DTL_CRASH)
+            continue;
+        double y0 = top + l->items[i].y - MARGIN + ROW_H / 2, y1 = bottom;
+        for (size_t j = i + 1; j < l->n_items; j++)
+            if (l->items[j].kind == DTL_RESTART && l->items[j].from_lane == l->items[i].from_lane) {
+                y1 = top + l->items[j].y - MARGIN + ROW_H / 2;
+                break;
+            }
+        dc_rect(c, l->lane_x[l->items[i].from_lane] - 3, y0, 7, y1 - y0, 0, DC_FAIL_BG, DC_NONE,
+                false);
+    }
+    /* lane headers and lifelines */
+    for (size_t i = 0; i < l->n_lanes; i++) {
+        const char *label = dpart_label(b, (size_t)l->lane_part[i]);
+        char **lines;
+        double w;
+        size_t k = dwrap(m, label, DF_LABEL, false, HEAD_TEXT_W, &lines, &w);
+        double bw = ceil(w) + 24, x = l->lane_x[i];
+        bool ext = b->sim.parts[l->lane_part[i]].external;
+        dc_line(c, x + 0.5, MARGIN + f->head_h, x + 0.5, bottom, 0xAAB4BE, 1, true);
+        dc_rect(c, round(x - bw / 2) + 0.5, MARGIN + 0.5, bw - 1, f->head_h - 1, 6,
+                ext ? DC_EXTERNAL : DC_BOX, DC_BOX_EDGE, ext);
+        double ty = MARGIN + (f->head_h - DL_LABEL * (double)k) / 2;
+        for (size_t j = 0; j < k; j++) {
+            dc_text(c, x, ty + 13.5, DT_MIDDLE, DF_LABEL, false, DC_INK, lines[j], false);
+            ty += DL_LABEL;
+        }
+        dlines_free(lines, k);
+    }
+    /* rows */
+    char tbuf[48] = "", last[48] = "";
+    for (size_t i = 0; i < l->n_items; i++) {
+        const dtl_item *it = &l->items[i];
+        double row = top + it->y - MARGIN;
+        double line_y = row + 16.5;
+        dfmt_duration(tbuf, sizeof tbuf, it->t_us);
+        if (strcmp(tbuf, last) != 0) {
+            dc_text(c, MARGIN + 4, line_y + 3, DT_START, DF_BADGE, false, DC_MUTED, tbuf, false);
+            snprintf(last, sizeof last, "%s", tbuf);
+        }
+        double x0 = l->lane_x[it->from_lane] + 0.5, x1 = l->lane_x[it->to_lane] + 0.5;
+        bool bold = S_bold(it->kind);
+        if (it->from_lane != it->to_lane) {
+            double dir = x1 > x0 ? 1 : -1;
+            double end = it->kind == DTL_LOST ? x0 + (x1 - x0) * 0.6 : x1;
+            if (it->kind == DTL_LOST) {
+                dc_line(c, x0, line_y, end - dir * 5, line_y, DC_FAIL, 1, true);
+                dc_cross(c, end, line_y, 4, DC_FAIL, 2);
+            } else {
+                dc_line(c, x0, line_y, end - dir * 6, line_y, DC_LINE, 1, false);
+                dc_arrowhead(c, end - dir * 0.5, line_y, dir, 0, DC_LINE);
+            }
+            double mid = (x0 + end) / 2;
+            dc_text(c, mid, line_y - 5, DT_MIDDLE, DF_SMALL, bold,
+                    it->kind == DTL_LOST ? DC_FAIL : DC_INK, it->text, false);
+        } else {
+            S_mark(c, it->kind, x0, line_y - 4, it->color);
+            dc_text(c, x0 + 14, line_y, DT_START, DF_SMALL, bold, it->color, it->text, false);
+        }
+    }
+    S_legend(c, m, l, f->legend_top + 10);
+}
+
+static void S_alt(const bp_board *b, const dtimeline_layout *l, buf *alt)
+{
+    int64_t lo = INT64_MAX, hi = 0, dups = 0, effects = 0;
+    for (size_t i = 0; i < l->n_items; i++) {
+        if (l->items[i].job < lo)
+            lo = l->items[i].job;
+        if (l->items[i].job > hi)
+            hi = l->items[i].job;
+        effects += l->items[i].kind == DTL_EFFECT || l->items[i].kind == DTL_DUPLICATE;
+        dups += l->items[i].kind == DTL_DUPLICATE;
+    }
+    buf_puts(alt, "Timeline");
+    if (l->n_items)
+        buf_printf(alt, " of jobs %lld to %lld", (long long)lo, (long long)hi);
+    buf_puts(alt, ", in event order (not to scale), between ");
+    for (size_t i = 0; i < l->n_lanes; i++) {
+        if (i)
+            buf_puts(alt, i + 1 == l->n_lanes ? " and " : ", ");
+        buf_puts(alt, dpart_label(b, (size_t)l->lane_part[i]));
+    }
+    buf_putc(alt, '.');
+    bool any = false;
+    for (size_t i = 0; i < l->n_items; i++) {
+        const dtl_item *it = &l->items[i];
+        bool notable = it->kind == DTL_LOST || it->kind == DTL_SKIP || it->kind == DTL_DUPLICATE ||
+                       it->kind == DTL_PROV_SKIP || it->kind == DTL_CRASH ||
+                       it->kind == DTL_RESTART ||
+                       (it->kind == DTL_OTHER_MARK && it->color == DC_FAIL) ||
+                       strstr(it->text, ", try ") != NULL;
+        if (!notable)
+            continue;
+        buf_puts(alt, any ? "; " : " Notable events: ");
+        any = true;
+        buf_puts(alt, it->text);
+    }
+    if (any)
+        buf_putc(alt, '.');
+    const char *verb = b->sim.traffic.op == SIM_OP_SET ? "writes" : "charges";
+    buf_printf(alt, " %lld %s applied, %lld of them duplicates.", (long long)effects, verb,
+               (long long)dups);
+}
+
+int draw_timeline_opts(const bp_board *b, const sim_trace_entry *tr, size_t n, buf *svg, buf *alt,
+                       const draw_opts *o, char *err, size_t errn)
+{
+    dcanvas *m = dcanvas_new_measure();
+    dtimeline_layout l;
+    if (dtimeline_layout_make(m, b, tr, n, &l, err, errn)) {
+        dcanvas_free(m);
+        return -1;
+    }
+    tl_frame f;
+    double hmax = 1;
+    for (size_t i = 0; i < l.n_lanes; i++) {
+        char **lines;
+        size_t k = dwrap(m, dpart_label(b, (size_t)l.lane_part[i]), DF_LABEL, false, HEAD_TEXT_W,
+                         &lines, NULL);
+        dlines_free(lines, k);
+        hmax = fmax(hmax, (double)k);
+    }
+    f.head_h = ceil(DL_LABEL * hmax + 18);
+    f.legend_top = MARGIN + f.head_h + 10 + l.height - MARGIN + 12;
+    f.legend_h = 24;
+    int width = (int)fmax(l.width, ceil(S_legend(NULL, m, &l, 0) + MARGIN)),
+        height = (int)ceil(f.legend_top + f.legend_h + MARGIN - 8);
+    buf desc;
+    buf_init(&desc);
+    S_alt(b, &l, &desc);
+    char *title = b->title ? xasprintf("Timeline: %s", b->title)
+                           : xasprintf("Timeline of board %s", b->id ? b->id : "");
+    dcanvas *c = dcanvas_new_svg(width, height, o->text);
+    S_paint(c, m, b, &l, &f, width, height);
+    buf doc;
+    buf_init(&doc);
+    int rc = dcanvas_finish_svg(c, title, desc.data, &doc, err, errn);
+    dcanvas_free(c);
+    if (rc == 0 && o->png_path) {
+        c = dcanvas_new_png(width, height, 2);
+        S_paint(c, m, b, &l, &f, width, height);
+        rc = dcanvas_finish_png(c, o->png_path, err, errn);
+        dcanvas_free(c);
+    }
+    if (rc == 0) {
+        buf_put(svg, doc.data, doc.len);
+        buf_put(alt, desc.data, desc.len);
+    }
+    buf_free(&doc);
+    buf_free(&desc);
+    free(title);
+    dtimeline_layout_free(&l);
+    dcanvas_free(m);
+    return rc;
+}
+
+int draw_timeline(const bp_board *b, const sim_trace_entry *tr, size_t n, buf *svg, buf *alt,
+                  char *err, size_t errn)
+{
+    draw_opts o = {DTEXT_ELEMENTS, NULL};
+    return draw_timeline_opts(b, tr, n, svg, alt, &o, err, errn);
+}

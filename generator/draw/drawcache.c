@@ -1,0 +1,261 @@
+/* drawcache.c — see drawcache.h. Files "draw-HASH.bin" in the cache folder:
+ * the key's length and bytes (the key starts "BPDC2\n"; the bytes rule out
+ * hash collisions), the SVG and the alt text, each with its length, then a
+ * checksum of everything before it (cache_seal). */
+#define _GNU_SOURCE
+#include "draw/drawcache.h"
+#include "run/cache.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAGIC "BPDC2\n"
+
+/* The fonts draw.c asks for ("DejaVu Sans", regular and bold), where Debian's
+ * fonts-dejavu-core puts them: their size and time stamp join the key. */
+static const char *const font_files[] = {
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+};
+
+static unsigned char build_id[64];
+static size_t build_id_len;
+static pthread_once_t build_id_once = PTHREAD_ONCE_INIT;
+
+static int find_build_id(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    (void)data;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_NOTE)
+            continue;
+        const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr);
+        const char *end = p + ph->p_memsz;
+        while (p + sizeof(ElfW(Nhdr)) <= end) {
+            const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)(const void *)p;
+            const char *name = p + sizeof *nh;
+            const char *desc = name + ((nh->n_namesz + 3) & ~3u);
+            if (desc + nh->n_descsz > end)
+                break;
+            if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 && memcmp(name, "GNU", 4) == 0 &&
+                nh->n_descsz <= sizeof build_id) {
+                memcpy(build_id, desc, nh->n_descsz);
+                build_id_len = nh->n_descsz;
+                return 1;
+            }
+            p = desc + ((nh->n_descsz + 3) & ~3u);
+        }
+    }
+    return 1; /* the first object is the program itself: stop there */
+}
+
+static void read_build_id(void)
+{
+    dl_iterate_phdr(find_build_id, NULL);
+}
+
+static void put_str(buf *key, const char *s)
+{
+    uint64_t n = s ? strlen(s) : UINT64_MAX;
+    buf_put(key, (const char *)&n, sizeof n);
+    if (s)
+        buf_put(key, s, strlen(s));
+}
+
+static void put_u64(buf *key, uint64_t v)
+{
+    buf_put(key, (const char *)&v, sizeof v);
+}
+
+static void key_env(buf *key, const char *what)
+{
+    pthread_once(&build_id_once, read_build_id);
+    buf_puts(key, MAGIC);
+    buf_puts(key, what);
+    put_u64(key, build_id_len);
+    buf_put(key, (const char *)build_id, build_id_len);
+    put_str(key, draw_engine_version());
+    for (size_t i = 0; i < sizeof font_files / sizeof font_files[0]; i++) {
+        struct stat st;
+        if (stat(font_files[i], &st) == 0) {
+            put_u64(key, (uint64_t)st.st_size);
+            put_u64(key, (uint64_t)st.st_mtim.tv_sec);
+            put_u64(key, (uint64_t)st.st_mtim.tv_nsec);
+        } else {
+            put_u64(key, UINT64_MAX);
+        }
+    }
+}
+
+static void key_common(buf *key, const char *what, const bp_board *b)
+{
+    key_env(key, what);
+    /* the board: every field the simulator sees, then names and labels */
+    sim_limits lim = sim_limits_default();
+    cache_key(key, &b->sim, &lim, false);
+    put_str(key, b->id);
+    put_str(key, b->title);
+    put_str(key, b->sim.id);
+    put_u64(key, b->sim.n_parts);
+    for (size_t i = 0; i < b->sim.n_parts; i++) {
+        const bp_part_info *p = &b->parts[i];
+        put_str(key, p->id);
+        put_str(key, p->label);
+        put_str(key, b->sim.parts[i].id);
+        put_u64(key, p->has_at);
+        put_u64(key, (uint64_t)(int64_t)p->at_col);
+        put_u64(key, (uint64_t)(int64_t)p->at_row);
+        put_u64(key, b->part_set ? b->part_set[i].bits : 0);
+    }
+    put_u64(key, b->sim.n_links);
+    for (size_t i = 0; i < b->sim.n_links; i++) {
+        put_str(key, b->links[i].label);
+        put_u64(key, b->link_set ? b->link_set[i].bits : 0);
+    }
+}
+
+void drawcache_key_board(buf *key, const bp_board *b, const draw_note *notes, size_t n_notes)
+{
+    key_common(key, "board\n", b);
+    put_u64(key, n_notes);
+    for (size_t i = 0; i < n_notes; i++) {
+        put_u64(key, (uint64_t)(int64_t)notes[i].part);
+        put_str(key, notes[i].text);
+        put_u64(key, (uint64_t)notes[i].tone);
+    }
+}
+
+void drawcache_key_timeline(buf *key, const bp_board *b, const sim_trace_entry *tr, size_t n)
+{
+    key_common(key, "timeline\n", b);
+    put_u64(key, n);
+    for (size_t i = 0; i < n; i++) {
+        put_u64(key, (uint64_t)tr[i].t_us);
+        put_u64(key, (uint64_t)tr[i].kind);
+        put_u64(key, (uint64_t)tr[i].job);
+        put_u64(key, (uint64_t)(int64_t)tr[i].part);
+        put_u64(key, (uint64_t)(int64_t)tr[i].peer);
+        put_u64(key, (uint64_t)tr[i].detail);
+    }
+}
+
+static void put_f64(buf *key, double v)
+{
+    buf_put(key, (const char *)&v, sizeof v);
+}
+
+void drawcache_key_chart(buf *key, const bp_chart *c, const sim_result *const *points, size_t n)
+{
+    key_env(key, "chart\n");
+    put_str(key, c->id);
+    put_str(key, c->title);
+    put_str(key, c->board);
+    put_u64(key, (uint64_t)c->measure);
+    put_str(key, c->x_label);
+    put_str(key, c->x_set);
+    put_u64(key, c->x_percent);
+    put_u64(key, c->n_x);
+    for (size_t i = 0; i < c->n_x; i++) {
+        put_str(key, c->x_values[i]);
+        put_f64(key, c->x[i]);
+    }
+    put_str(key, c->series_set);
+    put_u64(key, c->n_series);
+    for (size_t i = 0; i < c->n_series; i++) {
+        put_str(key, c->series[i].label);
+        put_str(key, c->series[i].value);
+    }
+    /* every point's measured numbers, not just the one drawn */
+    put_u64(key, n);
+    for (size_t i = 0; i < n; i++) {
+        put_u64(key, (uint64_t)points[i]->replications);
+        for (int m = 0; m < SIM_M_COUNT; m++) {
+            put_f64(key, points[i]->m[m].mean);
+            put_f64(key, points[i]->m[m].min);
+            put_f64(key, points[i]->m[m].max);
+            put_f64(key, points[i]->m[m].ci95);
+        }
+    }
+}
+
+static char *draw_path(const char *dir, const buf *key, const char *suffix)
+{
+    return xasprintf("%s/draw-%016llx%s", dir, (unsigned long long)hash64(key->data, key->len, 0),
+                     suffix);
+}
+
+static bool take(const char **p, size_t *left, size_t n, const char **out)
+{
+    if (*left < n)
+        return false;
+    *out = *p;
+    *p += n;
+    *left -= n;
+    return true;
+}
+
+static bool take_u64(const char **p, size_t *left, uint64_t *v)
+{
+    const char *at;
+    if (!take(p, left, sizeof *v, &at))
+        return false;
+    memcpy(v, at, sizeof *v);
+    return true;
+}
+
+bool drawcache_get(const char *dir, const buf *key, char **svg, char **alt)
+{
+    pthread_once(&build_id_once, read_build_id);
+    if (!build_id_len)
+        return false;
+    char *path = draw_path(dir, key, ".bin");
+    char *data = NULL;
+    size_t len = 0;
+    int rc = file_read(path, (size_t)64 << 20, &data, &len);
+    free(path);
+    if (rc != 0)
+        return false;
+    if (!cache_unseal(data, &len)) {
+        free(data);
+        return false;
+    }
+    const char *p = data, *k, *s, *a;
+    size_t left = len;
+    uint64_t klen, slen, alen;
+    bool ok = take_u64(&p, &left, &klen) && klen == key->len && take(&p, &left, klen, &k) &&
+              memcmp(k, key->data, klen) == 0 && take_u64(&p, &left, &slen) &&
+              take(&p, &left, slen, &s) && take_u64(&p, &left, &alen) &&
+              take(&p, &left, alen, &a) && left == 0;
+    if (ok) {
+        *svg = xstrndup(s, slen);
+        *alt = xstrndup(a, alen);
+    }
+    free(data);
+    return ok;
+}
+
+void drawcache_put(const char *dir, const buf *key, const char *svg, const char *alt)
+{
+    pthread_once(&build_id_once, read_build_id);
+    if (!build_id_len || (mkdir(dir, 0755) != 0 && errno != EEXIST))
+        return;
+    buf b;
+    buf_init(&b);
+    put_u64(&b, key->len);
+    buf_put(&b, key->data, key->len);
+    put_str(&b, svg);
+    put_str(&b, alt);
+    cache_seal(&b);
+    char *final = draw_path(dir, key, ".bin");
+    file_write_atomic(final, b.data, b.len);
+    free(final);
+    buf_free(&b);
+}

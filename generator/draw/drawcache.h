@@ -1,0 +1,33 @@
+/* drawcache.h — board diagrams and timelines kept beside the results cache,
+ * so a rebuild after a prose edit neither simulates nor draws. A drawing is
+ * stored under a key made of everything that can change it: the program
+ * itself (its GNU build ID: any change to the drawing code, or to how
+ * boards load, is a new key), the cairo version, the DejaVu font files, the
+ * board as loaded (every field but source positions), the result notes on
+ * it, the trace of a timeline, or a chart's points. Without a build ID
+ * nothing is cached. */
+#ifndef BP_DRAWCACHE_H
+#define BP_DRAWCACHE_H
+
+#include "base/util.h"
+#include "draw/draw.h"
+#include "model/site.h"
+
+#include <stdbool.h>
+
+/* The key of a board diagram with these notes. */
+void drawcache_key_board(buf *key, const bp_board *b, const draw_note *notes, size_t n_notes);
+/* The key of a timeline of this trace. */
+void drawcache_key_timeline(buf *key, const bp_board *b, const sim_trace_entry *tr, size_t n);
+
+/* The key of a chart drawn from its points' results (in its point order). */
+void drawcache_key_chart(buf *key, const bp_chart *c, const sim_result *const *points, size_t n);
+
+/* Look a drawing up in dir: true and the SVG and alt text (caller frees)
+ * when a stored drawing has exactly this key. Always false when the
+ * program has no build ID. */
+bool drawcache_get(const char *dir, const buf *key, char **svg, char **alt);
+/* Store a drawing (temporary file, then rename). Failures are silent. */
+void drawcache_put(const char *dir, const buf *key, const char *svg, const char *alt);
+
+#endif

@@ -1,0 +1,227 @@
+/* figures.c — the drawings of the site model (figures.h): a board's
+ * diagram with the measured numbers a page quotes on it, its timeline, a
+ * chart; each drawn once, on first use, or taken from the drawing cache. */
+#include "draw/figures.h"
+#include "base/fmt.h"
+#include "draw/draw.h"
+#include "draw/drawcache.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Drawings are kept on the model's shared boards and made with cairo.
+ * Pages that draw render on one thread (render/pages.c); the lock keeps
+ * drawing one at a time should that ever change. */
+static pthread_mutex_t draw_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* ------------------------------------------------------------ boards */
+
+static void board_notes(const sboard *b, draw_note *notes, char texts[][64], size_t *n)
+{
+    *n = 0;
+    const bp_board *bb = b->board;
+    int handler = -1;
+    for (size_t i = 0; i < bb->sim.n_parts; i++)
+        if (bb->sim.parts[i].kind == SIM_KIND_CONSUMER || bb->sim.parts[i].kind == SIM_KIND_SERVICE)
+            handler = (int)i;
+    if (handler < 0)
+        return;
+    static const sim_measure shown[] = {SIM_M_DUPLICATES, SIM_M_CHARGED_TWICE, SIM_M_LOST_WRITES,
+                                        SIM_M_ERRORS};
+    static const char *const words[] = {"duplicates", "charged twice", "lost writes", "errors"};
+    for (size_t k = 0; k < sizeof shown / sizeof shown[0]; k++) {
+        sim_measure m = shown[k];
+        if (!b->result.goals[m].present)
+            continue;
+        buf t;
+        buf_init(&t);
+        fmt_number(&t, b->result.m[m].mean);
+        buf_printf(&t, " %s", words[k]);
+        snprintf(texts[*n], 64, "%s", t.data);
+        buf_free(&t);
+        notes[*n].part = handler;
+        notes[*n].text = texts[*n];
+        notes[*n].tone = b->result.goals[m].pass ? DRAW_PASS : DRAW_FAIL;
+        (*n)++;
+    }
+}
+
+int figure_board(site *s, sboard *b, const char *path, int line, int col)
+{
+    pthread_mutex_lock(&draw_lock);
+    if (!b->drawn) {
+        b->drawn = true;
+        draw_note notes[8];
+        char texts[8][64];
+        size_t n = 0;
+        if (b->ran && !b->run_failed)
+            board_notes(b, notes, texts, &n);
+        buf svg, alt, key;
+        buf_init(&svg);
+        buf_init(&alt);
+        buf_init(&key);
+        char err[256];
+        if (s->opt.cache)
+            drawcache_key_board(&key, b->board, notes, n);
+        if (s->opt.cache && drawcache_get(s->opt.cache, &key, &b->svg, &b->alt)) {
+            /* drawn by an earlier build, from exactly these inputs */
+        } else if (draw_board(b->board, notes, n, &svg, &alt, err, sizeof err) != 0) {
+            diag_error(&s->d, path, line, col, "cannot draw board '%s': %s", b->board->id, err);
+            b->draw_failed = true;
+            buf_free(&svg);
+            buf_free(&alt);
+        } else {
+            b->svg = buf_detach(&svg);
+            b->alt = buf_detach(&alt);
+            if (s->opt.cache)
+                drawcache_put(s->opt.cache, &key, b->svg, b->alt);
+        }
+        buf_free(&key);
+    }
+    int rc = b->draw_failed ? -1 : 0;
+    pthread_mutex_unlock(&draw_lock);
+    return rc;
+}
+
+int figure_timeline(site *s, sboard *b, const char *path, int line, int col)
+{
+    pthread_mutex_lock(&draw_lock);
+    if (!b->tl_drawn) {
+        b->tl_drawn = true;
+        buf svg, alt, key;
+        buf_init(&svg);
+        buf_init(&alt);
+        buf_init(&key);
+        char err[256];
+        bool cached = false;
+        if (s->opt.cache && !b->result.trace_truncated) {
+            drawcache_key_timeline(&key, b->board, b->result.trace, b->result.n_trace);
+            cached = drawcache_get(s->opt.cache, &key, &b->tl_svg, &b->tl_alt);
+        }
+        if (b->result.trace_truncated) {
+            snprintf(err, sizeof err, "its trace is longer than the timeline can show");
+            b->tl_failed = true;
+        } else if (cached) {
+            /* drawn by an earlier build, from exactly these inputs */
+        } else if (draw_timeline(b->board, b->result.trace, b->result.n_trace, &svg, &alt, err,
+                                 sizeof err) != 0) {
+            b->tl_failed = true;
+        }
+        if (b->tl_failed) {
+            diag_error(&s->d, path, line, col, "cannot draw the timeline of '%s': %s", b->board->id,
+                       err);
+            buf_free(&svg);
+            buf_free(&alt);
+        } else if (!cached) {
+            b->tl_svg = buf_detach(&svg);
+            b->tl_alt = buf_detach(&alt);
+            if (s->opt.cache)
+                drawcache_put(s->opt.cache, &key, b->tl_svg, b->tl_alt);
+        }
+        buf_free(&key);
+    }
+    int rc = b->tl_failed ? -1 : 0;
+    pthread_mutex_unlock(&draw_lock);
+    return rc;
+}
+
+/* ------------------------------------------------------------ charts */
+
+int figure_chart(site *s, schart *sc)
+{
+    pthread_mutex_lock(&draw_lock);
+    const bp_chart *c = sc->chart;
+    if (!sc->drawn) {
+        sc->drawn = true;
+        size_t ns = c->n_series ? c->n_series : 1;
+        double *ys = xcalloc(ns * c->n_x, sizeof *ys);
+        draw_series *series = xcalloc(ns, sizeof *series);
+        for (size_t k = 0; k < ns; k++) {
+            for (size_t x = 0; x < c->n_x; x++)
+                ys[k * c->n_x + x] = sc->points[k * c->n_x + x].result.m[c->measure].mean;
+            series[k].name = c->n_series ? c->series[k].label : c->title;
+            series[k].n = c->n_x;
+            series[k].x = c->x;
+            series[k].y = ys + k * c->n_x;
+        }
+        draw_chart dc = {c->title,
+                         c->x_label,
+                         fmt_measure_label(c->measure),
+                         c->x_percent,
+                         sim_measure_unit(c->measure) == SIM_UNIT_RATIO,
+                         c->x_seconds,
+                         sim_measure_unit(c->measure) == SIM_UNIT_SECONDS,
+                         series,
+                         ns};
+        buf svg, alt;
+        buf_init(&svg);
+        buf_init(&alt);
+        char err[256];
+        if (draw_chart_svg(&dc, &svg, &alt, err, sizeof err) != 0) {
+            diag_error(&s->d, c->path, c->pos.line, c->pos.col, "cannot draw the chart: %s", err);
+            sc->draw_failed = true;
+            buf_free(&svg);
+            buf_free(&alt);
+        } else {
+            sc->svg = buf_detach(&svg);
+            sc->alt = buf_detach(&alt);
+        }
+        free(ys);
+        free(series);
+    }
+    int rc = sc->draw_failed ? -1 : 0;
+    pthread_mutex_unlock(&draw_lock);
+    return rc;
+}
+
+/* The results of a chart's points, in its point order (caller frees), or
+ * NULL when one did not run. */
+static const sim_result **chart_points(const schart *sc)
+{
+    const sim_result **r = xcalloc(sc->n_points + 1, sizeof *r);
+    for (size_t k = 0; k < sc->n_points; k++) {
+        if (!sc->points[k].ran || sc->points[k].run_failed) {
+            free(r);
+            return NULL;
+        }
+        r[k] = &sc->points[k].result;
+    }
+    return r;
+}
+
+void figure_from_cache(site *s)
+{
+    for (size_t i = 0; s->opt.cache && i < s->n_charts; i++) {
+        schart *sc = s->charts[i];
+        const sim_result **r = sc->chart && sc->points ? chart_points(sc) : NULL;
+        if (!r)
+            continue;
+        buf key;
+        buf_init(&key);
+        drawcache_key_chart(&key, sc->chart, r, sc->n_points);
+        if (drawcache_get(s->opt.cache, &key, &sc->svg, &sc->alt))
+            sc->from_cache = sc->drawn = true;
+        buf_free(&key);
+        free(r);
+    }
+}
+
+void figure_to_cache(site *s)
+{
+    for (size_t i = 0; s->opt.cache && i < s->n_charts; i++) {
+        schart *sc = s->charts[i];
+        if (sc->from_cache || !sc->drawn || sc->draw_failed || !sc->svg || !sc->alt)
+            continue;
+        const sim_result **r = chart_points(sc);
+        if (!r)
+            continue;
+        buf key;
+        buf_init(&key);
+        drawcache_key_chart(&key, sc->chart, r, sc->n_points);
+        drawcache_put(s->opt.cache, &key, sc->svg, sc->alt);
+        buf_free(&key);
+        free(r);
+    }
+}

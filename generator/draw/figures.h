@@ -1,0 +1,28 @@
+/* figures.h — the drawings a site's pages show, made from the site model on
+ * first use and kept on it: a board's diagram with its measured numbers, a
+ * small board's timeline, a chart of its points. Each is taken from the
+ * drawing cache (drawcache.h) when an earlier build made it from the same
+ * inputs, and stored there when it is new. */
+#ifndef BP_FIGURES_H
+#define BP_FIGURES_H
+
+#include "model/site.h"
+
+/* Draw board b's diagram (b->svg, b->alt) or its timeline (b->tl_svg,
+ * b->tl_alt) once; later calls give the first one's outcome. Returns 0, or
+ * -1 after reporting at path:line:col (where a page shows it). */
+int figure_board(site *s, sboard *b, const char *path, int line, int col);
+int figure_timeline(site *s, sboard *b, const char *path, int line, int col);
+
+/* Draw a chart (sc->svg, sc->alt) from its points' results once. Returns 0,
+ * or -1 after reporting at the chart file. */
+int figure_chart(site *s, schart *sc);
+
+/* Charts drawn by an earlier build from the same points are put in place
+ * before the pages render (figure_from_cache), the new ones stored after
+ * (figure_to_cache). Board diagrams and timelines go through the cache as
+ * they are drawn. Both do nothing without a cache folder. */
+void figure_from_cache(site *s);
+void figure_to_cache(site *s);
+
+#endif

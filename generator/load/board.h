@@ -1,0 +1,49 @@
+/* board.h — boards and the catalog loaded from YAML (board.c, catalog.c)
+ * into the site model's bp_board and bp_catalog (model/site.h), with --set
+ * style overrides for levels, charts and `boardpress sim`. */
+#ifndef BP_BOARD_H
+#define BP_BOARD_H
+
+#include "base/diag.h"
+#include "load/ydoc.h"
+#include "model/site.h"
+#include "simcore.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Jobs times replications: the work one board may ask the simulator for
+ * (about 15 s at 9 million events a second on one core). */
+#define BOARD_MAX_JOB_RUNS 20000000
+
+/* ------------------------------------------------------------ loading */
+
+/* Read and check a catalog file. Returns NULL after reporting every problem
+ * (missing file: one error). Free with catalog_free. */
+bp_catalog *catalog_load(const char *path, diag *d);
+bp_catalog *catalog_parse(const char *path, const char *text, size_t len, diag *d);
+
+/* Build a board from a parsed YAML tree (see ydoc.h) against a catalog;
+ * every problem of the file is reported. Returns NULL on error. */
+bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog *cat,
+                          const sim_limits *lim, diag *d);
+/* Read, parse and build a board file. */
+bp_board *board_load(const char *path, const bp_catalog *cat, const sim_limits *lim, diag *d);
+
+/* Read a goals mapping ({measure: {max: V, min: V}}) into goals and pos
+ * (arrays of SIM_M_COUNT). */
+void board_read_goals(const char *path, const ynode *gn, sim_goal *goals, bp_pos *pos, diag *d);
+
+/* Override one setting in a board's YAML tree before it is built:
+ * expr is "parts.ID.FIELD", "links.FROM.TO.FIELD", "traffic.FIELD", "seed"
+ * or "replications"; value is YAML text. src/line/col say where the
+ * override was written (a level file, or "--set"), for messages. */
+int board_override(const char *board_path, ynode *root, const char *expr, const char *value,
+                   const char *src, int line, int col, diag *d);
+/* The same, with problems of the path (no such part) reported at path_pos
+ * and problems of the value (unknown policy) at value_pos. */
+int board_override_at(const char *board_path, ynode *root, const char *expr, const char *value,
+                      const char *src, bp_pos path_pos, bp_pos value_pos, diag *d);
+
+#endif

@@ -1,0 +1,291 @@
+/* catalog.c — content/catalog.yaml: every default the simulator uses, per
+ * part kind and per protocol, plus prices, traffic defaults and named key
+ * retention windows (SPEC §4). Nothing in the model has a default in C. */
+#include "load/board.h"
+#include "load/fields.h"
+#include "base/fmt.h"
+#include "base/util.h"
+#include "load/yread.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void add_value(bp_catalog *c, size_t *cap, const char *section, const char *field,
+                      char *text, char *label, double value, const ynode *at)
+{
+    c->values = xgrow(c->values, sizeof *c->values, cap, c->n_values + 1);
+    bp_catalog_value *v = &c->values[c->n_values++];
+    v->section = xstrdup(section);
+    v->field = xstrdup(field);
+    v->text = text;
+    v->label = label;
+    v->value = value;
+    v->pos.line = at->line;
+    v->pos.col = at->col;
+}
+
+/* The number behind a field, for bp_catalog_value.value (seconds for
+ * durations, INFINITY for forever). */
+static double field_number(const field_def *f, const void *target)
+{
+    const char *at = (const char *)target + f->offset;
+    switch (f->type) {
+    case FT_INT:
+        return *(const int *)at;
+    case FT_NUMBER:
+    case FT_PROB:
+    case FT_MONEY:
+        return *(const double *)at;
+    case FT_DURATION:
+    case FT_TTL:
+    case FT_WINDOW: {
+        int64_t us = *(const int64_t *)at;
+        return us == SIM_FOREVER ? INFINITY : (double)us / 1e6;
+    }
+    case FT_BOOL:
+        return *(const bool *)at ? 1 : 0;
+    case FT_IDEM:
+    case FT_DELIVERY:
+    case FT_PUBLISH:
+    case FT_MSGID:
+        return 0;
+    }
+    return 0;
+}
+
+/* A kind or protocol section: label plus every field that applies. */
+static void load_fields(bp_catalog *c, size_t *cap, const char *path, const ynode *sec,
+                        const char *section, const field_def *table, size_t n_table,
+                        unsigned kind_bit, void *target, char **label_out, diag *d)
+{
+    const char *allowed[40];
+    size_t n_allowed = 0;
+    allowed[n_allowed++] = "label";
+    for (size_t i = 0; i < n_table; i++)
+        if (kind_bit == 0 || (table[i].kinds & kind_bit))
+            allowed[n_allowed++] = table[i].name;
+    char what[96];
+    snprintf(what, sizeof what, "key|in catalog section '%s'", section);
+    ycheck_keys(path, sec, what, allowed, n_allowed, d);
+
+    char in_what[96];
+    snprintf(in_what, sizeof in_what, "catalog section '%s'", section);
+    const ynode *lab = ymap_get(sec, "label");
+    if (!lab)
+        ymissing(path, sec, "label", in_what, d);
+    else
+        yread_text(path, lab, "label", label_out, d);
+
+    for (size_t i = 0; i < n_table; i++) {
+        const field_def *f = &table[i];
+        if (kind_bit != 0 && !(f->kinds & kind_bit))
+            continue;
+        const ynode *v = ymap_get(sec, f->name);
+        if (!v) {
+            ymissing(path, sec, f->name, in_what, d);
+            continue;
+        }
+        if (field_read(path, v, f, target, c, d) != 0)
+            continue;
+        buf text;
+        buf_init(&text);
+        field_format(&text, f, target);
+        char *label = xasprintf("%s %s", *label_out ? *label_out : section, f->label);
+        add_value(c, cap, section, f->name, buf_detach(&text), label, field_number(f, target), v);
+    }
+}
+
+static void load_price(bp_catalog *c, size_t *cap, const char *path, const ynode *sec, diag *d)
+{
+    static const char *const keys[] = {"vcpu", "gb"};
+    ycheck_keys(path, sec, "key|in catalog section 'price'", keys, 2, d);
+    double *dst[2] = {&c->prices.vcpu_usd_month, &c->prices.gb_usd_month};
+    static const char *const labels[] = {"Price per vCPU per month", "Price per GB per month"};
+    for (size_t i = 0; i < 2; i++) {
+        const ynode *v = ymap_get(sec, keys[i]);
+        if (!v) {
+            ymissing(path, sec, keys[i], "catalog section 'price'", d);
+            continue;
+        }
+        if (yread_money(path, v, keys[i], dst[i], d) != 0)
+            continue;
+        buf t;
+        buf_init(&t);
+        fmt_usd_month(&t, *dst[i]);
+        add_value(c, cap, "price", keys[i], buf_detach(&t), xstrdup(labels[i]), *dst[i], v);
+    }
+}
+
+static void load_traffic(bp_catalog *c, size_t *cap, const char *path, const ynode *sec, diag *d)
+{
+    static const char *const keys[] = {"op", "arrivals", "repeat_share"};
+    ycheck_keys(path, sec, "key|in catalog section 'traffic'", keys, 3, d);
+    for (size_t i = 0; i < 3; i++) {
+        const ynode *v = ymap_get(sec, keys[i]);
+        if (!v) {
+            ymissing(path, sec, keys[i], "catalog section 'traffic'", d);
+            continue;
+        }
+        int x = 0;
+        buf t;
+        buf_init(&t);
+        if (i == 0) {
+            const char *names[] = {sim_op_name(SIM_OP_CHARGE), sim_op_name(SIM_OP_SET)};
+            if (yread_enum(path, v, "operation", names, SIM_OP_COUNT, &x, d) != 0)
+                continue;
+            c->traffic.op = (sim_op)x;
+            buf_puts(&t, names[x]);
+        } else if (i == 1) {
+            const char *names[] = {sim_arrivals_name(SIM_ARRIVALS_POISSON),
+                                   sim_arrivals_name(SIM_ARRIVALS_EVEN)};
+            if (yread_enum(path, v, "arrivals", names, SIM_ARRIVALS_COUNT, &x, d) != 0)
+                continue;
+            c->traffic.arrivals = (sim_arrivals)x;
+            buf_puts(&t, names[x]);
+        } else {
+            if (yread_prob(path, v, "repeat_share", &c->traffic.repeat_share, d) != 0)
+                continue;
+            fmt_ratio(&t, c->traffic.repeat_share);
+        }
+        static const char *const labels[] = {"Traffic operation", "Traffic arrivals",
+                                             "Share of legitimate repeats"};
+        add_value(c, cap, "traffic", keys[i], buf_detach(&t), xstrdup(labels[i]), 0, v);
+    }
+}
+
+static void load_retention(bp_catalog *c, size_t *cap, const char *path, const ynode *sec, diag *d)
+{
+    for (size_t i = 0; i + 1 < sec->n; i += 2) {
+        const ynode *k = sec->kids[i], *v = sec->kids[i + 1];
+        char *name = NULL;
+        if (yread_id(path, k, "retention name", &name, d) != 0)
+            continue;
+        if (strcmp(name, "forever") == 0) {
+            diag_error(d, path, k->line, k->col, "'forever' is a reserved retention name");
+            free(name);
+            continue;
+        }
+        if (yexpect(path, v, YN_MAP, "a retention entry", d) != 0) {
+            free(name);
+            continue;
+        }
+        static const char *const keys[] = {"ttl", "label"};
+        ycheck_keys(path, v, "key|in a retention entry", keys, 2, d);
+        const ynode *ttl = ymap_get(v, "ttl"), *lab = ymap_get(v, "label");
+        int64_t us = 0;
+        char *label = NULL;
+        int ok = 1;
+        if (!ttl) {
+            ymissing(path, v, "ttl", "a retention entry", d);
+            ok = 0;
+        } else if (yread_duration(path, ttl, "ttl", true, &us, d) != 0) {
+            ok = 0;
+        }
+        if (!lab) {
+            ymissing(path, v, "label", "a retention entry", d);
+            ok = 0;
+        } else if (yread_text(path, lab, "label", &label, d) != 0) {
+            ok = 0;
+        }
+        if (ok) {
+            buf t;
+            buf_init(&t);
+            fmt_duration_us(&t, us);
+            add_value(c, cap, "retention", name, buf_detach(&t), label, (double)us / 1e6, ttl);
+        } else {
+            free(label);
+        }
+        free(name);
+    }
+}
+
+bp_catalog *catalog_parse(const char *path, const char *text, size_t len, diag *d)
+{
+    size_t mark = diag_mark(d);
+    bool empty = false;
+    ynode *root = yaml_parse(path, text, len, 0, d, &empty);
+    if (!root) {
+        if (empty)
+            diag_error(d, path, 1, 1, "the catalog is empty");
+        return NULL;
+    }
+    bp_catalog *c = xcalloc(1, sizeof *c);
+    c->path = xstrdup(path);
+    size_t cap = 0;
+    if (yexpect(path, root, YN_MAP, "the catalog", d) != 0)
+        goto done;
+
+    /* Sections in a fixed order so retention names exist before kinds use them. */
+    const char *sections[SIM_KIND_COUNT + SIM_PROTO_COUNT + 3];
+    size_t n_sections = 0;
+    sections[n_sections++] = "price";
+    sections[n_sections++] = "traffic";
+    sections[n_sections++] = "retention";
+    for (int k = 0; k < SIM_KIND_COUNT; k++)
+        sections[n_sections++] = sim_kind_name((sim_kind)k);
+    for (int p = 0; p < SIM_PROTO_COUNT; p++)
+        sections[n_sections++] = sim_protocol_name((sim_protocol)p);
+    ycheck_keys(path, root, "catalog section", sections, n_sections, d);
+
+    for (size_t i = 0; i < n_sections; i++) {
+        const ynode *sec = ymap_get(root, sections[i]);
+        if (!sec) {
+            if (strcmp(sections[i], "retention") != 0)
+                diag_error(d, path, root->line, root->col, "the catalog needs a '%s' section",
+                           sections[i]);
+            continue;
+        }
+        char what[96];
+        snprintf(what, sizeof what, "catalog section '%s'", sections[i]);
+        if (yexpect(path, sec, YN_MAP, what, d) != 0)
+            continue;
+        size_t n_table;
+        if (i == 0) {
+            load_price(c, &cap, path, sec, d);
+        } else if (i == 1) {
+            load_traffic(c, &cap, path, sec, d);
+        } else if (i == 2) {
+            load_retention(c, &cap, path, sec, d);
+        } else if (i < 3 + SIM_KIND_COUNT) {
+            sim_kind k = (sim_kind)(i - 3);
+            const field_def *t = fields_part(&n_table);
+            c->kinds[k].kind = k;
+            load_fields(c, &cap, path, sec, sections[i], t, n_table, KIND_BIT(k), &c->kinds[k],
+                        &c->kind_label[k], d);
+        } else {
+            sim_protocol p = (sim_protocol)(i - 3 - SIM_KIND_COUNT);
+            const field_def *t = fields_link(&n_table);
+            c->protocols[p].protocol = p;
+            load_fields(c, &cap, path, sec, sections[i], t, n_table, 0, &c->protocols[p],
+                        &c->protocol_label[p], d);
+        }
+    }
+done:
+    ynode_free(root);
+    if (diag_failed_since(d, mark)) {
+        catalog_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+bp_catalog *catalog_load(const char *path, diag *d)
+{
+    char *text;
+    size_t len;
+    if (file_read(path, BP_MAX_FILE_BYTES, &text, &len) != 0) {
+        if (errno == ENOENT)
+            diag_error(d, path, 0, 0,
+                       "cannot read the catalog: no such file (every site needs a catalog.yaml "
+                       "with every default the simulator uses; start from boardpress's "
+                       "content/catalog.yaml)");
+        else
+            diag_read_error(d, path, 0, 0, path, "the catalog", errno, BP_MAX_FILE_BYTES);
+        return NULL;
+    }
+    bp_catalog *c = catalog_parse(path, text, len, d);
+    free(text);
+    return c;
+}

@@ -1,0 +1,274 @@
+/* fields.c — the part and link setting tables (see fields.h). */
+#include "load/fields.h"
+#include "base/fmt.h"
+#include "load/yread.h"
+
+#include <string.h>
+
+/* Enum fields are read and written as int (field_read, field_format). */
+_Static_assert(sizeof(sim_idempotency) == sizeof(int) && sizeof(sim_delivery) == sizeof(int) &&
+                   sizeof(sim_publish) == sizeof(int) && sizeof(sim_message_id) == sizeof(int),
+               "enum fields are int-sized");
+_Static_assert(SIM_IDEM_COUNT <= 8 && SIM_DELIVERY_COUNT <= 8 && SIM_PUBLISH_COUNT <= 8 &&
+                   SIM_MESSAGE_ID_COUNT <= 8,
+               "MAX_ENUM_NAMES holds every enum's names");
+
+#define P(f) offsetof(sim_part, f)
+#define L(f) offsetof(sim_link, f)
+
+#define K_BROKER KIND_BIT(SIM_KIND_BROKER)
+#define K_HANDLER (KIND_BIT(SIM_KIND_CONSUMER) | KIND_BIT(SIM_KIND_SERVICE))
+#define K_USERS KIND_BIT(SIM_KIND_USERS)
+#define K_PROVIDER KIND_BIT(SIM_KIND_PROVIDER)
+#define K_DB KIND_BIT(SIM_KIND_DATABASE)
+#define K_SIZED (K_BROKER | K_HANDLER | K_DB)
+
+static const field_def part_fields[] = {
+    {"vcpu", FT_NUMBER, P(vcpu), K_SIZED, 0, 0, "size", "vCPU"},
+    {"gb", FT_NUMBER, P(gb), K_SIZED, 0, 0, "memory", "GB"},
+    {"price", FT_MONEY, P(fixed_usd_month), K_SIZED, 0, 0, "fixed price per month", NULL},
+    {"external", FT_BOOL, P(external), K_SIZED | K_PROVIDER, 0, 0, "run by someone else", NULL},
+    {"tries", FT_INT, P(tries), K_USERS | K_BROKER, 1, 100, "delivery tries", "tries"},
+    {"redelivery_after", FT_DURATION, P(redelivery_after_us), K_BROKER, 0, 0, "redelivers after",
+     NULL},
+    {"delivery", FT_DELIVERY, P(delivery), K_BROKER, 0, 0, "delivery", NULL},
+    {"dedup_window", FT_WINDOW, P(dedup_window_us), K_BROKER, 0, 0,
+     "drops a repeated message ID within", NULL},
+    {"message_id", FT_MSGID, P(message_id), K_USERS, 0, 0, "message ID of a publish", NULL},
+    {"timeout", FT_DURATION, P(timeout_us), K_USERS | K_HANDLER, 0, 0, "waits for a response",
+     NULL},
+    {"concurrency", FT_INT, P(concurrency), K_HANDLER, 1, 10000, "works on at once", "deliveries"},
+    {"work_median", FT_DURATION, P(work.median_us), K_HANDLER, 0, 0, "work per delivery, median",
+     NULL},
+    {"work_p99", FT_DURATION, P(work.p99_us), K_HANDLER, 0, 0, "work per delivery, 99th percentile",
+     NULL},
+    {"idempotency", FT_IDEM, P(idempotency), K_HANDLER, 0, 0, "duplicate check", NULL},
+    {"key_ttl", FT_TTL, P(key_ttl_us), K_HANDLER | K_PROVIDER, 0, 0, "keeps keys for", NULL},
+    {"lease", FT_DURATION, P(lease_us), K_HANDLER, 0, 0, "holds a claimed key for", NULL},
+    {"crash_after_effect", FT_PROB, P(crash_after_effect), K_HANDLER, 0, 0,
+     "crashes after the effect", NULL},
+    {"crash_after_commit", FT_PROB, P(crash_after_commit), K_HANDLER, 0, 0,
+     "crashes after the commit", NULL},
+    {"restart", FT_DURATION, P(restart_us), K_HANDLER, 0, 0, "restart time", NULL},
+    {"publish", FT_PUBLISH, P(publish), K_HANDLER, 0, 0, "publishes its event", NULL},
+    {"relay_every", FT_DURATION, P(relay_every_us), K_HANDLER, 0, 0, "outbox relay polls every",
+     NULL},
+    {"call_median", FT_DURATION, P(call.median_us), K_PROVIDER, 0, 0, "call, median", NULL},
+    {"call_p99", FT_DURATION, P(call.p99_us), K_PROVIDER, 0, 0, "call, 99th percentile", NULL},
+    {"fail", FT_PROB, P(fail), K_PROVIDER, 0, 0, "calls that fail", NULL},
+    {"write_median", FT_DURATION, P(write.median_us), K_DB, 0, 0, "write, median", NULL},
+    {"write_p99", FT_DURATION, P(write.p99_us), K_DB, 0, 0, "write, 99th percentile", NULL},
+};
+
+static const field_def link_fields[] = {
+    {"rtt", FT_DURATION, L(rtt_us), 0, 0, 0, "round trip", NULL},
+    {"reply_round_trips", FT_NUMBER, L(reply_round_trips), 0, 0, 0, "reply round trips", "RTT"},
+    {"lose_request", FT_PROB, L(lose_request), 0, 0, 0, "requests lost", NULL},
+    {"lose_reply", FT_PROB, L(lose_reply), 0, 0, 0, "replies lost", NULL},
+    {"transactional", FT_BOOL, L(transactional), 0, 0, 0, "transactional receive", NULL},
+};
+
+const field_def *fields_part(size_t *n)
+{
+    *n = sizeof part_fields / sizeof part_fields[0];
+    return part_fields;
+}
+
+const field_def *fields_link(size_t *n)
+{
+    *n = sizeof link_fields / sizeof link_fields[0];
+    return link_fields;
+}
+
+const field_def *fields_find(const field_def *table, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(table[i].name, name) == 0)
+            return &table[i];
+    return NULL;
+}
+
+static const bp_catalog_value *retention(const bp_catalog *cat, const char *name)
+{
+    if (!cat)
+        return NULL;
+    for (size_t i = 0; i < cat->n_values; i++)
+        if (strcmp(cat->values[i].section, "retention") == 0 &&
+            strcmp(cat->values[i].field, name) == 0)
+            return &cat->values[i];
+    return NULL;
+}
+
+/* A retention: a duration, "forever", a catalog retention name and, for
+ * a window (allow_zero), zero or "none". */
+static int read_ttl(const char *path, const ynode *v, const char *what, bool allow_zero,
+                    int64_t *out, const bp_catalog *cat, diag *d)
+{
+    if (v->type == YN_SCALAR && v->plain && strcmp(v->s, "forever") == 0) {
+        *out = SIM_FOREVER;
+        return 0;
+    }
+    if (allow_zero && v->type == YN_SCALAR && v->plain && strcmp(v->s, "none") == 0) {
+        *out = 0;
+        return 0;
+    }
+    if (v->type == YN_SCALAR && v->len > 0 && v->s[0] >= 'a' && v->s[0] <= 'z') {
+        const bp_catalog_value *r = retention(cat, v->s);
+        if (r) {
+            *out = (int64_t)(r->value * 1e6 + 0.5);
+            return 0;
+        }
+        if (cat) {
+            const char *names[64];
+            size_t n = 0;
+            for (size_t i = 0; i < cat->n_values && n < 62; i++) /* two left for the words */
+                if (strcmp(cat->values[i].section, "retention") == 0)
+                    names[n++] = cat->values[i].field;
+            names[n++] = "forever";
+            if (allow_zero)
+                names[n++] = "none";
+            diag_unknown(d, YPATH(path, v), v->line, v->col,
+                         allow_zero ? "window" : "key retention", v->s, names, n);
+            return -1;
+        }
+    }
+    return yread_duration(path, v, what, !allow_zero, out, d);
+}
+
+/* The enum fields: what to call a value in messages, how many there are and
+ * their names (adapters, so one table can hold every name function). */
+static const char *idem_name(int i)
+{
+    return sim_idempotency_name((sim_idempotency)i);
+}
+static const char *delivery_name(int i)
+{
+    return sim_delivery_name((sim_delivery)i);
+}
+static const char *publish_name(int i)
+{
+    return sim_publish_name((sim_publish)i);
+}
+static const char *message_id_name(int i)
+{
+    return sim_message_id_name((sim_message_id)i);
+}
+
+static const struct {
+    field_type type;
+    const char *what;
+    int count;
+    const char *(*name)(int);
+} enum_fields[] = {
+    {FT_IDEM, "idempotency policy", SIM_IDEM_COUNT, idem_name},
+    {FT_DELIVERY, "delivery", SIM_DELIVERY_COUNT, delivery_name},
+    {FT_PUBLISH, "publish order", SIM_PUBLISH_COUNT, publish_name},
+    {FT_MSGID, "message_id", SIM_MESSAGE_ID_COUNT, message_id_name},
+};
+
+#define MAX_ENUM_NAMES 8 /* the longest enum above */
+
+/* The names of an enum field's values and what to call one in messages. */
+static size_t enum_names(field_type t, const char **names, const char **what)
+{
+    for (size_t e = 0; e < sizeof enum_fields / sizeof enum_fields[0]; e++) {
+        if (enum_fields[e].type != t)
+            continue;
+        *what = enum_fields[e].what;
+        for (int i = 0; i < enum_fields[e].count && i < MAX_ENUM_NAMES; i++)
+            names[i] = enum_fields[e].name(i);
+        return (size_t)enum_fields[e].count;
+    }
+    *what = "";
+    return 0;
+}
+
+int field_read(const char *path, const ynode *v, const field_def *f, void *target,
+               const bp_catalog *cat, diag *d)
+{
+    char *base = target;
+    void *at = base + f->offset;
+    switch (f->type) {
+    case FT_INT: {
+        int64_t x;
+        if (yread_int(path, v, f->name, f->min, f->max, &x, d) != 0)
+            return -1;
+        *(int *)at = (int)x;
+        return 0;
+    }
+    case FT_NUMBER:
+        return yread_number(path, v, f->name, 0, 1e6, (double *)at, d);
+    case FT_PROB:
+        return yread_prob(path, v, f->name, (double *)at, d);
+    case FT_DURATION:
+        return yread_duration(path, v, f->name, true, (int64_t *)at, d);
+    case FT_TTL:
+    case FT_WINDOW:
+        return read_ttl(path, v, f->name, f->type == FT_WINDOW, (int64_t *)at, cat, d);
+    case FT_MONEY:
+        return yread_money(path, v, f->name, (double *)at, d);
+    case FT_BOOL:
+        return yread_bool(path, v, f->name, (bool *)at, d);
+    case FT_IDEM:
+    case FT_DELIVERY:
+    case FT_PUBLISH:
+    case FT_MSGID: {
+        const char *names[MAX_ENUM_NAMES], *what;
+        size_t n = enum_names(f->type, names, &what);
+        int x;
+        if (yread_enum(path, v, what, names, n, &x, d) != 0)
+            return -1;
+        /* every enum field is a C enum: int-sized */
+        *(int *)at = x;
+        return 0;
+    }
+    }
+    return -1;
+}
+
+void field_format(buf *b, const field_def *f, const void *target)
+{
+    const char *at = (const char *)target + f->offset;
+    switch (f->type) {
+    case FT_INT:
+        buf_printf(b, "%d", *(const int *)at);
+        if (f->unit)
+            buf_printf(b, " %s", f->unit);
+        break;
+    case FT_NUMBER:
+        fmt_number(b, *(const double *)at);
+        if (f->unit)
+            buf_printf(b, " %s", f->unit);
+        break;
+    case FT_PROB:
+        fmt_ratio(b, *(const double *)at);
+        break;
+    case FT_WINDOW:
+        if (*(const int64_t *)at == 0) {
+            buf_puts(b, "none");
+            break;
+        }
+        fmt_duration_us(b, *(const int64_t *)at);
+        break;
+    case FT_DURATION:
+    case FT_TTL:
+        fmt_duration_us(b, *(const int64_t *)at);
+        break;
+    case FT_MONEY:
+        fmt_usd_month(b, *(const double *)at);
+        break;
+    case FT_BOOL:
+        buf_puts(b, *(const bool *)at ? "yes" : "no");
+        break;
+    case FT_IDEM:
+    case FT_DELIVERY:
+    case FT_PUBLISH:
+    case FT_MSGID: {
+        const char *names[MAX_ENUM_NAMES], *what;
+        size_t n = enum_names(f->type, names, &what);
+        int x = *(const int *)at;
+        buf_puts(b, x >= 0 && (size_t)x < n ? names[x] : "unknown");
+        break;
+    }
+    }
+}

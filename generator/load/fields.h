@@ -1,0 +1,56 @@
+/* fields.h — the schema of part and link settings: one table shared by the
+ * catalog (which must give every field of every kind) and boards (which may
+ * override any of them), plus their display form for pages. */
+#ifndef BP_FIELDS_H
+#define BP_FIELDS_H
+
+#include "base/util.h"
+#include "load/ydoc.h"
+#include "model/site.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+    FT_INT,      /* whole number in [min, max] */
+    FT_NUMBER,   /* decimal number >= 0 */
+    FT_PROB,     /* 0..1 or 0%..100% */
+    FT_DURATION, /* "150 ms", longer than zero */
+    FT_TTL,      /* a duration, "forever", or a catalog retention name */
+    FT_WINDOW,   /* the same, and also zero or "none" (no window) */
+    FT_MONEY,    /* "3 USD" */
+    FT_BOOL,
+    FT_IDEM,     /* sim_idempotency name */
+    FT_DELIVERY, /* sim_delivery name */
+    FT_PUBLISH,  /* sim_publish name */
+    FT_MSGID     /* sim_message_id name */
+} field_type;
+
+typedef struct {
+    const char *name; /* YAML key */
+    field_type type;
+    size_t offset;     /* into sim_part (part fields) or sim_link (link fields) */
+    unsigned kinds;    /* part fields: bit (1u << kind) for each kind that takes it */
+    int64_t min, max;  /* FT_INT range */
+    const char *label; /* key-numbers wording after the kind or protocol label */
+    const char *unit;  /* display unit for FT_INT / FT_NUMBER ("tries") */
+} field_def;
+
+#define KIND_BIT(k) (1u << (unsigned)(k))
+
+const field_def *fields_part(size_t *n);
+const field_def *fields_link(size_t *n);
+/* The field named name in the table, or NULL. */
+const field_def *fields_find(const field_def *table, size_t n, const char *name);
+
+/* Read node v as field f into the struct at target. FT_TTL names are looked
+ * up in the catalog's retention section (cat may be NULL while the catalog
+ * itself is loading: then only durations and "forever"). */
+int field_read(const char *path, const ynode *v, const field_def *f, void *target,
+               const bp_catalog *cat, diag *d);
+
+/* Display form of a field's value in the struct at target ("150 ms",
+ * "5 tries", "ID check in transaction"). */
+void field_format(buf *b, const field_def *f, const void *target);
+
+#endif

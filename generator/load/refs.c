@@ -1,0 +1,341 @@
+/* refs.c — what the pages list: every board, level and chart file a page
+ * names, checked to lie inside the content folder and loaded once however
+ * many pages name it, with each level combination and chart point as a
+ * board variant of its own (the level's choices or the chart's settings
+ * written into a copy of the board's YAML tree before it is built). */
+#include "load/refs.h"
+#include "load/board.h"
+#include "load/level.h"
+#include "load/ydoc.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A board file's parsed YAML, kept while pages, levels and charts load. */
+typedef struct {
+    char *real;  /* resolved path: one entry per file, however it is spelt */
+    ynode *tree; /* NULL when it did not read or parse (reported once) */
+} yfile;
+
+/* The board files read so far. O(n) lookup: n is the site's board files. */
+typedef struct {
+    site *s;
+    yfile *files;
+    size_t n, cap;
+} tree_cache;
+
+/* ------------------------------------------------------------ files */
+
+/* The file a page refers to, checked to stay inside the content folder.
+ * Returns the full path (caller frees) or NULL (reported); real, when not
+ * NULL, gets the resolved path (PATH_MAX bytes). */
+static char *content_file(site *s, const bp_page *p, const bp_ref *r, const char *folder,
+                          char *real_out)
+{
+    const char *rel = r->path;
+    if (rel[0] == '/' || strstr(rel, "..") || strchr(rel, '\\')) {
+        diag_error(&s->d, p->path, r->pos.line, r->pos.col,
+                   "'%s' must be a path inside the content folder, like '%s/name.yaml'", rel,
+                   folder);
+        return NULL;
+    }
+    char *full = xasprintf("%s/%s", s->opt.content, rel);
+    char real[PATH_MAX], root[PATH_MAX];
+    if (!realpath(full, real)) {
+        int e = errno;
+        if (e == ENOENT) {
+            /* A near name in the folder makes a good hint. */
+            char *dir_path = xasprintf("%s/%s", s->opt.content, folder);
+            DIR *dh = opendir(dir_path);
+            const char *cands[256];
+            char *owned[256];
+            size_t n = 0;
+            if (dh) {
+                struct dirent *ent;
+                while ((ent = readdir(dh)) && n < 256) {
+                    if (ent->d_name[0] == '.')
+                        continue;
+                    owned[n] = xasprintf("%s/%s", folder, ent->d_name);
+                    cands[n] = owned[n];
+                    n++;
+                }
+                closedir(dh);
+            }
+            const char *near = diag_suggest(rel, cands, n);
+            if (near)
+                diag_error(&s->d, p->path, r->pos.line, r->pos.col,
+                           "no file '%s' in the content folder; did you mean '%s'?", rel, near);
+            else
+                diag_error(&s->d, p->path, r->pos.line, r->pos.col,
+                           "no file '%s' in the content folder", rel);
+            for (size_t i = 0; i < n; i++)
+                free(owned[i]);
+            free(dir_path);
+        } else {
+            char *what = xasprintf("'%s'", rel);
+            diag_read_error(&s->d, p->path, r->pos.line, r->pos.col, full, what, e, 0);
+            free(what);
+        }
+        free(full);
+        return NULL;
+    }
+    if (!realpath(s->opt.content, root) || strncmp(real, root, strlen(root)) != 0 ||
+        real[strlen(root)] != '/') {
+        diag_error(&s->d, p->path, r->pos.line, r->pos.col,
+                   "'%s' leads outside the content folder (a symbolic link?); copy the file in",
+                   rel);
+        free(full);
+        return NULL;
+    }
+    if (real_out)
+        memcpy(real_out, real, sizeof real);
+    return full;
+}
+
+/* Same rule for a board named inside a level or chart file. */
+static char *content_file_from(site *s, const char *from_path, bp_pos pos, const char *rel,
+                               char *real)
+{
+    bp_page fake;
+    memset(&fake, 0, sizeof fake);
+    fake.path = (char *)from_path;
+    bp_ref r = {(char *)rel, pos};
+    return content_file(s, &fake, &r, "boards", real);
+}
+
+/* A board file's YAML tree, read and parsed once per build whoever asks (a
+ * page, a level, a chart): every later ask gets the same tree, or the same
+ * NULL without a second report. real is the file's resolved path. */
+static const ynode *board_tree(tree_cache *tc, const char *path, const char *real)
+{
+    for (size_t i = 0; i < tc->n; i++)
+        if (strcmp(tc->files[i].real, real) == 0)
+            return tc->files[i].tree;
+    tc->files = xgrow(tc->files, sizeof *tc->files, &tc->cap, tc->n + 1);
+    yfile *f = &tc->files[tc->n++];
+    f->real = xstrdup(real);
+    f->tree = yaml_load(path, "board", &tc->s->d);
+    return f->tree;
+}
+
+/* ------------------------------------------------------------ boards */
+
+static void want_trace(sboard *b)
+{
+    b->want_trace = b->board && b->board->sim.traffic.jobs <= TIMELINE_MAX_JOBS &&
+                    b->board->sim.replications >= 1;
+}
+
+static sboard *load_board_ref(site *s, tree_cache *tc, const bp_page *p, const bp_ref *r)
+{
+    sboard *b = site_board_file(s, r->path);
+    if (b)
+        return b;
+    char real[PATH_MAX];
+    char *full = content_file(s, p, r, "boards", real);
+    if (!full)
+        return NULL;
+    b = xcalloc(1, sizeof *b);
+    b->file = xstrdup(r->path);
+    const ynode *tree = board_tree(tc, full, real);
+    b->board = tree ? board_from_tree(full, tree, s->cat, &s->lim, &s->d) : NULL;
+    free(full);
+    want_trace(b);
+    s->boards = xrealloc(s->boards, (s->n_boards + 1) * sizeof *s->boards);
+    s->boards[s->n_boards++] = b;
+    if (b->board) {
+        for (size_t i = 0; i + 1 < s->n_boards; i++) {
+            const bp_board *o = s->boards[i]->board;
+            if (o && strcmp(o->id, b->board->id) == 0)
+                diag_error(&s->d, b->board->path, b->board->pos.line, b->board->pos.col,
+                           "board id '%s' is also used by %s", b->board->id, o->path);
+        }
+    }
+    return b;
+}
+
+/* Build variant boards from one board file's tree with overrides. */
+typedef struct {
+    const char *set;
+    const char *value;
+    const char *src;
+    bp_pos pos;     /* of the value */
+    bp_pos set_pos; /* of the path */
+} override_t;
+
+static bp_board *variant(site *s, const char *board_path, const ynode *tree, const override_t *ov,
+                         size_t n, const sim_goal *goals, const bp_pos *goal_pos)
+{
+    if (!tree)
+        return NULL;
+    ynode *root = ynode_clone(tree);
+    size_t mark = diag_mark(&s->d);
+    for (size_t i = 0; i < n; i++)
+        board_override_at(board_path, root, ov[i].set, ov[i].value, ov[i].src, ov[i].set_pos,
+                          ov[i].pos, &s->d);
+    bp_board *b = !diag_failed_since(&s->d, mark)
+                      ? board_from_tree(board_path, root, s->cat, &s->lim, &s->d)
+                      : NULL;
+    if (b && goals) {
+        memcpy(b->sim.goals, goals, sizeof b->sim.goals);
+        memcpy(b->goal_pos, goal_pos, sizeof b->goal_pos);
+    }
+    ynode_free(root);
+    return b;
+}
+
+static void load_level_ref(site *s, tree_cache *tc, const bp_page *p, const bp_ref *r)
+{
+    if (site_level_file(s, r->path))
+        return;
+    char *full = content_file(s, p, r, "levels", NULL);
+    if (!full)
+        return;
+    slevel *sl = xcalloc(1, sizeof *sl);
+    sl->file = xstrdup(r->path);
+    s->levels = xrealloc(s->levels, (s->n_levels + 1) * sizeof *s->levels);
+    s->levels[s->n_levels++] = sl;
+    sl->level = level_load(full, &s->d);
+    free(full);
+    if (!sl->level)
+        return;
+    bp_level *l = sl->level;
+    for (size_t i = 0; i + 1 < s->n_levels; i++)
+        if (s->levels[i]->level && strcmp(s->levels[i]->level->id, l->id) == 0)
+            diag_error(&s->d, l->path, l->pos.line, l->pos.col, "level id '%s' is also used by %s",
+                       l->id, s->levels[i]->level->path);
+    char real[PATH_MAX];
+    char *board_path = content_file_from(s, l->path, l->board_pos, l->board, real);
+    if (!board_path)
+        return;
+    const ynode *tree = board_tree(tc, board_path, real);
+    if (!tree) { /* reported where the file was first read */
+        free(board_path);
+        return;
+    }
+    sl->start = level_start(l);
+    sl->combos = xcalloc(l->n_combos, sizeof *sl->combos);
+    override_t ov[8];
+    int opts[8];
+    bool ok = true;
+    for (size_t c = 0; c < l->n_combos && ok; c++) {
+        level_combo(l, c, opts);
+        for (size_t i = 0; i < l->n_choices; i++) {
+            const bp_choice *ch = &l->choices[i];
+            ov[i].set = ch->set;
+            ov[i].value = ch->options[opts[i]].value;
+            ov[i].src = l->path;
+            ov[i].pos = ch->options[opts[i]].pos;
+            ov[i].set_pos = ch->set_pos;
+        }
+        sboard *b = &sl->combos[c];
+        b->file = xstrdup(l->board);
+        b->board = variant(s, board_path, tree, ov, l->n_choices, l->has_goals ? l->goals : NULL,
+                           l->goal_pos);
+        ok = b->board != NULL;
+        want_trace(b);
+    }
+    free(board_path);
+    if (ok) {
+        bool any_goal = false;
+        const bp_board *b0 = sl->combos[0].board;
+        for (int m = 0; m < SIM_M_COUNT; m++)
+            any_goal |= b0->sim.goals[m].has_max || b0->sim.goals[m].has_min;
+        if (!any_goal)
+            diag_error(&s->d, l->path, l->pos.line, l->pos.col,
+                       "a level needs goals (in the level file or on its board)");
+        /* A level's goals are what the reader plays against: keep them on the
+         * level for the goals table even when they came from the board. */
+        if (!l->has_goals) {
+            memcpy(l->goals, b0->sim.goals, sizeof l->goals);
+            l->has_goals = true;
+        }
+        sl->loaded = any_goal;
+    }
+}
+
+static void load_chart_ref(site *s, tree_cache *tc, const bp_page *p, const bp_ref *r)
+{
+    if (site_chart_file(s, r->path))
+        return;
+    char *full = content_file(s, p, r, "charts", NULL);
+    if (!full)
+        return;
+    schart *sc = xcalloc(1, sizeof *sc);
+    sc->file = xstrdup(r->path);
+    s->charts = xrealloc(s->charts, (s->n_charts + 1) * sizeof *s->charts);
+    s->charts[s->n_charts++] = sc;
+    sc->chart = chart_load(full, &s->d);
+    free(full);
+    if (!sc->chart)
+        return;
+    bp_chart *c = sc->chart;
+    char real[PATH_MAX];
+    char *board_path = content_file_from(s, c->path, c->board_pos, c->board, real);
+    if (!board_path)
+        return;
+    const ynode *tree = board_tree(tc, board_path, real);
+    if (!tree) {
+        free(board_path);
+        return;
+    }
+    /* x values of probability fields read as percentages */
+    const char *last = strrchr(c->x_set, '.');
+    last = last ? last + 1 : c->x_set;
+    if (strncmp(last, "lose_", 5) == 0 || strcmp(last, "fail") == 0 ||
+        strcmp(last, "crash_after_effect") == 0 || strcmp(last, "crash_after_commit") == 0 ||
+        strcmp(last, "repeat_share") == 0)
+        c->x_percent = true;
+    size_t ns = c->n_series ? c->n_series : 1;
+    sc->n_points = ns * c->n_x;
+    sc->points = xcalloc(sc->n_points, sizeof *sc->points);
+    bool ok = true;
+    for (size_t si = 0; si < ns && ok; si++) {
+        for (size_t xi = 0; xi < c->n_x && ok; xi++) {
+            override_t ov[2];
+            size_t n = 0;
+            ov[n].set = c->x_set;
+            ov[n].value = c->x_values[xi];
+            ov[n].src = c->path;
+            ov[n].set_pos = c->x_set_pos;
+            ov[n++].pos = c->x_value_pos[xi];
+            if (c->n_series) {
+                ov[n].set = c->series_set;
+                ov[n].value = c->series[si].value;
+                ov[n].src = c->path;
+                ov[n].set_pos = c->series_set_pos;
+                ov[n++].pos = c->series[si].pos;
+            }
+            sboard *b = &sc->points[si * c->n_x + xi];
+            b->file = xstrdup(c->board);
+            b->board = variant(s, board_path, tree, ov, n, NULL, NULL);
+            ok = b->board != NULL;
+        }
+    }
+    free(board_path);
+}
+
+/* ------------------------------------------------------------ every page's */
+
+void refs_load(site *s)
+{
+    tree_cache tc = {s, NULL, 0, 0};
+    for (size_t i = 0; i < s->n_pages; i++) {
+        bp_page *p = s->pages[i];
+        for (size_t k = 0; k < p->n_boards; k++)
+            load_board_ref(s, &tc, p, &p->boards[k]);
+        for (size_t k = 0; k < p->n_levels; k++)
+            load_level_ref(s, &tc, p, &p->levels[k]);
+        for (size_t k = 0; k < p->n_charts; k++)
+            load_chart_ref(s, &tc, p, &p->charts[k]);
+    }
+    /* the trees are needed while pages, levels and charts load, not after */
+    for (size_t i = 0; i < tc.n; i++) {
+        free(tc.files[i].real);
+        ynode_free(tc.files[i].tree);
+    }
+    free(tc.files);
+}

@@ -1,0 +1,308 @@
+/* model/site.h — the site as every stage of a build sees it: the options,
+ * site.yaml, the catalog, the pages with their front matter, the boards,
+ * levels and charts they list, each board variant's simulated result and
+ * its drawings. load/ fills it, run/ adds the results, draw/ the drawings,
+ * render/ reads it; the orchestrator (build.c) owns it. Nothing here reads
+ * a file: the loaders that make these structs are in load/. */
+#ifndef BP_MODEL_SITE_H
+#define BP_MODEL_SITE_H
+
+#include "base/diag.h"
+#include "base/util.h"
+#include "simcore.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* boardpress's own version: --version and the {{ version }} of templates
+ * (the simulator's is SIMCORE_VERSION, named as such where it is shown). */
+#define BOARDPRESS_VERSION "0.1.0"
+
+/* A 1-based position in a source file; 0:0 when unknown. */
+typedef struct {
+    int line, col;
+} bp_pos;
+
+/* ------------------------------------------------------------ boards and the catalog */
+
+typedef struct {
+    char *id;    /* [a-z0-9-]+, unique in the board */
+    char *label; /* shown in diagrams; defaults to the kind's catalog label */
+    bool has_at; /* `at: [col, row]` pins the part in the diagram grid */
+    int at_col, at_row;
+    bp_pos pos; /* of the part's mapping in the board file */
+} bp_part_info;
+
+typedef struct {
+    char *label; /* protocol label from the catalog: "AMQP", "HTTP/2" */
+    bp_pos pos;
+} bp_link_info;
+
+/* Which fields a board set itself (the rest came from the catalog). */
+typedef struct {
+    uint64_t bits; /* bit i: catalog field index i (catalog_field_index) */
+} bp_fieldset;
+
+/* A board as the generator sees it: the simulator's struct (simcore.h) plus
+ * names, labels and source positions (load/board.c makes it). */
+typedef struct bp_board {
+    char *path; /* the file it came from (as given) */
+    char *id;
+    char *title;
+    sim_board sim;          /* ready to run; sim.parts/links owned here */
+    bp_part_info *parts;    /* parallel to sim.parts */
+    bp_fieldset *part_set;  /* parallel to sim.parts: fields the board gave */
+    bp_link_info *links;    /* parallel to sim.links */
+    bp_fieldset *link_set;  /* parallel to sim.links */
+    int64_t *lose_reply_of; /* storage behind the links' lose_reply_of */
+    bp_pos pos;             /* of the document */
+    bp_pos goal_pos[SIM_M_COUNT];
+    bp_pos expect_pos;
+    bp_pos traffic_pos;
+} bp_board;
+
+/* A catalog value by name, for {{ catalog.SECTION.FIELD }} and key-numbers. */
+typedef struct {
+    char *section; /* "payment-provider", "amqp", "price", "retention" */
+    char *field;   /* "call_median" */
+    char *text;    /* formatted for a page: "150 ms", "5 tries", "1 RTT" */
+    char *label;   /* for the key-numbers table: "Payment provider call, median" */
+    double value;  /* the number (seconds for durations, INFINITY for "forever") */
+    bp_pos pos;
+} bp_catalog_value;
+
+/* Every default the simulator uses (load/catalog.c makes it). */
+typedef struct bp_catalog {
+    char *path;
+    sim_part kinds[SIM_KIND_COUNT];      /* defaults per part kind */
+    char *kind_label[SIM_KIND_COUNT];    /* "Payment provider" */
+    sim_link protocols[SIM_PROTO_COUNT]; /* defaults per protocol (from/to unused) */
+    char *protocol_label[SIM_PROTO_COUNT];
+    sim_prices prices;
+    sim_traffic traffic;      /* defaults for op, arrivals, repeat_share */
+    bp_catalog_value *values; /* every value, in file order */
+    size_t n_values;
+} bp_catalog;
+
+void board_free(bp_board *b);
+/* Index of the part with this id, or -1. */
+int board_part_index(const bp_board *b, const char *id);
+void catalog_free(bp_catalog *c);
+/* A catalog value by section and field, or NULL. */
+const bp_catalog_value *catalog_find(const bp_catalog *c, const char *section, const char *field);
+
+/* ------------------------------------------------------------ levels and charts */
+
+/* A level (SPEC §6) offers choices, each overriding one board setting;
+ * every combination is simulated at build time. A chart sweeps one setting
+ * along an x axis, one line per value of another (load/level.c makes both). */
+#define LEVEL_MAX_COMBOS 256
+#define LEVEL_MAX_COUNTS 6
+#define CHART_MAX_POINTS 256
+
+typedef struct {
+    char *label; /* shown to the reader: "On" */
+    char *value; /* YAML text written into the board: "key-in-transaction" */
+    bp_pos pos;
+} bp_option;
+
+typedef struct {
+    char *label; /* "ID check" */
+    char *set;   /* board path: "parts.processor.idempotency" */
+    bp_option *options;
+    size_t n_options;
+    int start; /* option index the level starts with */
+    bp_pos pos, set_pos;
+} bp_choice;
+
+typedef struct {
+    char *path; /* file as opened */
+    char *id;
+    char *title;
+    char *board;   /* content-relative board file */
+    bool toggle;   /* style: toggle — one two-way choice shown as an on/off switch */
+    bool timeline; /* draw a timeline for every combination */
+    sim_measure counts[LEVEL_MAX_COUNTS]; /* the counts line */
+    size_t n_counts;
+    bool has_goals; /* goals given here replace the board's */
+    sim_goal goals[SIM_M_COUNT];
+    bp_pos goal_pos[SIM_M_COUNT];
+    bp_choice *choices;
+    size_t n_choices;
+    size_t n_combos;
+    bp_pos pos, board_pos;
+} bp_level;
+
+typedef struct {
+    char *path;
+    char *id;
+    char *title;
+    char *board;
+    sim_measure measure; /* y axis */
+    char *x_label;
+    char *x_set;
+    char **x_values;     /* YAML text per point */
+    double *x;           /* numeric x per point */
+    bp_pos *x_value_pos; /* where each x value is written */
+    bool x_percent;
+    bool x_seconds; /* x values are durations */
+    size_t n_x;
+    char *series_set; /* NULL: one line, the board as it is */
+    bp_option *series;
+    size_t n_series;
+    bp_pos pos, board_pos, x_pos, series_pos;
+    bp_pos x_set_pos, series_set_pos; /* of the `set:` paths */
+} bp_chart;
+
+void level_free(bp_level *l);
+/* Option index of each choice in combination c (first choice varies slowest). */
+void level_combo(const bp_level *l, size_t c, int *options);
+/* The combination the level starts with. */
+size_t level_start(const bp_level *l);
+void chart_free(bp_chart *c);
+
+/* ------------------------------------------------------------ pages */
+
+typedef struct {
+    char *path; /* content-relative path, as listed: "boards/mini.yaml" */
+    bp_pos pos; /* where the page lists it */
+} bp_ref;
+
+/* A content page's front matter (SPEC §5; load/page.c reads it). The body
+ * is not kept: it is read again, rendered and dropped page by page. */
+typedef struct {
+    char *path;      /* file path as opened */
+    char *slug;      /* output folder name; "" for the home page (index.md) */
+    bp_pos slug_pos; /* of the `slug:` value; 0:0 when the slug is the file name */
+    char *title;
+    char *summary; /* may be NULL */
+    int order;     /* sort key for the index and prev/next; ties by slug */
+    char *template_name;
+    bp_pos template_pos; /* of the `template:` value; 0:0 for the default */
+    bp_ref *boards;
+    size_t n_boards;
+    bp_ref *levels;
+    size_t n_levels;
+    bp_ref *charts;
+    size_t n_charts;
+    size_t body_offset; /* byte offset of the body in the file */
+    int body_line;      /* 1-based file line where the body starts */
+    bool is_home;
+    size_t nav_pos; /* index in the site's navigation order (site.order) */
+} bp_page;
+
+void page_free(bp_page *p);
+
+/* ------------------------------------------------------------ the site */
+
+/* What `build`, `check` and `watch` are asked to do (main.c parses it). */
+typedef struct {
+    const char *content;   /* default "content" */
+    const char *templates; /* default "templates" */
+    const char *statics;   /* default "static" */
+    const char *out;       /* default "public" */
+    const char *cache;     /* results cache folder, NULL for none */
+    int jobs;              /* simulation threads; <= 0: number of cores */
+    bool quiet;            /* no progress or summary on stderr */
+    bool write;            /* false for `check`: everything but writing */
+    const char *journal;   /* folder of the journal of what boardpress wrote (the cache
+                              folder, kept also under --no-cache); NULL: cache */
+} site_options;
+
+#define TIMELINE_MAX_JOBS 30 /* boards with more jobs get no trace or timeline */
+
+/* site.yaml. */
+typedef struct {
+    char *title;
+    char *description;
+    char *base_url; /* "" when not set; ends with '/' */
+    char *language;
+    char *about; /* slug of the page the model notes link to, or NULL */
+    bool unsafe_html;
+    char **nav; /* slugs in navigation order (NULL: by order, slug) */
+    size_t n_nav;
+    bp_pos *nav_pos; /* where site.yaml lists each nav slug */
+    bp_pos about_pos;
+} site_config;
+
+/* One board variant to simulate and draw: a board file as it is, one
+ * combination of a level, or one point of a chart. */
+typedef struct {
+    char *file;      /* content-relative file ("boards/mini.yaml") */
+    bp_board *board; /* NULL when it did not load */
+    bool want_trace; /* small enough for a timeline (TIMELINE_MAX_JOBS) */
+    /* run/: the result */
+    bool ran;
+    int run_failed;
+    char run_error[256];
+    sim_result result;
+    /* draw/: the drawings, made on first use */
+    bool drawn, draw_failed;
+    char *svg, *alt;
+    bool tl_drawn, tl_failed;
+    char *tl_svg, *tl_alt;
+} sboard;
+
+typedef struct {
+    char *file; /* content-relative */
+    bp_level *level;
+    sboard *combos; /* n_combos */
+    size_t start;   /* the combination it starts with */
+    bool loaded;    /* every combination loaded, and the level has goals */
+} slevel;
+
+typedef struct {
+    char *file; /* content-relative */
+    bp_chart *chart;
+    sboard *points; /* series-major: [s * n_x + x] */
+    size_t n_points;
+    bool drawn, draw_failed;
+    bool from_cache; /* its drawing was an earlier build's */
+    char *svg, *alt;
+} schart;
+
+typedef struct {
+    site_options opt;
+    diag d;
+    site_config cfg;
+    bp_catalog *cat;
+    sim_limits lim;
+    bp_page **pages; /* sorted by order, then slug */
+    size_t n_pages;
+    size_t failed_pages; /* page files that did not load (reported) */
+    bool no_content;     /* the content folder is missing (reported) */
+    bp_page **order;     /* the pages but the home page in navigation order: site.yaml's
+                            nav first, then the rest (previous/next, the home page's list) */
+    size_t n_order;
+    size_t n_nav_items; /* pages the nav lists: the first of the nav order */
+    sboard **boards;    /* board files, in first-use order; one per file */
+    size_t n_boards;
+    slevel **levels; /* one per level file */
+    size_t n_levels;
+    schart **charts; /* one per chart file */
+    size_t n_charts;
+    char date[32]; /* build date, YYYY-MM-DD */
+    size_t runs;   /* simulations done */
+    size_t cached; /* results taken from the cache */
+    size_t shared; /* variants identical to another, simulated once */
+} site;
+
+/* An empty site for these options (messages to stderr); free with site_free. */
+void site_init(site *s, const site_options *o);
+/* Free everything the site holds (not s itself). */
+void site_free(site *s);
+
+/* The board, level or chart of a content-relative file, whether or not it
+ * loaded, or NULL when no page lists the file. */
+sboard *site_board_file(const site *s, const char *file);
+slevel *site_level_file(const site *s, const char *file);
+schart *site_chart_file(const site *s, const char *file);
+
+/* The board, level or chart with this id among those page p lists and that
+ * loaded, or NULL; *listed gets its index in the page's list. */
+sboard *site_page_board(const site *s, const bp_page *p, const char *id, size_t *listed);
+slevel *site_page_level(const site *s, const bp_page *p, const char *id, size_t *listed);
+schart *site_page_chart(const site *s, const bp_page *p, const char *id, size_t *listed);
+
+#endif

@@ -1,0 +1,341 @@
+/* watch.c — inotify-driven rebuilds. Changes within 100 ms of each other are
+ * taken together, so an editor's save (write, rename, chmod) is one rebuild.
+ * Every folder under content, templates and static is watched except --out
+ * and --cache (a build writes there: watching them rebuilt forever); a
+ * folder moved away, deleted or put in place again (also a source folder
+ * itself: its parent is watched for its name) is dropped and watched anew;
+ * a folder that cannot be watched is said, with why. */
+#include "preview/watch.h"
+#include "base/util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define WATCH_MASK                                                                                 \
+    (IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB |            \
+     IN_DELETE_SELF | IN_MOVE_SELF)
+/* The folder holding a source folder: only entries named like it matter. */
+#define PARENT_MASK (IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO)
+
+typedef struct {
+    int wd;
+    char *path;     /* as the user names it: "content/boards" */
+    bool tree;      /* a folder under a source folder: every entry matters */
+    unsigned roots; /* bit i: it holds source folder i, whose name matters */
+} wdir;
+
+typedef struct {
+    int fd;
+    wdir *dirs;
+    size_t n, cap;
+    const char *roots[3];
+    char *skip[2];    /* --out and --cache, resolved (NULL when not given) */
+    size_t unwatched; /* folders that could not be watched since the last report */
+    char *first_unwatched;
+    int first_errno;
+} watcher;
+
+/* dir resolved even when it does not exist yet (its parent resolved, then
+ * its name), or NULL. Caller frees. */
+static char *resolve(const char *dir)
+{
+    char real[PATH_MAX];
+    if (realpath(dir, real))
+        return xstrdup(real);
+    char *copy = xstrdup(dir);
+    char *slash = strrchr(copy, '/');
+    const char *name = slash ? slash + 1 : copy;
+    char *parent = slash ? (slash == copy ? xstrdup("/") : xstrndup(copy, (size_t)(slash - copy)))
+                         : xstrdup(".");
+    char *out = realpath(parent, real) ? xasprintf("%s/%s", real, name) : NULL;
+    free(parent);
+    free(copy);
+    return out;
+}
+
+/* True when path is --out or --cache or lies inside one. */
+static bool skipped(const watcher *w, const char *path)
+{
+    char *real = resolve(path);
+    bool skip = false;
+    for (int i = 0; i < 2 && real && !skip; i++) {
+        size_t n = w->skip[i] ? strlen(w->skip[i]) : 0;
+        skip = n && strncmp(real, w->skip[i], n) == 0 && (real[n] == '\0' || real[n] == '/');
+    }
+    free(real);
+    return skip;
+}
+
+static wdir *by_wd(const watcher *w, int wd)
+{
+    for (size_t i = 0; i < w->n; i++)
+        if (w->dirs[i].wd == wd)
+            return &w->dirs[i];
+    return NULL;
+}
+
+/* The last part of a source folder's path: its name in its parent. */
+static const char *root_name(const char *root)
+{
+    const char *slash = strrchr(root, '/');
+    return slash ? slash + 1 : root;
+}
+
+/* Watch path for mask (added to what it is watched for already); tree or
+ * the root bits say why. */
+static void add_watch(watcher *w, const char *path, uint32_t mask, bool tree, unsigned roots)
+{
+    int wd = inotify_add_watch(w->fd, path, mask | IN_MASK_ADD);
+    if (wd < 0) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            return; /* gone again already */
+        if (!w->unwatched++) {
+            w->first_unwatched = xstrdup(path);
+            w->first_errno = errno;
+        }
+        return;
+    }
+    wdir *known = by_wd(w, wd);
+    if (known) { /* the same folder again, or by another name */
+        if (tree) {
+            free(known->path);
+            known->path = xstrdup(path);
+        }
+        known->tree |= tree;
+        known->roots |= roots;
+        return;
+    }
+    w->dirs = xgrow(w->dirs, sizeof *w->dirs, &w->cap, w->n + 1);
+    w->dirs[w->n++] = (wdir){wd, xstrdup(path), tree, roots};
+}
+
+static void add_tree(watcher *w, const char *dir)
+{
+    if (skipped(w, dir))
+        return;
+    add_watch(w, dir, WATCH_MASK, true, 0);
+    DIR *dh = opendir(dir);
+    if (!dh)
+        return;
+    struct dirent *e;
+    while ((e = readdir(dh))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char *sub = xasprintf("%s/%s", dir, e->d_name);
+        struct stat st;
+        if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
+            add_tree(w, sub);
+        free(sub);
+    }
+    closedir(dh);
+}
+
+/* Stop watching path and everything below it (it was moved away or
+ * deleted: a watch follows the folder, not its name). */
+static void drop_tree(watcher *w, const char *path)
+{
+    size_t n = strlen(path);
+    for (size_t i = 0; i < w->n;) {
+        wdir *d = &w->dirs[i];
+        if (d->tree && strncmp(d->path, path, n) == 0 &&
+            (d->path[n] == '\0' || d->path[n] == '/')) {
+            inotify_rm_watch(w->fd, d->wd);
+            free(d->path);
+            w->dirs[i] = w->dirs[--w->n];
+        } else {
+            i++;
+        }
+    }
+}
+
+/* Watch the folder each source folder lies in, for its name (so one put
+ * in place again is seen); again after every burst of changes, since such a
+ * folder may itself have been moved away and back. */
+static void watch_parents(watcher *w)
+{
+    for (unsigned i = 0; i < 3; i++) {
+        const char *name = root_name(w->roots[i]);
+        if (!*name || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+            continue;
+        char *parent = name > w->roots[i] ? xstrndup(w->roots[i], (size_t)(name - 1 - w->roots[i]))
+                                          : xstrdup(".");
+        add_watch(w, parent[0] ? parent : "/", PARENT_MASK, false, 1u << i);
+        free(parent);
+    }
+}
+
+static void watch_roots(watcher *w)
+{
+    watch_parents(w);
+    for (int i = 0; i < 3; i++)
+        add_tree(w, w->roots[i]);
+}
+
+/* Say which folders could not be watched since the last time. */
+static void report_unwatched(watcher *w)
+{
+    if (!w->unwatched)
+        return;
+    fprintf(stderr,
+            "boardpress: cannot watch %zu folder%s (%s: %s%s); changes there go unseen until "
+            "the next rebuild\n",
+            w->unwatched, w->unwatched == 1 ? "" : "s", w->first_unwatched,
+            strerror(w->first_errno),
+            w->first_errno == ENOSPC ? ": raise fs.inotify.max_user_watches" : "");
+    free(w->first_unwatched);
+    w->first_unwatched = NULL;
+    w->unwatched = 0;
+}
+
+/* Read pending events; note changed paths and follow folders that come and
+ * go. A path that was created and is gone again (an editor's or sed's
+ * temporary file) is dropped from *created* and left out of the report. */
+static int drain(watcher *w, strset *changed, strset *created, buf *names)
+{
+    char evbuf[16384] __attribute__((aligned(__alignof__(struct inotify_event))));
+    int relevant = 0;
+    for (;;) {
+        ssize_t n = read(w->fd, evbuf, sizeof evbuf);
+        if (n <= 0)
+            break;
+        for (char *p = evbuf; p < evbuf + n;) {
+            struct inotify_event *ev = (struct inotify_event *)(void *)p;
+            p += sizeof *ev + ev->len;
+            if (ev->mask & IN_Q_OVERFLOW) { /* events were lost: watch everything anew */
+                for (size_t i = 0; i < w->n; i++) {
+                    inotify_rm_watch(w->fd, w->dirs[i].wd);
+                    free(w->dirs[i].path);
+                }
+                w->n = 0;
+                watch_roots(w);
+                if (strset_add(changed, "(too many changes at once)"))
+                    buf_puts(names, "(too many changes at once)\n");
+                relevant++;
+                continue;
+            }
+            const wdir *d = by_wd(w, ev->wd);
+            if (!d || ev->len == 0 || ev->name[0] == '.' || ev->name[strlen(ev->name) - 1] == '~')
+                continue; /* a dropped watch, the folder itself, editor swap files */
+            char *path = NULL;
+            for (unsigned i = 0; i < 3 && !path; i++) /* a source folder itself */
+                if ((d->roots & (1u << i)) && strcmp(root_name(w->roots[i]), ev->name) == 0)
+                    path = xstrdup(w->roots[i]);
+            if (!path && d->tree)
+                path = xasprintf("%s/%s", d->path, ev->name);
+            if (!path)
+                continue; /* beside a source folder, not it */
+            if (skipped(w, path)) {
+                free(path);
+                continue;
+            }
+            if ((ev->mask & (IN_MOVED_FROM | IN_DELETE)) && (ev->mask & IN_ISDIR))
+                drop_tree(w, path);
+            if ((ev->mask & (IN_CREATE | IN_MOVED_TO)) && (ev->mask & IN_ISDIR)) {
+                drop_tree(w, path); /* replaced in place */
+                add_tree(w, path);
+            }
+            if (ev->mask & IN_CREATE)
+                strset_add(created, path);
+            if (strset_add(changed, path)) {
+                buf_puts(names, path);
+                buf_putc(names, '\n');
+            }
+            free(path);
+            relevant++;
+        }
+    }
+    return relevant;
+}
+
+/* "a, b" of the changed paths that still exist or existed before the burst. */
+static void report_names(const buf *names, const strset *created, buf *out)
+{
+    for (const char *p = names->data; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        char *path = xstrndup(p, (size_t)(nl - p));
+        if (access(path, F_OK) == 0 || !strset_has(created, path)) {
+            if (out->len)
+                buf_puts(out, ", ");
+            buf_puts(out, path);
+        }
+        free(path);
+        p = nl + 1;
+    }
+}
+
+int watch_run(const site_options *o, int (*build)(const site_options *o), int max_rebuilds)
+{
+    watcher w;
+    memset(&w, 0, sizeof w);
+    w.fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    if (w.fd < 0) {
+        fprintf(stderr, "boardpress: error: cannot watch for changes: %s\n", strerror(errno));
+        return 3;
+    }
+    w.roots[0] = o->content;
+    w.roots[1] = o->templates;
+    w.roots[2] = o->statics;
+    w.skip[0] = o->write ? resolve(o->out) : NULL;
+    w.skip[1] = o->cache ? resolve(o->cache) : NULL;
+    watch_roots(&w);
+    int status = build(o);
+    fprintf(stderr, "boardpress: watching %s, %s and %s for changes (Ctrl-C stops)\n", o->content,
+            o->templates, o->statics);
+    report_unwatched(&w);
+    site_options quiet = *o;
+    quiet.quiet = true;
+    int rebuilds = 0;
+    while (max_rebuilds <= 0 || rebuilds < max_rebuilds) {
+        struct pollfd pfd = {w.fd, POLLIN, 0};
+        if (poll(&pfd, 1, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        strset changed = {0}, created = {0};
+        buf names, shown;
+        buf_init(&names);
+        buf_init(&shown);
+        int got = drain(&w, &changed, &created, &names);
+        /* Let a burst of writes settle. */
+        while (poll(&pfd, 1, 100) > 0)
+            got += drain(&w, &changed, &created, &names);
+        watch_parents(&w);
+        report_names(&names, &created, &shown);
+        report_unwatched(&w);
+        if (got > 0 && shown.len) {
+            double t0 = clock_now_s();
+            status = build(&quiet);
+            double dt = clock_now_s() - t0;
+            if (status == 0)
+                fprintf(stderr, "boardpress: %s changed; rebuilt in %.2f s\n", shown.data, dt);
+            else
+                fprintf(stderr,
+                        "boardpress: %s changed; the rebuild failed (above), %s still holds the "
+                        "last good site\n",
+                        shown.data, o->out);
+            rebuilds++;
+        }
+        strset_free(&changed);
+        strset_free(&created);
+        buf_free(&names);
+        buf_free(&shown);
+    }
+    for (size_t i = 0; i < w.n; i++)
+        free(w.dirs[i].path);
+    free(w.dirs);
+    free(w.skip[0]);
+    free(w.skip[1]);
+    free(w.first_unwatched);
+    close(w.fd);
+    return status;
+}

@@ -1,0 +1,318 @@
+/* compare.c — the directives that tabulate boards: {{ compare A B ... }}
+ * (the boards' figures behind a switcher, and a Measure / Goal / board...
+ * table with Pass and Fail) and {{ key-numbers }} (the catalog values the
+ * page's boards use and do not set themselves). */
+#include "render/render_internal.h"
+#include "base/fmt.h"
+#include "load/fields.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ compare */
+
+/* Rows of a compare table: measures with goals (in the first board's file
+ * order), then monthly cost and error rate. */
+static size_t compare_rows(sboard **bs, size_t n, sim_measure *rows)
+{
+    size_t nr = 0;
+    bool used[SIM_M_COUNT] = {false};
+    for (size_t i = 0; i < n; i++) {
+        const bp_board *b = bs[i]->board;
+        /* goals in the order the file gives them */
+        for (;;) {
+            int best = -1;
+            for (int m = 0; m < SIM_M_COUNT; m++) {
+                if (used[m] || !(b->sim.goals[m].has_max || b->sim.goals[m].has_min))
+                    continue;
+                if (best < 0 || b->goal_pos[m].line < b->goal_pos[best].line)
+                    best = m;
+            }
+            if (best < 0)
+                break;
+            used[best] = true;
+            rows[nr++] = (sim_measure)best;
+        }
+    }
+    static const sim_measure extra[] = {SIM_M_MONTHLY_COST, SIM_M_ERROR_RATE};
+    for (size_t i = 0; i < 2; i++)
+        if (!used[extra[i]])
+            rows[nr++] = extra[i];
+    return nr;
+}
+
+int expand_compare(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
+{
+    if (n < 3)
+        return expand_err_word(a, &w[0], "compare needs two or more board ids: {{ compare A B }}");
+    if (n > 17)
+        return expand_err_word(a, &w[17], "compare shows at most 16 boards");
+    sboard *bs[16];
+    size_t nb = 0;
+    int rc = 0;
+    for (size_t i = 1; i < n && nb < 16; i++) {
+        char *id = expand_word_str(&w[i]);
+        sboard *b = expand_page_board(pc, id);
+        if (!b) {
+            rc = expand_err_unlisted(a, &w[i], id, "board");
+        } else {
+            for (size_t k = 0; k < nb; k++)
+                if (bs[k] == b) {
+                    expand_err_word(a, &w[i], "the same board is compared with itself");
+                    rc = -1;
+                }
+            bs[nb++] = b;
+        }
+        free(id);
+    }
+    if (rc != 0)
+        return -1;
+    pc->interactive = true;
+    buf figs;
+    buf_init(&figs);
+    for (size_t i = 0; i < nb; i++)
+        if (expand_board_figure(pc, bs[i], a, bs[i]->board->id, &figs) != 0)
+            rc = -1;
+    if (rc != 0) {
+        buf_free(&figs);
+        return -1;
+    }
+    buf_puts(out, "<section class=\"bp-compare\" id=\"");
+    expand_unique_id(pc, out, "compare");
+    buf_puts(out, "\">\n<div class=\"bp-switcher\" role=\"group\" aria-label=\"Board to show\" "
+                  "hidden><span class=\"bp-switcher-label\">Board to show</span>");
+    for (size_t i = 0; i < nb; i++) {
+        buf_printf(out,
+                   "<button type=\"button\" class=\"bp-switch\" aria-pressed=\"%s\" "
+                   "data-board=\"",
+                   i == 0 ? "true" : "false");
+        buf_html_s(out, bs[i]->board->id);
+        buf_puts(out, "\">");
+        buf_html_s(out, bs[i]->board->title);
+        buf_puts(out, "</button>");
+    }
+    buf_puts(out, "</div>\n<div class=\"bp-compare-boards\">\n");
+    buf_put(out, figs.data, figs.len);
+    buf_free(&figs);
+    buf_puts(out, "</div>\n<div class=\"bp-table-wrap\"><table class=\"bp-compare-table\">\n");
+    int reps = bs[0]->result.replications;
+    bool same_reps = true;
+    for (size_t i = 1; i < nb; i++)
+        same_reps &= bs[i]->result.replications == reps;
+    if (same_reps && reps > 1)
+        buf_printf(out,
+                   "<caption>Measured when this page was built: mean of %d runs per board; "
+                   "a goal passes only if every run meets it.</caption>\n",
+                   reps);
+    else
+        buf_puts(out, "<caption>Measured when this page was built.</caption>\n");
+    buf_puts(out, "<thead><tr><th scope=\"col\">Measure</th><th scope=\"col\">Goal</th>");
+    for (size_t i = 0; i < nb; i++) {
+        buf_puts(out, "<th scope=\"col\" data-board=\"");
+        buf_html_s(out, bs[i]->board->id);
+        buf_puts(out, "\">");
+        buf_html_s(out, bs[i]->board->title);
+        buf_puts(out, "</th>");
+    }
+    buf_puts(out, "</tr></thead>\n<tbody>\n");
+    sim_measure rows[SIM_M_COUNT + 2];
+    size_t nr = compare_rows(bs, nb, rows);
+    for (size_t r = 0; r < nr; r++) {
+        sim_measure m = rows[r];
+        buf_printf(out, "<tr data-measure=\"%s\"><th scope=\"row\">%s</th><td>",
+                   sim_measure_name(m), fmt_measure_label(m));
+        for (size_t i = 0; i < nb; i++) {
+            const sim_goal *g = &bs[i]->board->sim.goals[m];
+            if (g->has_max || g->has_min) {
+                buf g_text;
+                buf_init(&g_text);
+                expand_goal_text(&g_text, m, g);
+                buf_html(out, g_text.data, g_text.len);
+                buf_free(&g_text);
+                break;
+            }
+        }
+        buf_puts(out, "</td>");
+        for (size_t i = 0; i < nb; i++) {
+            const sboard *b = bs[i];
+            buf_puts(out, "<td data-board=\"");
+            buf_html_s(out, b->board->id);
+            buf_printf(out, "\"><span class=\"bp-num\" data-board=\"");
+            buf_html_s(out, b->board->id);
+            buf_printf(out, "\" data-measure=\"%s\">", sim_measure_name(m));
+            buf v;
+            buf_init(&v);
+            fmt_measure(&v, m, b->result.m[m].mean);
+            buf_html(out, v.data, v.len);
+            buf_free(&v);
+            buf_puts(out, "</span>");
+            if (b->result.goals[m].present)
+                buf_printf(out, " <span class=\"bp-%s\">%s</span>",
+                           b->result.goals[m].pass ? "pass" : "fail",
+                           b->result.goals[m].pass ? "Pass" : "Fail");
+            buf_puts(out, "</td>");
+        }
+        buf_puts(out, "</tr>\n");
+    }
+    buf_puts(out, "</tbody></table></div>\n</section>\n");
+    return 0;
+}
+
+/* ------------------------------------------------------------ key numbers */
+
+typedef struct {
+    const bp_catalog_value *v;
+} kn_row;
+
+static bool kn_skip(const bp_board *b, size_t part, const field_def *f)
+{
+    const sim_part *p = &b->sim.parts[part];
+    const char *val = (const char *)p + f->offset;
+    if (f->type == FT_PROB && *(const double *)val == 0)
+        return true;
+    if (f->type == FT_BOOL && !*(const bool *)val)
+        return true;
+    if (f->type == FT_MONEY && *(const double *)val == 0)
+        return true;
+    if (strcmp(f->name, "external") == 0)
+        return true;
+    if (f->type == FT_WINDOW && *(const int64_t *)val == 0)
+        return true;
+    if (strcmp(f->name, "restart") == 0 && p->crash_after_effect == 0 && p->crash_after_commit == 0)
+        return true;
+    if (strcmp(f->name, "lease") == 0)
+        return p->idempotency != SIM_IDEM_KEY_CLAIMED_FIRST;
+    if (strcmp(f->name, "publish") == 0 || strcmp(f->name, "relay_every") == 0) {
+        /* only for a handler that publishes to a second broker */
+        if (strcmp(f->name, "relay_every") == 0 && p->publish != SIM_PUBLISH_OUTBOX)
+            return true;
+        for (size_t l = 0; l < b->sim.n_links; l++)
+            if (b->sim.links[l].from == (int)part &&
+                b->sim.parts[b->sim.links[l].to].kind == SIM_KIND_BROKER)
+                return false;
+        return true;
+    }
+    if (strcmp(f->name, "key_ttl") == 0) {
+        if (p->kind == SIM_KIND_PROVIDER) {
+            /* only when some handler passes its key on */
+            for (size_t i = 0; i < b->sim.n_parts; i++)
+                if (b->sim.parts[i].idempotency == SIM_IDEM_PROVIDER_KEY &&
+                    (b->sim.parts[i].kind == SIM_KIND_CONSUMER ||
+                     b->sim.parts[i].kind == SIM_KIND_SERVICE))
+                    return false;
+            return true;
+        }
+        return p->idempotency == SIM_IDEM_NONE || p->idempotency == SIM_IDEM_PROVIDER_KEY;
+    }
+    if (strcmp(f->name, "timeout") == 0 && p->kind != SIM_KIND_USERS) {
+        /* a handler's timeout only matters for calls to a provider */
+        for (size_t l = 0; l < b->sim.n_links; l++)
+            if (b->sim.links[l].from == (int)part &&
+                b->sim.parts[b->sim.links[l].to].kind == SIM_KIND_PROVIDER)
+                return false;
+        return true;
+    }
+    if (p->kind == SIM_KIND_USERS) {
+        /* users only send with retries when they call a handler directly,
+         * or publish to a broker over a link that loses publishes or
+         * confirms (message IDs matter only then) */
+        for (size_t l = 0; l < b->sim.n_links; l++) {
+            const sim_link *lk = &b->sim.links[l];
+            if (lk->from != (int)part)
+                continue;
+            if (b->sim.parts[lk->to].kind != SIM_KIND_BROKER)
+                return strcmp(f->name, "message_id") == 0;
+            if (lk->lose_request > 0 || lk->lose_reply > 0 || lk->n_lose_reply_of > 0)
+                return false;
+        }
+        return true;
+    }
+    return false;
+}
+
+static void kn_add(const site *s, bool *used, const char *section, const char *field)
+{
+    for (size_t i = 0; i < s->cat->n_values; i++)
+        if (strcmp(s->cat->values[i].section, section) == 0 &&
+            strcmp(s->cat->values[i].field, field) == 0)
+            used[i] = true;
+}
+
+static void kn_board(const site *s, const bp_board *b, bool *used)
+{
+    size_t nf;
+    const field_def *pf = fields_part(&nf);
+    for (size_t i = 0; i < b->sim.n_parts; i++) {
+        const sim_part *p = &b->sim.parts[i];
+        for (size_t f = 0; f < nf; f++) {
+            if (!(pf[f].kinds & KIND_BIT(p->kind)) || (b->part_set[i].bits & (1ull << f)))
+                continue;
+            if (kn_skip(b, i, &pf[f]))
+                continue;
+            kn_add(s, used, sim_kind_name(p->kind), pf[f].name);
+        }
+        if ((p->vcpu > 0 || p->gb > 0) && !p->external) {
+            kn_add(s, used, "price", "vcpu");
+            kn_add(s, used, "price", "gb");
+        }
+    }
+    const field_def *lf = fields_link(&nf);
+    for (size_t l = 0; l < b->sim.n_links; l++) {
+        const sim_link *k = &b->sim.links[l];
+        for (size_t f = 0; f < nf; f++) {
+            if (b->link_set[l].bits & (1ull << f))
+                continue;
+            const char *val = (const char *)k + lf[f].offset;
+            if ((lf[f].type == FT_PROB && *(const double *)val == 0) ||
+                (lf[f].type == FT_BOOL && !*(const bool *)val))
+                continue;
+            kn_add(s, used, sim_protocol_name(k->protocol), lf[f].name);
+        }
+    }
+}
+
+int expand_key_numbers(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
+{
+    if (n != 1)
+        return expand_err_word(a, &w[1], "key-numbers takes no arguments");
+    site *s = pc->s;
+    bool *used = xcalloc(s->cat->n_values + 1, sizeof *used);
+    for (size_t i = 0; i < pc->page->n_boards; i++)
+        for (size_t k = 0; k < s->n_boards; k++)
+            if (s->boards[k]->board && strcmp(s->boards[k]->file, pc->page->boards[i].path) == 0) {
+                kn_board(s, s->boards[k]->board, used);
+                pc->shows_board[i] = true; /* its numbers are in the table */
+            }
+    for (size_t i = 0; i < pc->page->n_levels; i++)
+        for (size_t k = 0; k < s->n_levels; k++)
+            if (s->levels[k]->level && strcmp(s->levels[k]->file, pc->page->levels[i].path) == 0 &&
+                s->levels[k]->combos && s->levels[k]->combos[s->levels[k]->start].board)
+                kn_board(s, s->levels[k]->combos[s->levels[k]->start].board, used);
+    buf_puts(out, "<div class=\"bp-table-wrap\"><table class=\"bp-key-numbers\">\n"
+                  "<caption>Defaults from the catalog that the boards on this page use "
+                  "(a board may override any of them).</caption>\n"
+                  "<thead><tr><th scope=\"col\">Number</th><th scope=\"col\">Value</th></tr>"
+                  "</thead>\n<tbody>\n");
+    size_t rows = 0;
+    for (size_t i = 0; i < s->cat->n_values; i++) {
+        if (!used[i])
+            continue;
+        const bp_catalog_value *v = &s->cat->values[i];
+        buf_printf(out, "<tr data-key=\"");
+        buf_html_s(out, v->section);
+        buf_putc(out, '.');
+        buf_html_s(out, v->field);
+        buf_puts(out, "\"><th scope=\"row\">");
+        buf_html_s(out, v->label);
+        buf_puts(out, "</th><td>");
+        buf_html_s(out, v->text);
+        buf_puts(out, "</td></tr>\n");
+        rows++;
+    }
+    if (rows == 0)
+        buf_puts(out, "<tr><td colspan=\"2\">The boards on this page set every value "
+                      "themselves.</td></tr>\n");
+    buf_puts(out, "</tbody></table></div>\n");
+    free(used);
+    return 0;
+}

@@ -1,0 +1,382 @@
+/* expand.c — placeholders and directives of SPEC §5 into HTML: the entry
+ * md_render calls for each {{ ... }}, which splits it into words and hands
+ * it on; the value placeholders
+ *   {{ BOARD.MEASURE }}, {{ BOARD.MEASURE | ci }} (min, max, worst, goal,
+ *   pass), {{ catalog.SECTION.FIELD }}
+ * and the figures {{ board ID }}, {{ timeline ID }}, {{ chart ID }}
+ * ({{ compare }} and {{ key-numbers }}: compare.c; {{ level }}: levels.c;
+ * what they all use: directive.c). Author text never reaches here; every
+ * value written is escaped. */
+#include "render/render_internal.h"
+#include "base/fmt.h"
+#include "draw/figures.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const directives[] = {"board",    "compare", "key-numbers",
+                                         "timeline", "level",   "chart"};
+static const char *const filters[] = {"ci", "min", "max", "worst", "goal", "pass"};
+
+/* ------------------------------------------------------------ words */
+
+/* Split inner into words (at most max); returns the count. Offsets are kept
+ * so errors can point at a word. */
+static size_t split_words(const char *inner, size_t len, word *w, size_t max)
+{
+    size_t n = 0, i = 0;
+    while (i < len && n < max) {
+        while (i < len && (inner[i] == ' ' || inner[i] == '\t'))
+            i++;
+        if (i >= len)
+            break;
+        size_t start = i;
+        if (inner[i] == '|') {
+            i++;
+        } else {
+            while (i < len && inner[i] != ' ' && inner[i] != '\t' && inner[i] != '|')
+                i++;
+        }
+        w[n].s = inner + start;
+        w[n].len = i - start;
+        w[n].off = start;
+        n++;
+    }
+    while (i < len && (inner[i] == ' ' || inner[i] == '\t'))
+        i++;
+    if (i < len)
+        n = max + 1; /* too many words */
+    return n;
+}
+
+static int err_unknown(const ph_at *a, const word *w, const char *what, const char *name,
+                       const char *const *cands, size_t n)
+{
+    char msg[1024];
+    diag_unknown_text(msg, sizeof msg, what, name, cands, n);
+    return expand_err_word(a, w, msg);
+}
+
+/* A measured value: mean, or with a filter. Returns -1 with a message. */
+static int value_text(buf *out, const sboard *b, sim_measure m, const char *filter, char *err,
+                      size_t errn)
+{
+    const sim_stat *st = &b->result.m[m];
+    const sim_goal *g = &b->board->sim.goals[m];
+    const sim_goal_result *gr = &b->result.goals[m];
+    if (!filter) {
+        fmt_measure(out, m, st->mean);
+    } else if (strcmp(filter, "ci") == 0) {
+        fmt_measure(out, m, st->mean);
+        if (b->result.replications > 1) {
+            buf_puts(out, " ± ");
+            fmt_measure(out, m, st->ci95);
+        }
+    } else if (strcmp(filter, "min") == 0) {
+        fmt_measure(out, m, st->min);
+    } else if (strcmp(filter, "max") == 0) {
+        fmt_measure(out, m, st->max);
+    } else if (!gr->present) {
+        snprintf(err, errn, "'| %s' needs a goal on '%s', and board '%s' sets none", filter,
+                 sim_measure_name(m), b->board->id);
+        return -1;
+    } else if (strcmp(filter, "worst") == 0) {
+        fmt_measure(out, m, gr->worst);
+    } else if (strcmp(filter, "goal") == 0) {
+        expand_goal_text(out, m, g);
+    } else if (strcmp(filter, "pass") == 0) {
+        buf_puts(out, gr->pass ? "Pass" : "Fail");
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ inline */
+
+static int expand_inline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
+{
+    site *s = pc->s;
+    if (n != 1 && !(n == 3 && w[1].len == 1 && w[1].s[0] == '|'))
+        return expand_err_word(
+            a, &w[0],
+            "a value placeholder is {{ BOARD.MEASURE }}, {{ BOARD.MEASURE | FILTER }} "
+            "or {{ catalog.SECTION.FIELD }}");
+    char *expr = expand_word_str(&w[0]);
+    char *filter = n == 3 ? expand_word_str(&w[2]) : NULL;
+    int rc = -1;
+    char *dot = strchr(expr, '.');
+    if (filter) {
+        bool ok = false;
+        for (size_t i = 0; i < sizeof filters / sizeof filters[0] && !ok; i++)
+            ok = strcmp(filter, filters[i]) == 0;
+        if (!ok) {
+            err_unknown(a, &w[2], "filter", filter, filters, sizeof filters / sizeof filters[0]);
+            goto out;
+        }
+    }
+    if (strncmp(expr, "catalog.", 8) == 0) {
+        char *section = expr + 8, *field = strchr(section, '.');
+        if (!field || filter) {
+            expand_err_word(a, &w[0],
+                            "a catalog value is {{ catalog.SECTION.FIELD }}, without a filter");
+            goto out;
+        }
+        *field++ = '\0';
+        const bp_catalog_value *v = catalog_find(s->cat, section, field);
+        if (!v) {
+            const char *cands[512];
+            size_t nc = 0;
+            bool section_known = false;
+            for (size_t i = 0; i < s->cat->n_values; i++)
+                section_known |= strcmp(s->cat->values[i].section, section) == 0;
+            for (size_t i = 0; i < s->cat->n_values && nc < 512; i++) {
+                const bp_catalog_value *cv = &s->cat->values[i];
+                if (section_known && strcmp(cv->section, section) == 0)
+                    cands[nc++] = cv->field;
+                else if (!section_known && (nc == 0 || strcmp(cands[nc - 1], cv->section) != 0))
+                    cands[nc++] = cv->section;
+            }
+            err_unknown(a, &w[0], section_known ? "catalog field" : "catalog section",
+                        section_known ? field : section, cands, nc);
+            goto out;
+        }
+        buf_puts(out, "<span class=\"bp-num\">");
+        buf_html_s(out, v->text);
+        buf_puts(out, "</span>");
+        rc = 0;
+        goto out;
+    }
+    if (!dot) {
+        const char *cands[8];
+        for (size_t i = 0; i < 6; i++)
+            cands[i] = directives[i];
+        const char *near = diag_suggest(expr, cands, 6);
+        char msg[512];
+        if (near)
+            snprintf(msg, sizeof msg, "unknown directive '%s'; did you mean '%s'?", expr, near);
+        else
+            snprintf(msg, sizeof msg,
+                     "'%s' is not a placeholder: write {{ BOARD.MEASURE }}, "
+                     "{{ catalog.SECTION.FIELD }} or a directive (board, compare, key-numbers, "
+                     "timeline, level, chart)",
+                     expr);
+        expand_err_word(a, &w[0], msg);
+        goto out;
+    }
+    *dot = '\0';
+    const char *measure = dot + 1;
+    sboard *b = expand_page_board(pc, expr);
+    if (!b) {
+        expand_err_unlisted(a, &w[0], expr, "board");
+        goto out;
+    }
+    int m = sim_measure_from_name(measure);
+    if (m < 0) {
+        const char *names[SIM_M_COUNT];
+        for (int i = 0; i < SIM_M_COUNT; i++)
+            names[i] = sim_measure_name((sim_measure)i);
+        word mw = w[0];
+        mw.off += (size_t)(dot - expr) + 1;
+        err_unknown(a, &mw, "measure", measure, names, SIM_M_COUNT);
+        goto out;
+    }
+    if (b->board && sim_measure_hop((sim_measure)m) > sim_board_hops(&b->board->sim)) {
+        char msg[256];
+        snprintf(msg, sizeof msg,
+                 "%s is a measure of the second hop; board '%s' has one (a handler links to a "
+                 "second message broker for two)",
+                 measure, b->board->id);
+        word mw = w[0];
+        mw.off += (size_t)(dot - expr) + 1;
+        expand_err_word(a, &mw, msg);
+        goto out;
+    }
+    buf v;
+    buf_init(&v);
+    char err[512];
+    if (value_text(&v, b, (sim_measure)m, filter, err, sizeof err) != 0) {
+        expand_err_word(a, &w[2], err);
+        buf_free(&v);
+        goto out;
+    }
+    buf_puts(out, "<span class=\"bp-num\" data-board=\"");
+    buf_html_s(out, b->board->id);
+    buf_puts(out, "\" data-measure=\"");
+    buf_html_s(out, sim_measure_name((sim_measure)m));
+    if (filter) {
+        buf_puts(out, "\" data-filter=\"");
+        buf_html_s(out, filter);
+    }
+    buf_puts(out, "\">");
+    buf_html(out, v.data, v.len);
+    buf_puts(out, "</span>");
+    buf_free(&v);
+    expand_results_board(pc, b->board->id, b);
+    rc = 0;
+out:
+    free(expr);
+    free(filter);
+    return rc;
+}
+
+/* ------------------------------------------------------------ timeline */
+
+static int expand_timeline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
+{
+    if (n != 2)
+        return expand_err_word(a, &w[0], "timeline takes one board id: {{ timeline ID }}");
+    char *id = expand_word_str(&w[1]);
+    sboard *b = expand_page_board(pc, id);
+    int rc = -1;
+    if (!b) {
+        expand_err_unlisted(a, &w[1], id, "board");
+        goto out;
+    }
+    if (!b->want_trace) {
+        char msg[512];
+        snprintf(msg, sizeof msg, "a timeline needs a small board (at most %d jobs); '%s' has %lld",
+                 TIMELINE_MAX_JOBS, id, (long long)b->board->sim.traffic.jobs);
+        expand_err_word(a, &w[1], msg);
+        goto out;
+    }
+    if (figure_timeline(pc->s, b, pc->page->path, a->line, a->col) != 0)
+        goto out;
+    char *file = xasprintf("%s-timeline.svg", id);
+    if (expand_page_file(pc, file, b->tl_svg) == 0) {
+        buf_puts(out, "<figure class=\"bp-figure bp-timeline\" id=\"");
+        char *base = xasprintf("timeline-%s", id);
+        expand_unique_id(pc, out, base);
+        free(base);
+        buf_puts(out, "\">");
+        expand_img(out, file, b->tl_svg, b->tl_alt, "bp-diagram");
+        buf_puts(out, "<figcaption>");
+        buf_html_s(out, b->board->title);
+        buf_puts(out, ": every delivery, call and acknowledgment of the first run, in order"
+                      "</figcaption></figure>\n");
+        expand_results_board(pc, b->board->id, b);
+        rc = 0;
+    }
+    free(file);
+out:
+    free(id);
+    return rc;
+}
+
+/* ------------------------------------------------------------ chart */
+
+static int expand_chart(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
+{
+    if (n != 2)
+        return expand_err_word(a, &w[0], "chart takes one chart id: {{ chart ID }}");
+    char *id = expand_word_str(&w[1]);
+    schart *sc = expand_page_chart(pc, id);
+    if (!sc) {
+        int rc = expand_err_unlisted(a, &w[1], id, "chart");
+        free(id);
+        return rc;
+    }
+    free(id);
+    const bp_chart *c = sc->chart;
+    if (figure_chart(pc->s, sc) != 0)
+        return -1;
+    char *file = xasprintf("chart-%s.svg", c->id);
+    int rc = expand_page_file(pc, file, sc->svg);
+    if (rc == 0) {
+        buf_puts(out, "<figure class=\"bp-figure bp-chart\" id=\"");
+        char *base = xasprintf("chart-%s", c->id);
+        expand_unique_id(pc, out, base);
+        free(base);
+        buf_puts(out, "\">");
+        expand_img(out, file, sc->svg, sc->alt, "bp-diagram");
+        buf_puts(out, "<figcaption>");
+        buf_html_s(out, c->title);
+        buf_printf(out,
+                   ": %zu simulated boards, measured when this page was built</figcaption>"
+                   "</figure>\n",
+                   sc->n_points);
+        for (size_t i = 0; i < sc->n_points; i++) {
+            char *key = xasprintf("chart:%s:%zu", c->id, i);
+            expand_results_board(pc, key, &sc->points[i]);
+            free(key);
+        }
+    }
+    free(file);
+    return rc;
+}
+
+/* ------------------------------------------------------------ entry */
+
+int expand_placeholder(void *ctx, const char *inner, size_t len, int line, int col, bool alone,
+                       buf *out, bool *block)
+{
+    page_ctx *pc = ctx;
+    ph_at a = {pc, line, col};
+    word w[20];
+    size_t n = split_words(inner, len, w, 18);
+    *block = false;
+    if (n == 0) {
+        diag_error(&pc->s->d, pc->page->path, line, col, "empty placeholder '{{ }}'");
+        return -1;
+    }
+    if (n > 18) {
+        diag_error(&pc->s->d, pc->page->path, line, col, "placeholder has too many words");
+        return -1;
+    }
+    for (size_t i = 0; i < sizeof directives / sizeof directives[0]; i++) {
+        if (w[0].len != strlen(directives[i]) || memcmp(w[0].s, directives[i], w[0].len) != 0)
+            continue;
+        if (!alone) {
+            char msg[256];
+            snprintf(msg, sizeof msg,
+                     "'{{ %s ... }}' must stand alone in its own paragraph (blank lines around "
+                     "it)",
+                     directives[i]);
+            return expand_err_word(&a, &w[0], msg);
+        }
+        *block = true;
+        switch (i) {
+        case 0:
+            if (n != 2)
+                return expand_err_word(&a, &w[0], "board takes one board id: {{ board ID }}");
+            {
+                char *id = expand_word_str(&w[1]);
+                sboard *b = expand_page_board(pc, id);
+                int rc;
+                if (!b) {
+                    rc = expand_err_unlisted(&a, &w[1], id, "board");
+                } else {
+                    rc = expand_board_figure(pc, b, &a, id, out);
+                }
+                free(id);
+                return rc;
+            }
+        case 1:
+            return expand_compare(pc, &a, w, n, out);
+        case 2:
+            return expand_key_numbers(pc, &a, w, n, out);
+        case 3:
+            return expand_timeline(pc, &a, w, n, out);
+        case 4:
+            return expand_level(pc, &a, w, n, out);
+        default:
+            return expand_chart(pc, &a, w, n, out);
+        }
+    }
+    if (n >= 2 && !(w[1].len == 1 && w[1].s[0] == '|')) {
+        /* Several words but no directive: most likely a misspelt one. */
+        char *first = expand_word_str(&w[0]);
+        const char *near =
+            diag_suggest(first, directives, sizeof directives / sizeof directives[0]);
+        char msg[256];
+        if (near)
+            snprintf(msg, sizeof msg, "unknown directive '%s'; did you mean '%s'?", first, near);
+        else
+            snprintf(msg, sizeof msg,
+                     "unknown directive '%s' (expected board, compare, key-numbers, timeline, "
+                     "level or chart)",
+                     first);
+        free(first);
+        return expand_err_word(&a, &w[0], msg);
+    }
+    return expand_inline(pc, &a, w, n, out);
+}

@@ -1,0 +1,402 @@
+/* pages.c — the render stage (render.h): each page's body through
+ * Markdown with its placeholders expanded (expand.c), then through its
+ * template with the site's and the page's variables, the nav and the page
+ * lists; pages that show simulated boards one at a time in page order,
+ * the others on --jobs threads; then the default home page and the
+ * sitemap. Pages are streamed: only their front matter stays in memory. */
+#include "render/render.h"
+#include "load/page.h"
+#include "render/markdown.h"
+#include "render/render_internal.h"
+#include "render/tmpl.h"
+#include "simcore.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+_Static_assert(PAGE_MAX_FILE_BYTES == MD_MAX_BYTES + 64 * 1024,
+               "a page file is its body and at most 64 KiB of front matter");
+
+/* ------------------------------------------------------------ variables */
+
+/* The variables of every template rendering; root leads to the site's top
+ * ("" or "../"). */
+static void common_vars(site *s, tmpl_scope *sc, const char *root)
+{
+    tmpl_set_text(sc, "site_title", s->cfg.title);
+    tmpl_set_text(sc, "site_description", s->cfg.description ? s->cfg.description : "");
+    tmpl_set_text(sc, "lang", s->cfg.language);
+    tmpl_set_text(sc, "root", root);
+    char *st = xasprintf("%sstatic/", root);
+    tmpl_set_text(sc, "static", st);
+    free(st);
+    tmpl_set_text(sc, "home_url", root[0] ? root : "./");
+    tmpl_set_text(sc, "build_date", s->date);
+    tmpl_set_text(sc, "version", BOARDPRESS_VERSION);
+    tmpl_set_text(sc, "simulator_version", SIMCORE_VERSION);
+}
+
+/* The template a page names, from the build's library (each file parsed
+ * once); a name without a file is reported at the first page naming it. */
+static tmpl *template_for(site *s, tmpl_lib *lib, strset *named, const char *name, const bp_page *p)
+{
+    if (p && strset_add(named, name)) {
+        char *file = xasprintf("%s/%s.html", s->opt.templates, name);
+        bool missing = access(file, F_OK) != 0;
+        if (missing)
+            diag_error(&s->d, p->path, p->template_pos.line, p->template_pos.col,
+                       "template '%s' does not exist (%s)", name, file);
+        free(file);
+        if (missing)
+            return NULL;
+    }
+    return tmpl_lib_load(lib, name, &s->d);
+}
+
+/* The nav and pages lists of a page, made item by item while its template
+ * renders (tmpl_list_lazy): a list of every page costs one item at a time. */
+typedef struct {
+    bp_page **order; /* the nav is its first n_nav items */
+    size_t n_order, n_nav;
+    const bp_page *current;
+    const char *root;
+} page_lists;
+
+static void fill_nav(void *ctx, size_t i, tmpl_scope *item)
+{
+    const page_lists *l = ctx;
+    char *url = xasprintf("%s%s/", l->root, l->order[i]->slug);
+    tmpl_set_text(item, "title", l->order[i]->title);
+    tmpl_set_text(item, "url", url);
+    tmpl_set_text(item, "current", l->order[i] == l->current ? "page" : "");
+    free(url);
+}
+
+static void fill_pages(void *ctx, size_t i, tmpl_scope *item)
+{
+    const page_lists *l = ctx;
+    char *url = xasprintf("%s/", l->order[i]->slug);
+    tmpl_set_text(item, "title", l->order[i]->title);
+    tmpl_set_text(item, "summary", l->order[i]->summary ? l->order[i]->summary : "");
+    tmpl_set_text(item, "url", url);
+    free(url);
+}
+
+/* nav, prev/next, and the pages list (only where with_pages: home pages);
+ * l must outlive the rendering. */
+static void nav_vars(const site *s, tmpl_scope *sc, page_lists *l, const bp_page *current,
+                     const char *root, bool with_pages)
+{
+    bp_page **order = s->order;
+    size_t n_order = s->n_order;
+    *l = (page_lists){order, n_order, s->n_nav_items, current, root};
+    tmpl_list_lazy(sc, "nav", l->n_nav, fill_nav, l);
+    tmpl_list_lazy(sc, "pages", with_pages ? n_order : 0, fill_pages, l);
+    size_t at = current && current->nav_pos < n_order && order[current->nav_pos] == current
+                    ? current->nav_pos
+                    : n_order;
+    const bp_page *prev = at < n_order && at > 0 ? order[at - 1] : NULL;
+    const bp_page *next = at + 1 < n_order ? order[at + 1] : NULL;
+    char *u;
+    tmpl_set_text(sc, "prev_title", prev ? prev->title : "");
+    u = prev ? xasprintf("%s%s/", root, prev->slug) : xstrdup("");
+    tmpl_set_text(sc, "prev_url", u);
+    free(u);
+    tmpl_set_text(sc, "next_title", next ? next->title : "");
+    u = next ? xasprintf("%s%s/", root, next->slug) : xstrdup("");
+    tmpl_set_text(sc, "next_url", u);
+    free(u);
+}
+
+/* ------------------------------------------------------------ one page */
+
+/* A board, level or chart the front matter lists and the page never shows
+ * is a mistake (a leftover, or a missing placeholder); it would still
+ * appear in the page's measured line and model note. */
+static void check_shown(page_ctx *pc)
+{
+    const bp_page *p = pc->page;
+    site *s = pc->s;
+    for (size_t i = 0; i < p->n_boards; i++) {
+        const sboard *b = site_board_file(s, p->boards[i].path);
+        if (!pc->shows_board[i] && b && b->board)
+            diag_error(&s->d, p->path, p->boards[i].pos.line, p->boards[i].pos.col,
+                       "board '%s' is listed under 'boards:' but the page never shows it: add "
+                       "{{ board %s }} or one of its values, or remove it from the list",
+                       b->board->id, b->board->id);
+    }
+    for (size_t i = 0; i < p->n_levels; i++) {
+        const slevel *sl = site_level_file(s, p->levels[i].path);
+        if (!pc->shows_level[i] && sl && sl->loaded)
+            diag_error(&s->d, p->path, p->levels[i].pos.line, p->levels[i].pos.col,
+                       "level '%s' is listed under 'levels:' but the page never shows it: "
+                       "add {{ level %s }}, or remove it from the list",
+                       sl->level->id, sl->level->id);
+    }
+    for (size_t i = 0; i < p->n_charts; i++) {
+        const schart *sc = site_chart_file(s, p->charts[i].path);
+        if (!pc->shows_chart[i] && sc && sc->chart && sc->points)
+            diag_error(&s->d, p->path, p->charts[i].pos.line, p->charts[i].pos.col,
+                       "chart '%s' is listed under 'charts:' but the page never shows it: "
+                       "add {{ chart %s }}, or remove it from the list",
+                       sc->chart->id, sc->chart->id);
+    }
+}
+
+/* One page: its body read again and rendered with its placeholders
+ * expanded, checked to show what its front matter lists, then through
+ * template t (NULL: its template did not load) into index.html and
+ * results.json, written through out when there is a sink. */
+static void render_page(site *s, const render_sink *sink, void *out, bp_page *p, tmpl *t)
+{
+    page_ctx pc;
+    memset(&pc, 0, sizeof pc);
+    pc.s = s;
+    pc.page = p;
+    pc.sink = sink;
+    pc.out = out;
+    buf_init(&pc.results);
+    pc.shows_board = xcalloc(p->n_boards + 1, sizeof *pc.shows_board);
+    pc.shows_level = xcalloc(p->n_levels + 1, sizeof *pc.shows_level);
+    pc.shows_chart = xcalloc(p->n_charts + 1, sizeof *pc.shows_chart);
+    /* ids the template itself uses */
+    strset_add(&pc.ids, "main");
+    strset_add(&pc.ids, "model-note-title");
+
+    char *text = NULL;
+    size_t len = 0;
+    if (file_read(p->path, PAGE_MAX_FILE_BYTES, &text, &len) != 0) {
+        /* it was read a moment ago: whatever happened since is the system's */
+        s->d.io = true;
+        diag_read_error(&s->d, p->path, 0, 0, p->path, "the page again", errno,
+                        PAGE_MAX_FILE_BYTES);
+        goto out;
+    }
+    md_options mo = {p->path, p->body_line - 1, s->cfg.unsafe_html, expand_placeholder,
+                     &pc,     &pc.ids};
+    buf body;
+    buf_init(&body);
+    size_t mark = diag_mark(&s->d);
+    md_render(text + p->body_offset, len - p->body_offset, &mo, &body, &s->d);
+    if (!diag_failed_since(&s->d, mark))
+        check_shown(&pc);
+    /* Pages without a placeholder for a listed board still publish its
+     * results: results.json holds every measured result of the page. */
+    for (size_t i = 0; i < p->n_boards; i++) {
+        sboard *b = site_board_file(s, p->boards[i].path);
+        if (b && b->board && b->ran && !b->run_failed)
+            expand_results_board(&pc, b->board->id, b);
+    }
+    if (!diag_failed_since(&s->d, mark) && t) {
+        const char *root = p->is_home ? "" : "../";
+        tmpl_scope *sc = tmpl_scope_new(NULL);
+        common_vars(s, sc, root);
+        tmpl_set_text(sc, "title", p->title);
+        tmpl_set_text(sc, "summary", p->summary ? p->summary : "");
+        tmpl_set_text(sc, "slug", p->slug);
+        char *canonical = s->cfg.base_url[0]
+                              ? xasprintf("%s%s%s", s->cfg.base_url, p->slug, p->is_home ? "" : "/")
+                              : xstrdup("");
+        tmpl_set_text(sc, "canonical", canonical);
+        free(canonical);
+        tmpl_set_html(sc, "content", body.data ? body.data : "");
+        buf note;
+        buf_init(&note);
+        expand_model_note(&pc, &note);
+        tmpl_set_html(sc, "model_note", note.data ? note.data : "");
+        buf_clear(&note);
+        expand_measured_stamp(&pc, &note);
+        tmpl_set_html(sc, "measured", note.data ? note.data : "");
+        buf_free(&note);
+        tmpl_set_text(sc, "interactive", pc.interactive ? "yes" : "");
+        tmpl_set_text(sc, "results_url", pc.results.len ? "results.json" : "");
+        page_lists lists;
+        nav_vars(s, sc, &lists, p, root, p->is_home);
+        buf html;
+        buf_init(&html);
+        if (tmpl_render(t, sc, &html, &s->d) == 0 && sink) {
+            char *rel = p->is_home ? xstrdup("index.html") : xasprintf("%s/index.html", p->slug);
+            sink->write(out, rel, html.data, html.len, &s->d);
+            free(rel);
+            expand_results_file(&pc);
+        }
+        buf_free(&html);
+        tmpl_scope_free(sc);
+    }
+    buf_free(&body);
+out:
+    free(text);
+    buf_free(&pc.results);
+    strset_free(&pc.files);
+    strset_free(&pc.ids);
+    strset_free(&pc.in_results);
+    free(pc.shows_board);
+    free(pc.shows_level);
+    free(pc.shows_chart);
+}
+
+/* ------------------------------------------------------------ every page */
+
+/* What rendering one page reported, shown in page order afterwards. */
+typedef struct {
+    char *text; /* its error messages (owned), or NULL */
+    int errors;
+    bool io;
+} page_out;
+
+typedef struct {
+    site *s;
+    const render_sink *sink;
+    tmpl **page_t;
+    page_out *res;
+    size_t *todo; /* page indices, in page order */
+} render_queue;
+
+/* Render page i with its own error buffer and its own handle from the sink
+ * (opened with the page's index, so the sink can keep each page's files in
+ * page order, whatever thread wrote them first). */
+static void render_one(render_queue *q, size_t i)
+{
+    site ws = *q->s; /* shared tables; only the diag is the page's own */
+    diag_init(&ws.d, NULL);
+    page_out *r = &q->res[i];
+    if (r->text) { /* the template's messages come first */
+        diag_add_text(&ws.d, r->text, r->io);
+        free(r->text);
+    }
+    void *out = q->sink ? q->sink->open(q->sink->ctx, i) : NULL;
+    render_page(&ws, q->sink, out, q->s->pages[i], q->page_t[i]);
+    if (out)
+        q->sink->close(out);
+    r->errors = ws.d.errors;
+    r->io = ws.d.io;
+    r->text = diag_take(&ws.d);
+}
+
+static void render_at(void *ctx, size_t k)
+{
+    render_queue *q = ctx;
+    render_one(q, q->todo[k]);
+}
+
+static void render_done(void *ctx)
+{
+    (void)ctx;
+    md_release();
+}
+
+/* Render every page: pages that show simulated boards first, one at a time
+ * in page order (their drawings are cached on shared boards, and a drawing
+ * error is reported by the first page that meets it), then the pages
+ * without on --jobs threads. Memory stays per page in flight: bodies are
+ * read, rendered and written one page at a time. */
+static void render_all(site *s, const render_sink *sink, tmpl **page_t, page_out *res)
+{
+    md_init();
+    render_queue q = {s, sink, page_t, res, NULL};
+    q.todo = xcalloc(s->n_pages + 1, sizeof *q.todo);
+    size_t n_todo = 0;
+    for (size_t i = 0; i < s->n_pages; i++) {
+        const bp_page *p = s->pages[i];
+        if (p->n_boards || p->n_levels || p->n_charts)
+            render_one(&q, i);
+        else
+            q.todo[n_todo++] = i;
+    }
+    threads_for_each(s->opt.jobs, n_todo / 4 + 1, n_todo, render_at, render_done, &q);
+    free(q.todo);
+}
+
+/* ------------------------------------------------------------ the site's own files */
+
+/* The home page: index.md when there is one, else a list of pages. */
+static void render_default_index(site *s, const render_sink *sink, void *out, tmpl *t)
+{
+    tmpl_scope *sc = tmpl_scope_new(NULL);
+    common_vars(s, sc, "");
+    tmpl_set_text(sc, "title", s->cfg.title);
+    tmpl_set_text(sc, "summary", s->cfg.description ? s->cfg.description : "");
+    tmpl_set_text(sc, "slug", "");
+    tmpl_set_text(sc, "canonical", s->cfg.base_url);
+    tmpl_set_html(sc, "content", "");
+    tmpl_set_html(sc, "model_note", "");
+    tmpl_set_html(sc, "measured", "");
+    tmpl_set_text(sc, "interactive", "");
+    tmpl_set_text(sc, "results_url", "");
+    page_lists lists;
+    nav_vars(s, sc, &lists, NULL, "", true);
+    buf html;
+    buf_init(&html);
+    if (tmpl_render(t, sc, &html, &s->d) == 0 && sink)
+        sink->write(out, "index.html", html.data, html.len, &s->d);
+    buf_free(&html);
+    tmpl_scope_free(sc);
+}
+
+static void write_sitemap(site *s, const render_sink *sink, void *out)
+{
+    if (!sink || !s->cfg.base_url[0])
+        return;
+    bp_page **order = s->order;
+    size_t n_order = s->n_order;
+    buf x;
+    buf_init(&x);
+    buf_puts(&x, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                 "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n<url><loc>");
+    buf_html_s(&x, s->cfg.base_url);
+    buf_printf(&x, "</loc><lastmod>%s</lastmod></url>\n", s->date);
+    for (size_t i = 0; i < n_order; i++) {
+        buf_puts(&x, "<url><loc>");
+        buf_html_s(&x, s->cfg.base_url);
+        buf_html_s(&x, order[i]->slug);
+        buf_printf(&x, "/</loc><lastmod>%s</lastmod></url>\n", s->date);
+    }
+    buf_puts(&x, "</urlset>\n");
+    sink->write(out, "sitemap.xml", x.data, x.len, &s->d);
+    buf_free(&x);
+}
+
+/* ------------------------------------------------------------ the stage */
+
+void render_site(site *s, const render_sink *sink)
+{
+    tmpl_lib *lib = tmpl_lib_new(s->opt.templates);
+    strset named = {0};
+    bool have_home = false;
+    tmpl **page_t = xcalloc(s->n_pages + 1, sizeof *page_t);
+    page_out *res = xcalloc(s->n_pages + 1, sizeof *res);
+    for (size_t i = 0; i < s->n_pages; i++) {
+        /* Templates load here, in page order; their errors are shown
+         * where the sequential build showed them (before the page's). */
+        bp_page *p = s->pages[i];
+        have_home |= p->is_home;
+        site ws = *s;
+        diag_init(&ws.d, NULL);
+        page_t[i] = template_for(&ws, lib, &named, p->is_home ? "index" : p->template_name, p);
+        res[i].errors = ws.d.errors;
+        res[i].io = ws.d.io;
+        res[i].text = diag_take(&ws.d);
+    }
+    render_all(s, sink, page_t, res);
+    for (size_t i = 0; i < s->n_pages; i++) {
+        diag_add_text(&s->d, res[i].text, res[i].io);
+        free(res[i].text);
+    }
+    free(res);
+    free(page_t);
+    /* the site's own files come after every page's */
+    void *out = sink ? sink->open(sink->ctx, s->n_pages) : NULL;
+    if (!have_home) {
+        tmpl *t = template_for(s, lib, &named, "index", NULL);
+        if (t)
+            render_default_index(s, sink, out, t);
+    }
+    write_sitemap(s, sink, out);
+    if (out)
+        sink->close(out);
+    tmpl_lib_free(lib);
+    strset_free(&named);
+}

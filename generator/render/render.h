@@ -1,0 +1,35 @@
+/* render.h — the render stage of a build: every page of the site model to
+ * HTML through its template, with its placeholders and directives expanded
+ * from the measured results and its drawings made on first use (draw/),
+ * plus the default home page and the sitemap. The files go to a sink the
+ * caller gives: the renderer never knows where they end up. */
+#ifndef BP_RENDER_H
+#define BP_RENDER_H
+
+#include "base/diag.h"
+#include "model/site.h"
+
+#include <stddef.h>
+
+/* Where rendered files go (the orchestrator connects it to the output
+ * tree, write/output.h). open gives a handle for the files of page seq
+ * (0 .. n_pages-1 in page order, n_pages for the site's own files: the
+ * default home page, the sitemap), used by one thread at a time; write
+ * stores one file through it (rel: '/'-separated, relative to the site's
+ * root; returns 0, or -1 after reporting to d); close lets it go. */
+typedef struct {
+    void *(*open)(void *ctx, size_t seq);
+    int (*write)(void *handle, const char *rel, const void *data, size_t len, diag *d);
+    void (*close)(void *handle);
+    void *ctx;
+} render_sink;
+
+/* Render the site (after simulate_site): templates are loaded once each
+ * (templates/), pages that show simulated boards render one at a time in
+ * page order, the rest on --jobs threads, each page read, rendered and
+ * written then dropped. Every problem is reported to s->d in page order,
+ * whatever the threads did. sink NULL: render and check, write nothing
+ * (`boardpress check`). */
+void render_site(site *s, const render_sink *sink);
+
+#endif

@@ -1,0 +1,267 @@
+/* cache.c — results cache files: "BPRC2\n", the key's length and bytes (to
+ * rule out hash collisions), then the result, all little-endian-as-stored
+ * on this machine (the cache is local; a different machine just misses),
+ * then a checksum of everything before it (cache_seal). */
+#include "run/cache.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAGIC "BPRC2\n"
+
+#ifndef BP_SIM_HASH
+#define BP_SIM_HASH "unknown"
+#endif
+
+static void put_bytes(buf *b, const void *p, size_t n)
+{
+    buf_put(b, p, n);
+}
+
+static void put_i64(buf *b, int64_t v)
+{
+    put_bytes(b, &v, sizeof v);
+}
+
+static void put_f64(buf *b, double v)
+{
+    put_bytes(b, &v, sizeof v);
+}
+
+static void put_latency(buf *b, sim_latency l)
+{
+    put_i64(b, l.median_us);
+    put_i64(b, l.p99_us);
+}
+
+void cache_key(buf *key, const sim_board *b, const sim_limits *lim, bool want_trace)
+{
+    buf_puts(key, "boardpress-sim " SIMCORE_VERSION " " BP_SIM_HASH "\n");
+    put_i64(key, (int64_t)b->seed);
+    put_i64(key, b->replications);
+    put_i64(key, want_trace);
+    put_i64(key, lim->max_jobs);
+    put_i64(key, lim->max_events);
+    put_i64(key, lim->max_board_events);
+    put_i64(key, lim->max_replications);
+    put_i64(key, (int64_t)lim->max_trace);
+    put_i64(key, (int64_t)b->n_parts);
+    for (size_t i = 0; i < b->n_parts; i++) {
+        const sim_part *p = &b->parts[i];
+        put_i64(key, p->kind);
+        put_f64(key, p->vcpu);
+        put_f64(key, p->gb);
+        put_i64(key, p->external);
+        put_f64(key, p->fixed_usd_month);
+        put_i64(key, p->tries);
+        put_i64(key, p->redelivery_after_us);
+        put_i64(key, p->timeout_us);
+        put_i64(key, p->delivery);
+        put_i64(key, p->message_id);
+        put_i64(key, p->dedup_window_us);
+        put_i64(key, p->concurrency);
+        put_latency(key, p->work);
+        put_i64(key, p->idempotency);
+        put_i64(key, p->key_ttl_us);
+        put_f64(key, p->crash_after_effect);
+        put_f64(key, p->crash_after_commit);
+        put_i64(key, p->restart_us);
+        put_i64(key, p->lease_us);
+        put_i64(key, p->publish);
+        put_i64(key, p->relay_every_us);
+        put_latency(key, p->call);
+        put_f64(key, p->fail);
+        put_latency(key, p->write);
+    }
+    put_i64(key, (int64_t)b->n_links);
+    for (size_t i = 0; i < b->n_links; i++) {
+        const sim_link *l = &b->links[i];
+        put_i64(key, l->from);
+        put_i64(key, l->to);
+        put_i64(key, l->protocol);
+        put_i64(key, l->rtt_us);
+        put_f64(key, l->reply_round_trips);
+        put_f64(key, l->lose_request);
+        put_f64(key, l->lose_reply);
+        put_i64(key, (int64_t)l->n_lose_reply_of);
+        for (size_t k = 0; k < l->n_lose_reply_of; k++)
+            put_i64(key, l->lose_reply_of[k]);
+        put_i64(key, l->transactional);
+    }
+    const sim_traffic *t = &b->traffic;
+    put_i64(key, t->from);
+    put_i64(key, t->jobs);
+    put_i64(key, t->over_us);
+    put_i64(key, t->op);
+    put_i64(key, t->arrivals);
+    put_f64(key, t->repeat_share);
+    for (int m = 0; m < SIM_M_COUNT; m++) {
+        put_i64(key, b->goals[m].has_max);
+        put_i64(key, b->goals[m].has_min);
+        put_f64(key, b->goals[m].max);
+        put_f64(key, b->goals[m].min);
+    }
+    put_i64(key, b->expect);
+    put_f64(key, b->prices.vcpu_usd_month);
+    put_f64(key, b->prices.gb_usd_month);
+}
+
+static char *cache_path(const char *dir, const buf *key, const char *suffix)
+{
+    return xasprintf("%s/%016llx%s", dir, (unsigned long long)hash64(key->data, key->len, 0),
+                     suffix);
+}
+
+static void put_result(buf *b, const sim_result *r)
+{
+    put_i64(b, r->replications);
+    put_bytes(b, r->m, sizeof r->m);
+    for (int m = 0; m < SIM_M_COUNT; m++) {
+        put_i64(b, r->goals[m].present);
+        put_f64(b, r->goals[m].worst);
+        put_i64(b, r->goals[m].pass);
+    }
+    put_i64(b, r->all_goals_pass);
+    put_i64(b, r->expect_ok);
+    put_i64(b, r->trace_truncated);
+    put_i64(b, (int64_t)r->n_trace);
+    for (size_t i = 0; i < r->n_trace; i++) {
+        const sim_trace_entry *e = &r->trace[i];
+        put_i64(b, e->t_us);
+        put_i64(b, e->kind);
+        put_i64(b, e->job);
+        put_i64(b, e->part);
+        put_i64(b, e->peer);
+        put_i64(b, e->detail);
+        put_i64(b, e->copy);
+    }
+}
+
+typedef struct {
+    const char *p;
+    size_t left;
+    bool bad;
+} reader;
+
+static void get(reader *r, void *dst, size_t n)
+{
+    if (r->bad || r->left < n) {
+        r->bad = true;
+        memset(dst, 0, n);
+        return;
+    }
+    memcpy(dst, r->p, n);
+    r->p += n;
+    r->left -= n;
+}
+
+static int64_t get_i64(reader *r)
+{
+    int64_t v;
+    get(r, &v, sizeof v);
+    return v;
+}
+
+static double get_f64(reader *r)
+{
+    double v;
+    get(r, &v, sizeof v);
+    return v;
+}
+
+void cache_seal(buf *b)
+{
+    uint64_t sum = hash64(b->data, b->len, 0);
+    buf_put(b, (const char *)&sum, sizeof sum);
+}
+
+bool cache_unseal(const char *data, size_t *len)
+{
+    uint64_t sum;
+    if (*len < sizeof sum)
+        return false;
+    *len -= sizeof sum;
+    memcpy(&sum, data + *len, sizeof sum);
+    return hash64(data, *len, 0) == sum;
+}
+
+bool cache_get(const char *dir, const buf *key, sim_result *out)
+{
+    char *path = cache_path(dir, key, ".bin");
+    char *data = NULL;
+    size_t len = 0;
+    int rc = file_read(path, (size_t)256 << 20, &data, &len);
+    free(path);
+    if (rc != 0)
+        return false;
+    if (!cache_unseal(data, &len)) {
+        free(data);
+        return false;
+    }
+    reader r = {data, len, false};
+    char magic[sizeof MAGIC - 1];
+    get(&r, magic, sizeof magic);
+    int64_t klen = get_i64(&r);
+    bool ok = !r.bad && memcmp(magic, MAGIC, sizeof magic) == 0 && klen == (int64_t)key->len &&
+              r.left >= key->len && memcmp(r.p, key->data, key->len) == 0;
+    if (ok) {
+        r.p += key->len;
+        r.left -= key->len;
+        memset(out, 0, sizeof *out);
+        out->replications = (int)get_i64(&r);
+        get(&r, out->m, sizeof out->m);
+        for (int m = 0; m < SIM_M_COUNT; m++) {
+            out->goals[m].present = get_i64(&r) != 0;
+            out->goals[m].worst = get_f64(&r);
+            out->goals[m].pass = get_i64(&r) != 0;
+        }
+        out->all_goals_pass = get_i64(&r) != 0;
+        out->expect_ok = get_i64(&r) != 0;
+        out->trace_truncated = get_i64(&r) != 0;
+        int64_t n = get_i64(&r);
+        if (!r.bad && n >= 0 && (uint64_t)n <= r.left / 56) {
+            out->n_trace = (size_t)n;
+            out->trace = n ? xcalloc((size_t)n, sizeof *out->trace) : NULL;
+            for (size_t i = 0; i < out->n_trace; i++) {
+                sim_trace_entry *e = &out->trace[i];
+                e->t_us = get_i64(&r);
+                e->kind = (sim_trace_kind)get_i64(&r);
+                e->job = get_i64(&r);
+                e->part = (int)get_i64(&r);
+                e->peer = (int)get_i64(&r);
+                e->detail = get_i64(&r);
+                e->copy = (int)get_i64(&r);
+                if (e->kind < 0 || e->kind >= SIM_TR_COUNT)
+                    r.bad = true;
+            }
+        } else {
+            r.bad = true;
+        }
+        ok = !r.bad && r.left == 0;
+        if (!ok)
+            sim_result_free(out);
+    }
+    free(data);
+    return ok;
+}
+
+void cache_put(const char *dir, const buf *key, const sim_result *r)
+{
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+        return;
+    buf b;
+    buf_init(&b);
+    buf_put(&b, MAGIC, sizeof MAGIC - 1);
+    put_i64(&b, (int64_t)key->len);
+    buf_put(&b, key->data, key->len);
+    put_result(&b, r);
+    cache_seal(&b);
+    char *final = cache_path(dir, key, ".bin");
+    file_write_atomic(final, b.data, b.len);
+    free(final);
+    buf_free(&b);
+}

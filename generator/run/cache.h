@@ -1,0 +1,32 @@
+/* cache.h — the results cache: a simulation result stored under a key made
+ * of everything that determines it (the resolved board with every catalog
+ * default filled in, seed, replications, limits, whether a trace was kept,
+ * and the simulator version), so a cached result can never be stale. A
+ * rebuild after a prose edit re-simulates nothing. */
+#ifndef BP_CACHE_H
+#define BP_CACHE_H
+
+#include "simcore.h"
+#include "base/util.h"
+
+#include <stdbool.h>
+
+/* The canonical key bytes of a run (appended to key). */
+void cache_key(buf *key, const sim_board *b, const sim_limits *lim, bool want_trace);
+
+/* Look the run up in dir. Returns true and fills out (free with
+ * sim_result_free) when a stored result has exactly this key. */
+bool cache_get(const char *dir, const buf *key, sim_result *out);
+
+/* Append a checksum of b's bytes to b (the last 8 bytes of every cache
+ * file). cache_unseal checks the one at the end of data[0..*len) and takes
+ * it off *len: false when it does not match (a damaged or edited file,
+ * which is then a miss: never used, never blamed on the content). */
+void cache_seal(buf *b);
+bool cache_unseal(const char *data, size_t *len);
+
+/* Store a result (written to a temporary file and renamed, so readers never
+ * see half a file). Failures are silent: the cache is only a speed-up. */
+void cache_put(const char *dir, const buf *key, const sim_result *r);
+
+#endif

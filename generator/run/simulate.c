@@ -1,0 +1,306 @@
+/* simulate.c — the run stage of a build: every board variant (board file,
+ * level combination, chart point) simulated once, within a work budget
+ * checked before anything runs and enforced while it runs; identical
+ * variants share one run, cached results are taken as they are, the rest
+ * run on --jobs threads. Then the content's claims are checked against
+ * what was measured. */
+#include "run/simulate.h"
+#include "base/fmt.h"
+#include "run/cache.h"
+#include "simcore.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The events every variant of a build may take together, by
+ * sim_events_estimate (an upper bound but for lossy outbox relays: typical
+ * boards take a quarter of it). At 15 to 40 million events a second on one core of the bench
+ * machine, the limit is about 25 s on its two cores (README, Limits). */
+#define SITE_MAX_EVENTS 800000000
+
+/* One variant to simulate, with where its work comes from. */
+typedef struct {
+    sboard *b;
+    const char *path; /* the board, level or chart file, for messages */
+    bp_pos pos;
+    const char *what; /* "board", "level", "chart" */
+    size_t group;     /* variants of one file share a group */
+    size_t same_as;   /* index of the earlier identical variant, or SIZE_MAX */
+    int64_t events;   /* its estimate: runs × sim_events_estimate (0 for a repeat) */
+    sim_limits lim;   /* its limits while it runs (max_board_events: its share) */
+    buf key;          /* cache key */
+} run_item;
+
+typedef struct {
+    run_item *items;
+    size_t *todo; /* indices into items */
+} run_queue;
+
+static void run_at(void *ctx, size_t i)
+{
+    run_queue *q = ctx;
+    run_item *it = &q->items[q->todo[i]];
+    sboard *b = it->b;
+    if (sim_run(&b->board->sim, &it->lim, b->want_trace, &b->result, b->run_error,
+                sizeof b->run_error) != 0)
+        b->run_failed = 1;
+    b->ran = true;
+}
+
+typedef struct {
+    run_item *v;
+    size_t n, cap, groups;
+} item_list;
+
+static void add_item(item_list *l, sboard *b, const char *path, bp_pos pos, const char *what)
+{
+    if (!b->board || b->ran)
+        return;
+    l->v = xgrow(l->v, sizeof *l->v, &l->cap, l->n + 1);
+    run_item *it = &l->v[l->n++];
+    memset(it, 0, sizeof *it);
+    it->b = b;
+    it->path = path;
+    it->pos = pos;
+    it->what = what;
+    it->group = l->groups;
+    it->same_as = SIZE_MAX;
+}
+
+/* Every variant, in a fixed order: board files in first-use order, then
+ * each level's combinations, then each chart's points. */
+static void collect(const site *s, item_list *l)
+{
+    for (size_t i = 0; i < s->n_boards; i++, l->groups++) {
+        const bp_board *b = s->boards[i]->board;
+        if (b)
+            add_item(l, s->boards[i], b->path, b->traffic_pos, "board");
+    }
+    for (size_t i = 0; i < s->n_levels; i++, l->groups++) {
+        const slevel *sl = s->levels[i];
+        if (sl->loaded)
+            for (size_t c = 0; c < sl->level->n_combos; c++)
+                add_item(l, &sl->combos[c], sl->level->path, sl->level->pos, "level");
+    }
+    for (size_t i = 0; i < s->n_charts; i++, l->groups++) {
+        const schart *sc = s->charts[i];
+        for (size_t k = 0; k < sc->n_points; k++)
+            add_item(l, &sc->points[k], sc->chart->path, sc->chart->pos, "chart");
+    }
+}
+
+/* Mark each variant identical to an earlier one (same cache key: a level
+ * combination that is also a board of its own) and give the others their
+ * bound. Keys are found through a hash table: a site may have thousands. */
+static void find_repeats(site *s, item_list *l)
+{
+    size_t cap = 16;
+    while (cap < 2 * l->n)
+        cap *= 2;
+    size_t *slots = xcalloc(cap, sizeof *slots); /* item index + 1; 0 is free */
+    for (size_t i = 0; i < l->n; i++) {
+        run_item *it = &l->v[i];
+        cache_key(&it->key, &it->b->board->sim, &s->lim, it->b->want_trace);
+        size_t h = (size_t)hash64(it->key.data, it->key.len, 0) & (cap - 1);
+        for (; slots[h]; h = (h + 1) & (cap - 1)) {
+            const run_item *o = &l->v[slots[h] - 1];
+            if (o->key.len == it->key.len && memcmp(o->key.data, it->key.data, o->key.len) == 0) {
+                it->same_as = slots[h] - 1;
+                break;
+            }
+        }
+        if (it->same_as != SIZE_MAX)
+            continue;
+        slots[h] = i + 1;
+        it->events =
+            sim_events_estimate(&it->b->board->sim, NULL, NULL) * it->b->board->sim.replications;
+    }
+    free(slots);
+}
+
+/* The budget, before anything runs: the first board, level or chart with
+ * which the build's bound passes SITE_MAX_EVENTS is reported there. Then
+ * each variant gets its share of the budget, in proportion to its bound,
+ * as the limit it runs under: together they cannot pass the budget, and
+ * no share is below the variant's own bound. Returns -1 when over. */
+static int budget(site *s, item_list *l)
+{
+    int64_t total = 0;
+    for (size_t i = 0; i < l->n;) {
+        size_t g = l->v[i].group, first = i, variants = 0;
+        int64_t group = 0;
+        for (; i < l->n && l->v[i].group == g; i++) {
+            group += l->v[i].events;
+            variants++;
+        }
+        total += group;
+        if (total <= SITE_MAX_EVENTS)
+            continue;
+        const run_item *it = &l->v[first];
+        const char *many = it->what[0] == 'l' ? "combinations" : "points";
+        char what[64], fewer[64] = "";
+        if (variants == 1) {
+            snprintf(what, sizeof what, "this %s", it->what);
+        } else {
+            snprintf(what, sizeof what, "this %s's %zu %s", it->what, variants, many);
+            snprintf(fewer, sizeof fewer, ", or offer fewer %s", many);
+        }
+        diag_error(&s->d, it->path, it->pos.line, it->pos.col,
+                   "%s may take up to %lld simulated events, which brings the site's to %lld; "
+                   "the limit is %d per build (about half a minute): lower jobs, tries or "
+                   "replications%s",
+                   what, (long long)group, (long long)total, SITE_MAX_EVENTS, fewer);
+        return -1;
+    }
+    for (size_t i = 0; i < l->n; i++) {
+        run_item *it = &l->v[i];
+        it->lim = s->lim;
+        it->lim.max_board_events =
+            simulate_event_share(it->events, total, SITE_MAX_EVENTS, s->lim.max_board_events);
+    }
+    return 0;
+}
+
+int64_t simulate_event_share(int64_t bound, int64_t total, int64_t budget, int64_t max_each)
+{
+    /* bound × budget ÷ total rounded down (so the shares sum to at most
+     * budget), without overflow for totals and budgets below 2^31 each */
+    int64_t share = total > 0 ? bound / total * budget + bound % total * budget / total : budget;
+    return share < max_each ? share : max_each;
+}
+
+/* A cached result ran under an earlier build's limits: it must also fit
+ * this build's share, or the build would depend on the cache. */
+static bool within_share(const run_item *it, const sim_result *r)
+{
+    double events = r->m[SIM_M_EVENTS].mean * r->replications;
+    return events <= (double)it->lim.max_board_events;
+}
+
+static void share_result(sboard *b, const sboard *from)
+{
+    b->ran = true;
+    b->run_failed = from->run_failed;
+    memcpy(b->run_error, from->run_error, sizeof b->run_error);
+    if (from->run_failed)
+        return;
+    b->result = from->result;
+    if (from->result.n_trace) {
+        size_t bytes = from->result.n_trace * sizeof *from->result.trace;
+        b->result.trace = xmalloc(bytes);
+        memcpy(b->result.trace, from->result.trace, bytes);
+    }
+}
+
+void simulate_site(site *s)
+{
+    item_list l = {0};
+    collect(s, &l);
+    find_repeats(s, &l);
+    if (budget(s, &l) != 0)
+        goto out;
+
+    /* Cached results first (in this thread), then the misses in parallel. */
+    size_t *todo = xcalloc(l.n + 1, sizeof *todo);
+    size_t n_todo = 0;
+    for (size_t i = 0; i < l.n; i++) {
+        run_item *it = &l.v[i];
+        if (it->same_as != SIZE_MAX)
+            continue;
+        sboard *b = it->b;
+        if (s->opt.cache && cache_get(s->opt.cache, &it->key, &b->result)) {
+            b->ran = true;
+            s->cached++;
+            if (!within_share(it, &b->result)) {
+                sim_result_free(&b->result);
+                b->run_failed = 1;
+                snprintf(b->run_error, sizeof b->run_error,
+                         "the board needs more than %lld events across its %d runs; lower jobs, "
+                         "tries or replications",
+                         (long long)it->lim.max_board_events, b->board->sim.replications);
+            }
+            continue;
+        }
+        todo[n_todo++] = i;
+    }
+    run_queue q = {l.v, todo};
+    threads_for_each(s->opt.jobs, n_todo, n_todo, run_at, NULL, &q);
+    s->runs += n_todo;
+
+    /* Share, report and store in a fixed order, whatever the threads did; a
+     * repeat of a failed run fails the same way (the same line, said once). */
+    for (size_t i = 0, k = 0; i < l.n; i++) {
+        run_item *it = &l.v[i];
+        sboard *b = it->b;
+        bool ran_here = k < n_todo && todo[k] == i;
+        if (ran_here)
+            k++;
+        if (it->same_as != SIZE_MAX) {
+            share_result(b, l.v[it->same_as].b);
+            s->shared++;
+        }
+        if (b->run_failed)
+            diag_error(&s->d, b->board->path, b->board->traffic_pos.line, b->board->traffic_pos.col,
+                       "%s", b->run_error);
+        else if (ran_here && s->opt.cache)
+            cache_put(s->opt.cache, &it->key, &b->result);
+    }
+    free(todo);
+out:
+    for (size_t i = 0; i < l.n; i++)
+        buf_free(&l.v[i].key);
+    free(l.v);
+}
+
+/* ------------------------------------------------------------ claims */
+
+void simulate_check_claims(site *s)
+{
+    for (size_t i = 0; i < s->n_boards; i++) {
+        const sboard *b = s->boards[i];
+        if (!b->board || !b->ran || b->run_failed || b->result.expect_ok)
+            continue;
+        const bp_board *bb = b->board;
+        buf why;
+        buf_init(&why);
+        for (int m = 0; m < SIM_M_COUNT; m++) {
+            if (!b->result.goals[m].present)
+                continue;
+            if (why.len)
+                buf_puts(&why, ", ");
+            buf_printf(&why, "%s ", sim_measure_name((sim_measure)m));
+            fmt_measure(&why, (sim_measure)m, b->result.goals[m].worst);
+            buf_printf(&why, " (%s)", b->result.goals[m].pass ? "pass" : "fail");
+        }
+        diag_error(&s->d, bb->path, bb->expect_pos.line, bb->expect_pos.col,
+                   "the board claims 'expect: %s' but the simulator measured that it %s: %s",
+                   bb->sim.expect == SIM_EXPECT_PASS ? "pass" : "fail",
+                   b->result.all_goals_pass ? "meets every goal" : "misses a goal",
+                   why.data ? why.data : "no goals");
+        buf_free(&why);
+    }
+    for (size_t i = 0; i < s->n_levels; i++) {
+        const slevel *sl = s->levels[i];
+        if (!sl->loaded)
+            continue;
+        bool any = false, failed = false;
+        for (size_t c = 0; c < sl->level->n_combos; c++) {
+            failed |= sl->combos[c].run_failed != 0 || !sl->combos[c].ran;
+            any |= sl->combos[c].result.all_goals_pass;
+        }
+        if (failed)
+            continue;
+        const bp_level *l = sl->level;
+        if (!any)
+            diag_error(&s->d, l->path, l->pos.line, l->pos.col,
+                       "level '%s' cannot be won: none of its %zu combinations meets every goal",
+                       l->id, l->n_combos);
+        else if (sl->combos[sl->start].result.all_goals_pass)
+            diag_error(&s->d, l->path, l->pos.line, l->pos.col,
+                       "level '%s' is already won at the start: its starting choices meet every "
+                       "goal",
+                       l->id);
+    }
+}

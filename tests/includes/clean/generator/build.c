@@ -1,0 +1,2 @@
+#include "build.h"
+#include "write/../base/util.h"

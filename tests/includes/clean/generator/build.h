@@ -1,0 +1,2 @@
+/* the orchestrator */
+#include "model/site.h"

@@ -1,0 +1,2 @@
+#include "model/site.h"
+#include "build.h"

@@ -1,0 +1,2 @@
+#include "base/util.h"
+#include "simcore.h"

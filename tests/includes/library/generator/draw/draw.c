@@ -1,0 +1,3 @@
+#include "draw/draw.h"
+#include <cairo-svg.h>
+#include <fontconfig/fontconfig.h>

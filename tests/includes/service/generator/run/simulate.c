@@ -1,0 +1,2 @@
+#include "sim_internal.h"
+#include "missing.h"
