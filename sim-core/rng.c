@@ -1,86 +1,79 @@
-/* rng.c — xoshiro256** (Blackman & Vigna), splitmix64 seeding, and the
- * distributions of the model. exp/log are our own so that results do not
- * depend on the libm of the machine (frexp, ldexp and sqrt are exact). */
+/* rng.c — the counter-based stream (SplitMix64's mix of a key and a
+ * draw's coordinates) and the distributions of the model. exp/log are our
+ * own so that results do not depend on the libm of the machine (frexp,
+ * ldexp and sqrt are exact). */
 #include "rng.h"
 
 #include <math.h>
 #include <string.h>
 
-static uint64_t splitmix64(uint64_t *x)
+uint64_t rng_stream_key(uint64_t seed, uint64_t replication)
 {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    /* mix(seed) is a bijection, so two seeds never meet before the
+     * replication is added; the second mix makes nearby keys unrelated */
+    return rng_mix(rng_mix(seed ^ 0x5851f42d4c957f2dULL) + (replication + 1) * RNG_GAMMA);
 }
 
-void rng_seed(sim_rng *r, uint64_t seed)
+uint64_t rng_below(uint64_t key, uint64_t who, uint32_t what, uint64_t n)
 {
-    uint64_t x = seed;
-    for (int i = 0; i < 4; i++)
-        r->s[i] = splitmix64(&x);
-    r->spare = 0;
-    r->has_spare = false;
-}
-
-static uint64_t rotl(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
-}
-
-uint64_t rng_next(sim_rng *r)
-{
-    uint64_t *s = r->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
-double rng_uniform(sim_rng *r)
-{
-    return (double)(rng_next(r) >> 11) * 0x1.0p-53;
-}
-
-uint64_t rng_below(sim_rng *r, uint64_t n)
-{
-    /* Reject the top (2^64 mod n) values so every residue is equally likely. */
+    uint64_t site = rng_site(key, who);
+    /* Reject the lowest (2^64 mod n) values so every residue is equally likely. */
     uint64_t threshold = (0 - n) % n;
-    for (;;) {
-        uint64_t x = rng_next(r);
+    for (uint32_t i = 0;; i++) {
+        uint64_t x = rng_bits(site, what, i);
         if (x >= threshold)
             return x % n;
     }
 }
 
-double rng_exponential(sim_rng *r, double mean)
+double rng_uniform(uint64_t key, uint64_t who, uint32_t what)
+{
+    return rng_unit(rng_site(key, who), what, 0);
+}
+
+double rng_exponential(uint64_t key, uint64_t who, uint32_t what, double mean)
 {
     if (mean <= 0)
         return 0;
-    return -mean * sim_log(1.0 - rng_uniform(r)); /* 1 - u is in (0, 1] */
+    return -mean * sim_log(1.0 - rng_uniform(key, who, what)); /* 1 - u is in (0, 1] */
 }
 
-double rng_normal(sim_rng *r)
+/* Acklam's rational approximations of the normal quantile: relative error
+ * below 1.15e-9 over (0, 1). Inversion keeps a draw monotone in its
+ * uniform, so boards that differ in a latency's median or p99 still get
+ * matching durations from the same draw. */
+static const double qa[6] = {-3.969683028665376e+01, 2.209460984245205e+02,  -2.759285104469687e+02,
+                             1.383577518672690e+02,  -3.066479806614716e+01, 2.506628277459239e+00};
+static const double qb[5] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+                             6.680131188771972e+01, -1.328068155288572e+01};
+static const double qc[6] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+                             -2.549732539343734e+00, 4.374664141464968e+00,  2.938163982698783e+00};
+static const double qd[4] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
+                             3.754408661907416e+00};
+
+double sim_normal_quantile(double u)
 {
-    if (r->has_spare) {
-        r->has_spare = false;
-        return r->spare;
+    double p = u < 0.5 ? u : 1 - u; /* exact for the draws' u, multiples of 2^-54 */
+    double z;
+    if (p >= 0.02425) {
+        double q = u - 0.5, r = q * q;
+        z = (((((qa[0] * r + qa[1]) * r + qa[2]) * r + qa[3]) * r + qa[4]) * r + qa[5]) * q /
+            (((((qb[0] * r + qb[1]) * r + qb[2]) * r + qb[3]) * r + qb[4]) * r + 1);
+    } else {
+        double q = sqrt(-2 * sim_log(p));
+        z = (((((qc[0] * q + qc[1]) * q + qc[2]) * q + qc[3]) * q + qc[4]) * q + qc[5]) /
+            ((((qd[0] * q + qd[1]) * q + qd[2]) * q + qd[3]) * q + 1);
+        if (u > 0.5)
+            z = -z;
     }
-    double u, v, s;
-    do {
-        u = 2.0 * rng_uniform(r) - 1.0;
-        v = 2.0 * rng_uniform(r) - 1.0;
-        s = u * u + v * v;
-    } while (s >= 1.0 || s == 0.0);
-    double f = sqrt(-2.0 * sim_log(s) / s);
-    r->spare = v * f;
-    r->has_spare = true;
-    return u * f;
+    return z;
+}
+
+double rng_normal(uint64_t key, uint64_t who, uint32_t what)
+{
+    /* u on the open interval (0, 1): 2^53 midpoints, symmetric about 1/2 */
+    return sim_normal_quantile(((double)(rng_bits(rng_site(key, who), what, 0) >> 11) + 0.5) *
+                               0x1.0p-53);
 }
 
 void dist_init(sim_dist *d, sim_latency l)
@@ -94,11 +87,11 @@ void dist_init(sim_dist *d, sim_latency l)
     }
 }
 
-int64_t dist_draw(const sim_dist *d, sim_rng *r)
+int64_t dist_draw(const sim_dist *d, uint64_t key, uint64_t who, uint32_t what)
 {
     if (d->sigma == 0)
         return d->constant_us;
-    double x = sim_exp(d->mu + d->sigma * rng_normal(r));
+    double x = sim_exp(d->mu + d->sigma * rng_normal(key, who, what));
     if (!(x < (double)SIM_DURATION_CAP_US))
         return SIM_DURATION_CAP_US;
     return (int64_t)(x + 0.5);

@@ -1,5 +1,7 @@
 /* run.c — sim_run: check the board, run its replications on one reused
- * model (seeds seed, seed+1, ...), and fold them into the result. */
+ * model (replication r on its key, rng_stream_key), and fold them into
+ * the result. */
+#include "rng.h"
 #include "sim_internal.h"
 
 #include <stdio.h>
@@ -52,7 +54,7 @@ int sim_run(const sim_board *b, const sim_limits *lim, bool want_trace, sim_resu
         bool board_bound = budget < run_lim.max_events;
         if (board_bound)
             run_lim.max_events = budget;
-        if (sim_model_run(m, &run_lim, b->seed + (uint64_t)r, tb, &c, msg, n) != 0) {
+        if (sim_model_run(m, &run_lim, rng_stream_key(b->seed, (uint64_t)r), tb, &c, msg, n) != 0) {
             if (board_bound && strstr(msg, "events in one run"))
                 snprintf(msg, n,
                          "the board needs more than %lld events across its %d runs; lower "

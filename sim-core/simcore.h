@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SIMCORE_VERSION "1.1.0" /* bump when results for the same input change */
+#define SIMCORE_VERSION "1.2.0" /* bump when results for the same input change */
 
 /* ------------------------------------------------------------------ enums */
 
@@ -314,7 +314,8 @@ typedef struct {
     bool trace_truncated;
 } sim_result;
 
-/* Run all replications of a board (seeds seed, seed+1, ...). With want_trace,
+/* Run all replications of a board (replication r on its own stream of
+ * the seed, MODEL.md "Time and randomness"). With want_trace,
  * the first replication's events are kept (at most lim->max_trace).
  * Returns 0, or -1 with a sentence in msg when a limit was hit (max_events).
  * The result's trace is freed by sim_result_free. */

@@ -145,10 +145,10 @@ static void run_replications_goals_and_expect(void **state)
     assert_int_equal(res.replications, 5);
     assert_null(res.trace);
 
-    /* each replication is one run with seed 7 + r */
+    /* each replication is one run on its stream of seed 7 */
     double dup[5], sum = 0, lo = 1e18, hi = -1;
     for (int r = 0; r < 5; r++) {
-        dup[r] = (double)tb_counts(&t, 7 + (uint64_t)r).duplicates;
+        dup[r] = (double)tb_counts_rep(&t, 7, r).duplicates;
         sum += dup[r];
         lo = dup[r] < lo ? dup[r] : lo;
         hi = dup[r] > hi ? dup[r] : hi;
@@ -250,7 +250,7 @@ static void event_limit_stops_the_run(void **state)
     t.b.replications = 10;
     sim_counts one;
     char m1[64];
-    assert_int_equal(sim_run_counts(&t.b, &lim, t.b.seed, NULL, &one, m1, sizeof m1), 0);
+    assert_int_equal(sim_run_counts(&t.b, &lim, t.b.seed, 0, NULL, &one, m1, sizeof m1), 0);
     lim.max_board_events = one.events * 5 / 2; /* enough for two runs, not three */
     assert_int_equal(sim_run(&t.b, &lim, false, &res, msg, sizeof msg), -1);
     char want[200];
