@@ -49,6 +49,7 @@ typedef struct bp_board {
     bp_pos goal_pos[SIM_M_COUNT];
     bp_pos expect_pos;
     bp_pos traffic_pos;
+    bp_pos until_pos; /* of replications: {until}, when the board has it */
 } bp_board;
 
 /* A catalog value by name, for {{ catalog.SECTION.FIELD }} and key-numbers. */
@@ -94,6 +95,9 @@ bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog 
 /* Read, parse and build a board file. */
 bp_board *board_load(const char *path, const bp_catalog *cat, const sim_limits *lim, diag *d);
 void board_free(bp_board *b);
+/* The most replications the board may run: with replications: {until}, its
+ * max, else its number. */
+int board_max_replications(const bp_board *b);
 /* Index of the part with this id, or -1. */
 int board_part_index(const bp_board *b, const char *id);
 

@@ -176,3 +176,14 @@ void fmt_json_number(buf *b, double x)
     }
     put_trimmed(b, x, fabs(x) < 1e15 && x == round(x) ? 0 : 6);
 }
+
+void fmt_json_significant(buf *b, double x)
+{
+    double ax = fabs(x);
+    if (!isfinite(x) || ax >= 1 || ax == 0) {
+        fmt_json_number(b, x);
+        return;
+    }
+    int d = 5 - (int)floor(log10(ax)); /* 0.00012345 -> 9 decimals: 6 digits */
+    put_trimmed(b, x, d > 20 ? 20 : d);
+}

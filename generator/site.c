@@ -476,7 +476,7 @@ static void simulate_all(site *s)
             add_run(&runs, &n, &cap, &s->charts[i]->points[k]);
     int64_t job_runs = 0;
     for (size_t i = 0; i < n; i++)
-        job_runs += runs[i]->board->sim.traffic.jobs * runs[i]->board->sim.replications;
+        job_runs += runs[i]->board->sim.traffic.jobs * board_max_replications(runs[i]->board);
     if (job_runs > SITE_MAX_JOB_RUNS) {
         diag_error(&s->d, NULL, 0, 0,
                    "the site asks for %lld simulated jobs (jobs times replications over every "
@@ -537,14 +537,8 @@ static void simulate_all(site *s)
         b->ran = true;
         b->run_failed = from->run_failed;
         memcpy(b->run_error, from->run_error, sizeof b->run_error);
-        if (!from->run_failed) {
-            b->result = from->result;
-            if (from->result.n_trace) {
-                size_t bytes = from->result.n_trace * sizeof *from->result.trace;
-                b->result.trace = xmalloc(bytes);
-                memcpy(b->result.trace, from->result.trace, bytes);
-            }
-        }
+        if (!from->run_failed)
+            results_copy(&b->result, &from->result);
     }
     /* Report and store in a fixed order, whatever the threads did. */
     for (size_t i = 0, k = 0; i < n; i++) {

@@ -364,8 +364,7 @@ static void tally(sim_model *m)
         if (h->jf[j] & F_SUCCESS)
             m->at_us[ok++] = m->at_us[j];
     if (ok > 0) {
-        k->latency_p50_us = sim_percentile(m->at_us, ok, 50);
-        k->latency_p99_us = sim_percentile(m->at_us, ok, 99);
+        sim_p50_p99(m->at_us, ok, &k->latency_p50_us, &k->latency_p99_us);
     }
 }
 

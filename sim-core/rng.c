@@ -26,11 +26,6 @@ uint64_t rng_below(uint64_t key, uint64_t who, uint32_t what, uint64_t n)
     }
 }
 
-double rng_uniform(uint64_t key, uint64_t who, uint32_t what)
-{
-    return rng_unit(rng_site(key, who), what, 0);
-}
-
 double rng_exponential(uint64_t key, uint64_t who, uint32_t what, double mean)
 {
     if (mean <= 0)
@@ -51,29 +46,31 @@ static const double qc[6] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.
 static const double qd[4] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
                              3.754408661907416e+00};
 
-double sim_normal_quantile(double u)
+/* The quantile, inline for rng_normal. */
+static inline double normal_quantile(double u)
 {
     double p = u < 0.5 ? u : 1 - u; /* exact for the draws' u, multiples of 2^-54 */
-    double z;
     if (p >= 0.02425) {
         double q = u - 0.5, r = q * q;
-        z = (((((qa[0] * r + qa[1]) * r + qa[2]) * r + qa[3]) * r + qa[4]) * r + qa[5]) * q /
-            (((((qb[0] * r + qb[1]) * r + qb[2]) * r + qb[3]) * r + qb[4]) * r + 1);
-    } else {
-        double q = sqrt(-2 * sim_log(p));
-        z = (((((qc[0] * q + qc[1]) * q + qc[2]) * q + qc[3]) * q + qc[4]) * q + qc[5]) /
-            ((((qd[0] * q + qd[1]) * q + qd[2]) * q + qd[3]) * q + 1);
-        if (u > 0.5)
-            z = -z;
+        return (((((qa[0] * r + qa[1]) * r + qa[2]) * r + qa[3]) * r + qa[4]) * r + qa[5]) * q /
+               (((((qb[0] * r + qb[1]) * r + qb[2]) * r + qb[3]) * r + qb[4]) * r + 1);
     }
-    return z;
+    double q = sqrt(-2 * sim_log(p));
+    double z = (((((qc[0] * q + qc[1]) * q + qc[2]) * q + qc[3]) * q + qc[4]) * q + qc[5]) /
+               ((((qd[0] * q + qd[1]) * q + qd[2]) * q + qd[3]) * q + 1);
+    return u > 0.5 ? -z : z;
+}
+
+double sim_normal_quantile(double u)
+{
+    return normal_quantile(u);
 }
 
 double rng_normal(uint64_t key, uint64_t who, uint32_t what)
 {
     /* u on the open interval (0, 1): 2^53 midpoints, symmetric about 1/2 */
-    return sim_normal_quantile(((double)(rng_bits(rng_site(key, who), what, 0) >> 11) + 0.5) *
-                               0x1.0p-53);
+    return normal_quantile(((double)(rng_bits(rng_site(key, who), what, 0) >> 11) + 0.5) *
+                           0x1.0p-53);
 }
 
 void dist_init(sim_dist *d, sim_latency l)

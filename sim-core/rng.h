@@ -50,7 +50,10 @@ static inline double rng_unit(uint64_t site, uint32_t what, uint32_t i)
 /* Uniform integer on [0, n), n >= 1, without modulo bias. */
 uint64_t rng_below(uint64_t key, uint64_t who, uint32_t what, uint64_t n);
 /* Uniform on [0, 1). */
-double rng_uniform(uint64_t key, uint64_t who, uint32_t what);
+static inline double rng_uniform(uint64_t key, uint64_t who, uint32_t what)
+{
+    return rng_unit(rng_site(key, who), what, 0);
+}
 /* Exponential with the given mean (>= 0). */
 double rng_exponential(uint64_t key, uint64_t who, uint32_t what, double mean);
 /* Standard normal by inversion of one uniform (Acklam's approximation of

@@ -96,11 +96,14 @@ int sim_run_counts(const sim_board *b, const sim_limits *lim, uint64_t seed, int
 
 /* Student t quantile t(0.975, df), df >= 1. */
 double sim_t975(int df);
-/* mean, min, max and ci95 of n values (n >= 1). */
-sim_stat sim_stat_of(const double *v, int n);
+/* mean, min, max and ci95 of n values (n >= 1), v[0], v[stride], ... */
+sim_stat sim_stat_of(const double *v, int n, int stride);
 /* Nearest-rank percentile (pct in 1..100) of v[0..n), n >= 1: the value of
  * rank ceil(pct * n / 100). Reorders v. */
 int64_t sim_percentile(int64_t *v, size_t n, int pct);
+/* Both nearest-rank percentiles the measures use, the second search only
+ * above the first. Reorders v. */
+void sim_p50_p99(int64_t *v, size_t n, int64_t *p50, int64_t *p99);
 /* Judge a goal on the replications' values. */
 sim_goal_result sim_goal_judge(const sim_goal *g, const sim_stat *s);
 /* Fill goals, all_goals_pass and expect_ok of r from its m[]. */

@@ -28,6 +28,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 /usr/bin/python3 tests/wasm/variants.py content >"$tmp/variants.tsv"
+# and a board that asks for a precision instead of a number of replications
+printf 'until:until\ttests/wasm/until.yaml\n' >>"$tmp/variants.tsv"
 n=0
 while IFS=$'\t' read -r -a v; do
   args=("${v[@]:1}")
