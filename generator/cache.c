@@ -132,6 +132,7 @@ static void put_result(buf *b, const sim_result *r)
     put_i64(b, (int64_t)r->seed);
     put_i64(b, r->latency_samples);
     put_i64(b, r->deterministic);
+    put_i64(b, r->random_faults);
     put_i64(b, r->until_met);
     put_i64(b, r->values != NULL);
     if (r->values)
@@ -233,6 +234,7 @@ bool cache_get(const char *dir, const buf *key, sim_result *out)
         out->seed = (uint64_t)get_i64(&r);
         out->latency_samples = get_i64(&r);
         out->deterministic = get_i64(&r) != 0;
+        out->random_faults = get_i64(&r) != 0;
         out->until_met = get_i64(&r) != 0;
         if (get_i64(&r) != 0) { /* the values of replications × measures */
             size_t nv = (size_t)(out->replications > 0 ? out->replications : 0) * SIM_M_COUNT;

@@ -199,9 +199,11 @@ void results_json_with(buf *b, const bp_board *board, const sim_result *r, bool 
         buf_printf(b, ",\"expect\":\"%s\",\"expect_ok\":%s",
                    board->sim.expect == SIM_EXPECT_PASS ? "pass" : "fail",
                    r->expect_ok ? "true" : "false");
-    buf_printf(b, ",\"deterministic\":%s,\"latency\":{\"samples\":%lld,\"p99_is_max\":%s}",
-               r->deterministic ? "true" : "false", (long long)r->latency_samples,
-               r->latency_samples < 100 ? "true" : "false");
+    buf_printf(b,
+               ",\"deterministic\":%s,\"random_faults\":%s,\"latency\":{\"samples\":%lld,"
+               "\"p99_is_max\":%s}",
+               r->deterministic ? "true" : "false", r->random_faults ? "true" : "false",
+               (long long)r->latency_samples, r->latency_samples < 100 ? "true" : "false");
     if (pair)
         paired_json(b, pair, r, hops);
     if (with_trace) {

@@ -209,7 +209,7 @@ int sim_result_rate(const sim_result *r, sim_measure m, sim_rate *out)
         sum += r->values[(size_t)i * SIM_M_COUNT + m];
     int64_t trials = (int64_t)r->m[SIM_M_JOBS].mean * reps;
     *out = sim_rate_of((int64_t)sum, trials, kind == SIM_RATE_PER_JOB);
-    out->preferred = !r->deterministic && (out->count < 20 || r->m[m].min == r->m[m].max);
+    out->preferred = r->random_faults && (out->count < 20 || r->m[m].min == r->m[m].max);
     return 0;
 }
 

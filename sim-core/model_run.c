@@ -20,6 +20,7 @@ uint64_t copy_who(const sim_hop *h, uint32_t c, uint32_t try_no)
 double model_unit(sim_model *m, uint64_t who, uint32_t what)
 {
     m->k.draws++;
+    m->k.chances++;
     return rng_uniform(m->key, who, what);
 }
 

@@ -99,6 +99,8 @@ int sim_run(const sim_board *b, const sim_limits *lim, bool want_trace, sim_resu
             vals[r * SIM_M_COUNT + k] = sim_measure_value(&c, (sim_measure)k, cost);
         if (c.draws)
             out->deterministic = false;
+        if (c.chances)
+            out->random_faults = true;
         if (c.successes < out->latency_samples)
             out->latency_samples = c.successes;
     }

@@ -55,7 +55,8 @@ typedef struct {
     int64_t first_arrival_us, last_outcome_us;
     int64_t latency_p50_us, latency_p99_us; /* 0 when no job succeeded */
     int64_t events;
-    int64_t draws; /* random numbers drawn (0: the run is the same for every seed) */
+    int64_t draws;   /* random numbers drawn (0: the run is the same for every seed) */
+    int64_t chances; /* of them, losses, crashes, failures and repeats drawn */
     /* the publisher and the second hop (MODEL.md) */
     int64_t publishes;        /* users' publishes to the first broker (when simulated) */
     int64_t copies;           /* messages the first broker took (a job's first counts too) */

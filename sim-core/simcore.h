@@ -323,6 +323,8 @@ typedef struct {
                                 percentiles came from (below 100, p99 is the largest) */
     bool deterministic;      /* no replication drew a random number: every seed gives
                                 these values, and the intervals are exact at 0 */
+    bool random_faults;      /* some replication drew a chance (a loss, crash, failure or
+                                repeat): fault counts vary by seed, not only by timing */
     bool until_met;          /* with until: the precision was reached (else until_max ran) */
     double *values;          /* values[r * SIM_M_COUNT + k]: measure k in replication r */
 } sim_result;
@@ -365,7 +367,8 @@ typedef struct {
     bool one_sided; /* count == 0 */
     bool preferred; /* quote this, not mean ± ci95: the count is below 20 or every
                        replication had the same count (the t interval says nothing
-                       then), and the board is not deterministic */
+                       then), and faults were drawn by chance (random_faults: a
+                       scripted lose_reply_of is counted, not sampled) */
 } sim_rate;
 
 /* The interval for count events in trials: Clopper–Pearson when per_job

@@ -63,7 +63,7 @@ assert d["lo"] < d["per_job"] < d["hi"] and d["preferred"] is False
 lw = r["rates"]["lost_writes"]
 assert lw == {"count": 0, "jobs": 800, "per_job": 0, "lo": 0, "hi": 0.00373766,
               "one_sided": True, "preferred": True}, lw
-assert r["deterministic"] is False
+assert r["deterministic"] is False and r["random_faults"] is True
 assert r["latency"]["samples"] >= 190 and r["latency"]["p99_is_max"] is False, r["latency"]
 assert "until" not in r and "paired" not in r
 PY

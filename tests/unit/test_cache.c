@@ -241,6 +241,7 @@ static void same_result(const sim_result *a, const sim_result *b)
     assert_true(a->seed == b->seed);
     assert_int_equal(a->latency_samples, b->latency_samples);
     assert_int_equal(a->deterministic, b->deterministic);
+    assert_int_equal(a->random_faults, b->random_faults);
     assert_int_equal(a->until_met, b->until_met);
     assert_non_null(a->values);
     assert_non_null(b->values);

@@ -378,9 +378,30 @@ static void percentiles_know_their_samples(void **state)
     r = run(&t);
     assert_true(r.deterministic);
     assert_true(r.m[SIM_M_COMPLETION_TIME].ci95 == 0);
+    assert_false(r.random_faults);
     sim_rate rt;
     assert_int_equal(sim_result_rate(&r, SIM_M_ERRORS, &rt), 0);
     assert_false(rt.preferred); /* exactly 0 on every seed: no interval to quote */
+    sim_result_free(&r);
+    /* the teaching board: job 2's first ack lost by script, work times
+     * drawn: random, but its one duplicate is counted, not sampled */
+    tb_init(&t, TB_BROKER, 6);
+    static const int64_t lost[] = {2};
+    tb_lose_reply_of(&t, lost, 1);
+    tb_handler(&t)->work = (sim_latency){5000, 25000};
+    r = run(&t);
+    assert_false(r.deterministic);
+    assert_false(r.random_faults);
+    assert_int_equal(sim_result_rate(&r, SIM_M_DUPLICATES, &rt), 0);
+    assert_int_equal(rt.count, 1);
+    assert_false(rt.preferred);
+    sim_result_free(&r);
+    /* a chance of loss: the same count is a sample */
+    tb_delivery(&t)->lose_reply = 0.01;
+    r = run(&t);
+    assert_true(r.random_faults);
+    assert_int_equal(sim_result_rate(&r, SIM_M_DUPLICATES, &rt), 0);
+    assert_true(rt.preferred);
     sim_result_free(&r);
     /* a job that never succeeds leaves its replication without samples */
     tb_init(&t, TB_BROKER, 5);
