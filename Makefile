@@ -166,10 +166,10 @@ $(ASAN_BUILD)/tests/%: $(ASAN_BUILD)/obj/tests/unit/%.o $(ASAN_SUPPORT_OBJ) $(AS
 # and wasm-ld (lld-14), no libc but the little in sim-core/wasm/, no imports.
 # The event loop, queue, distributions and statistics at -Os, the board
 # check (its sentences left out: SIM_TERSE_CHECKS, see check.c), encodings,
-# names and the shim at -Oz, then wasm-opt -Os (Debian's binaryen, installed
+# names and the shim at -Oz, then wasm-opt -Os --converge (Debian's binaryen, installed
 # like the compilers): the module must stay within 20 KB gzipped, and these
 # levels measured the fastest that fit (tests/bench). `make WASM_OPT=` leaves
-# wasm-opt out (the module then misses the size limit by about 100 bytes).
+# wasm-opt out (the module then misses the size limit by about 600 bytes).
 # Either way tests/run-wasm.sh proves the module's results are the native
 # build's bits.
 WASM_CC := clang-14
@@ -181,7 +181,7 @@ WASM_OBJ := $(call objs,$(WASM_BUILD),$(WASM_SRC))
 WASM_FAST ?= model model_run queue rng stats
 WASM_O_FAST ?= -Os
 WASM_O_SMALL ?= -Oz
-WASM_OPT_LEVEL ?= -Os
+WASM_OPT_LEVEL ?= -Os --converge
 WASM_CFLAGS := --target=wasm32 $(WARN) $(SIM_DET) -DSIM_TERSE_CHECKS -Wno-unneeded-internal-declaration \
                -MMD -MP -isystem sim-core/wasm/include -Isim-core -Isim-core/wasm
 WASM_LDFLAGS := --target=wasm32 -nostdlib -Wl,--no-entry -Wl,--stack-first \

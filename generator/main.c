@@ -20,7 +20,7 @@ static const char usage_text[] =
     "                        [--jobs N] [--cache DIR | --no-cache] [-q]\n"
     "       boardpress check [--content DIR]\n"
     "       boardpress sim BOARD.yaml [--catalog FILE] [--seed N] [--replications R]\n"
-    "                      [--set PATH=VALUE ...] [--trace]\n"
+    "                      [--set PATH=VALUE ...] [--trace] [--against BOARD.yaml]\n"
     "       boardpress watch [build options]\n"
     "       boardpress --version | --help\n";
 
@@ -38,6 +38,9 @@ static const char help_text[] =
     "  check   load, simulate and expand everything; write nothing\n"
     "  sim     run one board and print its results as JSON on stdout\n"
     "          --set parts.ID.FIELD=VALUE, links.FROM.TO.FIELD=VALUE, traffic.FIELD=VALUE\n"
+    "          --against OTHER.yaml: also run OTHER (without the --set changes) on the\n"
+    "          same seed and replications, and add \"paired\": this board minus OTHER,\n"
+    "          replication by replication, with 95% intervals\n"
     "          --wire: write the board as the WebAssembly simulator reads it (binary;\n"
     "          sim-core/WIRE.md) instead of running it; --wire-result: run it and\n"
     "          write the results in the module's binary form instead of JSON\n"
@@ -76,9 +79,35 @@ static void wire_write(wire_out what, const sim_board *b, const sim_limits *lim,
     free(bytes);
 }
 
+/* --against: the other board, built from its file with this seed and
+ * number of replications (so both run on the same streams), and run.
+ * Returns 0, or -1 after reporting to d. */
+static int run_against(const char *path, const bp_catalog *cat, const sim_limits *lim,
+                       uint64_t seed, int reps, bp_board **board, sim_result *r, diag *d)
+{
+    ynode *root = yaml_load(path, "board", d);
+    if (!root)
+        return -1;
+    char *seed_s = xasprintf("%llu", (unsigned long long)seed), *reps_s = xasprintf("%d", reps);
+    board_override(path, root, "seed", seed_s, "--against", 0, 0, d);
+    board_override(path, root, "replications", reps_s, "--against", 0, 0, d);
+    free(seed_s);
+    free(reps_s);
+    int rc = -1;
+    if (!d->errors && (*board = board_from_tree(path, root, cat, lim, d))) {
+        char msg[512];
+        if (sim_run(&(*board)->sim, lim, false, r, msg, sizeof msg) == 0)
+            rc = 0;
+        else
+            diag_error(d, path, (*board)->traffic_pos.line, (*board)->traffic_pos.col, "%s", msg);
+    }
+    ynode_free(root);
+    return rc;
+}
+
 static int cmd_sim(int argc, char **argv)
 {
-    const char *board_path = NULL, *catalog_path = "content/catalog.yaml";
+    const char *board_path = NULL, *catalog_path = "content/catalog.yaml", *against = NULL;
     const char *seed = NULL, *reps = NULL;
     bool trace = false;
     wire_out wire = WIRE_NONE;
@@ -92,7 +121,8 @@ static int cmd_sim(int argc, char **argv)
         } else if (strcmp(a, "--wire") == 0 || strcmp(a, "--wire-result") == 0) {
             wire = strcmp(a, "--wire") == 0 ? WIRE_BOARD : WIRE_RESULT;
         } else if (strcmp(a, "--catalog") == 0 || strcmp(a, "--seed") == 0 ||
-                   strcmp(a, "--replications") == 0 || strcmp(a, "--set") == 0) {
+                   strcmp(a, "--replications") == 0 || strcmp(a, "--set") == 0 ||
+                   strcmp(a, "--against") == 0) {
             if (i + 1 >= argc) {
                 rc = usage("missing value after", a);
                 goto out;
@@ -100,6 +130,8 @@ static int cmd_sim(int argc, char **argv)
             const char *v = argv[++i];
             if (strcmp(a, "--catalog") == 0)
                 catalog_path = v;
+            else if (strcmp(a, "--against") == 0)
+                against = v;
             else if (strcmp(a, "--replications") == 0)
                 reps = v;
             else if (strcmp(a, "--seed") == 0)
@@ -127,12 +159,16 @@ static int cmd_sim(int argc, char **argv)
         rc = usage("sim needs a board file", NULL);
         goto out;
     }
+    if (against && wire != WIRE_NONE) {
+        rc = usage("--against adds to the JSON results; it does not go with", "--wire");
+        goto out;
+    }
 
     diag d;
     diag_init(&d, stderr);
     sim_limits lim = sim_limits_default();
     bp_catalog *cat = catalog_load(catalog_path, &d);
-    bp_board *b = NULL;
+    bp_board *b = NULL, *other = NULL;
     ynode *root = NULL;
     if (!cat)
         goto done;
@@ -164,16 +200,24 @@ static int cmd_sim(int argc, char **argv)
         diag_error(&d, board_path, b->traffic_pos.line, b->traffic_pos.col, "%s", msg);
         goto done;
     }
+    sim_result ro = {0};
+    if (against &&
+        run_against(against, cat, &lim, b->sim.seed, r.replications, &other, &ro, &d) != 0) {
+        sim_result_free(&r);
+        goto done;
+    }
     if (wire == WIRE_RESULT) {
         wire_write(wire, NULL, NULL, false, &r);
     } else {
         buf out;
         buf_init(&out);
-        results_json(&out, b, &r, trace);
+        results_pair pair = {other, &ro};
+        results_json_with(&out, b, &r, trace, other ? &pair : NULL);
         buf_putc(&out, '\n');
         fwrite(out.data, 1, out.len, stdout);
         buf_free(&out);
     }
+    sim_result_free(&ro);
     sim_result_free(&r);
 done:
     rc = diag_exit_status(&d);
@@ -182,6 +226,7 @@ done:
         rc = 3;
     }
     board_free(b);
+    board_free(other);
     ynode_free(root);
     catalog_free(cat);
     diag_free(&d);

@@ -104,9 +104,8 @@ static bool seen(const sim_model *m, const sim_hop *h, uint32_t c)
     return handler_checks(h) && model_key_live(m, h->key_rec[key_index(m, h, c)], h->key_ttl_us);
 }
 
-/* Is this reply lost? lose_reply_of loses a job's first reply on the link:
- * flags holds `listed` and, one bit up, "used". */
-bool model_reply_lost(sim_model *m, uint16_t *flags, uint16_t listed, double p)
+bool model_reply_lost(sim_model *m, uint16_t *flags, uint16_t listed, double p, uint64_t who,
+                      uint32_t what)
 {
     uint16_t used = (uint16_t)(listed << 1);
     if ((*flags & (listed | used)) == listed) {
@@ -114,7 +113,7 @@ bool model_reply_lost(sim_model *m, uint16_t *flags, uint16_t listed, double p)
         return true;
     }
     *flags |= used;
-    return rng_bernoulli(&m->rng, p);
+    return model_chance(m, who, what, p);
 }
 
 /* ------------------------------------------------------------ outcomes */
@@ -322,7 +321,8 @@ static void reply(sim_model *m, sim_hop *h, uint32_t c, uint32_t try_no, uint32_
         copy_succeeded(m, h, c);
     } else {
         trc(m, h, SIM_TR_REPLY, c, h->t.handler, h->t.sender, try_no);
-        if (model_reply_lost(m, &h->jf[job_of(h, c)], F_LRO_DELIVERY, h->lose_reply)) {
+        if (model_reply_lost(m, &h->jf[job_of(h, c)], F_LRO_DELIVERY, h->lose_reply,
+                             copy_who(h, c, try_no), h->d0 + D_REPLY_LOST)) {
             trc(m, h, SIM_TR_LOST_REPLY, c, h->t.handler, h->t.sender, try_no);
             if (h->transactional && ch) { /* the receive never committed */
                 rollback(m, h, c, ch);
@@ -388,7 +388,7 @@ static void crash(sim_model *m, sim_hop *h, uint32_t c, uint32_t s, const local_
 static void after_commit(sim_model *m, sim_hop *h, uint32_t c, uint32_t try_no, uint32_t s,
                          const local_change *ch)
 {
-    if (rng_bernoulli(&m->rng, h->crash_commit_p)) {
+    if (model_chance(m, copy_who(h, c, try_no), h->d0 + D_CRASH_COMMIT, h->crash_commit_p)) {
         crash(m, h, c, s, ch, h->transactional, !h->transactional);
         return;
     }
@@ -431,13 +431,14 @@ static void receive(sim_model *m, sim_hop *h, uint32_t c, uint32_t try_no, uint3
         h->slots[s].claimed_at = m->now;
         trc(m, h, SIM_TR_CLAIM, c, h->t.handler, -1, 0);
     }
-    int64_t w = dist_draw(&h->work, &m->rng);
+    uint64_t who = copy_who(h, c, try_no);
+    int64_t w = model_duration(m, &h->work, who, h->d0 + D_WORK);
     uint32_t gen = h->slots[s].gen;
     if (h->external)
         push(m, h->work_lane, w, h->ev0 + EV_H_CALL, c, try_no, gen, s);
     else
-        push(m, h->work_lane, w + dist_draw(&h->write, &m->rng), h->ev0 + EV_H_LOCAL_DONE, c,
-             try_no, gen, s);
+        push(m, h->work_lane, w + model_duration(m, &h->write, who, h->d0 + D_WRITE),
+             h->ev0 + EV_H_LOCAL_DONE, c, try_no, gen, s);
 }
 
 static void on_h_arrive(sim_model *m, sim_hop *h, const sim_event *e)
@@ -476,7 +477,7 @@ static void on_local_done(sim_model *m, sim_hop *h, const sim_event *e)
     ch.effect = apply_effect(m, h, c, h->effect_part, h->effect_peer);
     if (h->publishes && h->publish == SIM_PUBLISH_OUTBOX)
         pub_outbox_write(m, h, c, &ch);
-    if (rng_bernoulli(&m->rng, h->crash_p)) {
+    if (model_chance(m, copy_who(h, c, e->arg), h->d0 + D_CRASH, h->crash_p)) {
         bool undo = key_in_commit(h) || h->transactional;
         crash(m, h, c, s, &ch, undo, !undo);
         return;
@@ -494,7 +495,7 @@ static void on_h_call(sim_model *m, sim_hop *h, const sim_event *e)
     trc(m, h, SIM_TR_CALL, e->job, h->t.handler, h->t.provider, 0);
     push(m, h->lane0 + L_CALL_TIMEOUT, h->call_timeout_us, h->ev0 + EV_H_CALL_TIMEOUT, e->job,
          e->arg, e->gen, e->slot);
-    if (rng_bernoulli(&m->rng, h->call_lose_request))
+    if (model_chance(m, copy_who(h, e->job, e->arg), h->d0 + D_CALL_LOST, h->call_lose_request))
         h->slots[e->slot].call_lost = CALL_REQUEST_LOST;
     else
         push(m, h->lane0 + L_CALL, h->call_us, h->ev0 + EV_P_CALL, e->job, e->arg, e->gen, e->slot);
@@ -504,12 +505,13 @@ static void on_h_call(sim_model *m, sim_hop *h, const sim_event *e)
 static void on_p_call(sim_model *m, sim_hop *h, const sim_event *e)
 {
     uint32_t c = e->job, msg = msg_of(h, c);
+    uint64_t who = copy_who(h, c, e->arg);
     bool ok = true;
     int p = h->t.provider, hd = h->t.handler;
     if (h->policy == SIM_IDEM_PROVIDER_KEY &&
         model_key_live(m, h->key_rec[msg], h->provider_ttl_us)) {
         trc(m, h, SIM_TR_PROVIDER_SKIP, c, p, hd, 0);
-    } else if (rng_bernoulli(&m->rng, h->fail_p)) {
+    } else if (model_chance(m, who, h->d0 + D_FAIL, h->fail_p)) {
         trc(m, h, SIM_TR_CALL_FAILED, c, p, hd, 0);
         ok = false;
     } else {
@@ -517,8 +519,9 @@ static void on_p_call(sim_model *m, sim_hop *h, const sim_event *e)
         if (h->policy == SIM_IDEM_PROVIDER_KEY)
             h->key_rec[msg] = m->now;
     }
-    int64_t busy = dist_draw(&h->call, &m->rng);
-    if (model_reply_lost(m, &h->jf[job_of(h, c)], F_LRO_CALL, h->call_lose_reply)) {
+    int64_t busy = model_duration(m, &h->call, who, h->d0 + D_CALL_TIME);
+    if (model_reply_lost(m, &h->jf[job_of(h, c)], F_LRO_CALL, h->call_lose_reply, who,
+                         h->d0 + D_CALL_REPLY_LOST)) {
         if (slot_valid(h, e))
             h->slots[e->slot].call_lost = CALL_RESPONSE_LOST;
         return;
@@ -532,7 +535,7 @@ static void on_call_ok(sim_model *m, sim_hop *h, const sim_event *e)
     if (!slot_valid(h, e))
         return;
     uint32_t c = e->job, s = e->slot;
-    if (rng_bernoulli(&m->rng, h->crash_p)) {
+    if (model_chance(m, copy_who(h, c, e->arg), h->d0 + D_CRASH, h->crash_p)) {
         crash(m, h, c, s, NULL, false, false); /* the call is made; nothing local to undo */
         return;
     }
@@ -574,7 +577,7 @@ static void send(sim_model *m, sim_hop *h, uint32_t c)
         *mflags_of(h, c) |= F_WAITING;
         push(m, h->lane0 + L_TIMER, h->timer_us, h->ev0 + EV_S_TIMER, c, try_no, 0, 0);
     }
-    if (rng_bernoulli(&m->rng, h->lose_request)) {
+    if (model_chance(m, copy_who(h, c, try_no), h->d0 + D_SEND_LOST, h->lose_request)) {
         trc(m, h, SIM_TR_LOST_REQUEST, c, h->t.sender, h->t.handler, try_no);
         if (h->at_most_once)
             copy_dropped(m, h, c, h->t.sender);
@@ -604,7 +607,9 @@ static void schedule_arrival(sim_model *m, uint32_t job)
         uint64_t n = m->jobs, over = (uint64_t)m->over_us;
         t = (int64_t)((uint64_t)job * (over / n) + ((uint64_t)job * (over % n)) / n);
     } else {
-        m->arrival_clock += rng_exponential(&m->rng, (double)m->over_us / (double)m->jobs);
+        m->k.draws++;
+        m->arrival_clock +=
+            rng_exponential(m->key, job, D_ARRIVAL, (double)m->over_us / (double)m->jobs);
         t = (int64_t)(m->arrival_clock + 0.5);
     }
     queue_push(&m->q, QUEUE_HEAP, t, EV_ARRIVE, job, 0, 0, 0);
@@ -618,8 +623,8 @@ static void on_arrive(sim_model *m, uint32_t job)
         m->k.first_arrival_us = m->now;
     tr(m, SIM_TR_ARRIVE, job, m->t.users, -1, 0);
     if (m->bkey)
-        m->bkey[job] = job > 0 && rng_bernoulli(&m->rng, m->repeat_share)
-                           ? m->bkey[rng_below(&m->rng, job)]
+        m->bkey[job] = job > 0 && model_chance(m, job, D_REPEAT, m->repeat_share)
+                           ? m->bkey[rng_below(m->key, job, D_REPEAT_OF, job)]
                            : job;
     schedule_arrival(m, job + 1); /* lazily: one pending arrival at a time */
     if (!h->broker_fed)

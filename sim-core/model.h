@@ -85,6 +85,42 @@ enum {
 /* Why a call timed out (trace detail of CALL_LOST). */
 enum { CALL_SLOW = 0, CALL_REQUEST_LOST = 1, CALL_RESPONSE_LOST = 2 };
 
+/* What a draw is for: with who draws (who_of), its coordinates in the
+ * replication's stream (MODEL.md "Time and randomness"). The users' and the
+ * first handler's publishes, then each hop's (d0 + D_...). */
+enum {
+    D_ARRIVAL,            /* job k's poisson gap after job k-1 */
+    D_REPEAT,             /* is job k a legitimate repeat ... */
+    D_REPEAT_OF,          /* ... and of which earlier job */
+    D_PUBLISH_LOST,       /* the users' publish try is lost */
+    D_CONFIRM_LOST,       /* the first broker's confirm of that try is lost */
+    D_EVENT_LOST,         /* an inline event publish is lost */
+    D_RELAY_LOST,         /* the relay's n-th publish of the job is lost */
+    D_RELAY_CONFIRM_LOST, /* ... its confirm */
+    D_HOP0 = 16,          /* hop h's purposes start at D_HOP0 + D_HOP_STRIDE * h */
+};
+enum {
+    D_SEND_LOST,       /* the sender's try is lost on the way */
+    D_WORK,            /* the handler's work for that try */
+    D_WRITE,           /* its database write */
+    D_CRASH,           /* the crash after the effect */
+    D_CRASH_COMMIT,    /* the crash after the commit */
+    D_REPLY_LOST,      /* its ack/response is lost */
+    D_CALL_LOST,       /* its call's request is lost */
+    D_FAIL,            /* the provider fails the call */
+    D_CALL_TIME,       /* the provider's time */
+    D_CALL_REPLY_LOST, /* the call's response is lost */
+    D_HOP_STRIDE = 16
+};
+
+/* Who draws: a job, the copy of its message at a hop's broker (0-based)
+ * and the try (or the publish, or the relay's n-th send). Distinct
+ * triples are distinct numbers. */
+static inline uint64_t who_of(uint32_t job, uint32_t copy_no, uint32_t try_no)
+{
+    return (uint64_t)job | (uint64_t)copy_no << 32 | (uint64_t)try_no << 48;
+}
+
 /* Outbox entry states. */
 enum { OB_PENDING, OB_SENT_OK, OB_CANCELLED };
 
@@ -141,6 +177,7 @@ typedef struct {
     sim_dist work, write, call;
     int lane0, work_lane, call_reply_lane; /* lanes of this hop */
     unsigned ev0;                          /* EV_HOP_STRIDE * index */
+    uint32_t d0;                           /* D_HOP0 + D_HOP_STRIDE * index */
     int effect_part; /* where a local effect lands: the database, else the handler */
     int effect_peer;
     /* publishing the event to the second hop (first hop of a two-hop board) */
@@ -201,13 +238,14 @@ struct sim_model {
     uint8_t *ob_state;
     size_t ob_n, ob_cap;
     uint32_t *ob_pending; /* entries the relay still sends */
+    uint32_t *relay_sent; /* per job: the relay's publishes of its records so far */
     size_t ob_pn, ob_pcap;
     bool relay_scheduled;
     /* per job */
     int64_t *at_us; /* arrival time; latency once it succeeded */
     uint32_t *bkey; /* business key (index of the original job); NULL: no repeats */
     /* the run */
-    sim_rng rng;
+    uint64_t key; /* the replication's stream (rng_stream_key) */
     sim_queue q;
     sim_trace_buf *trace;
     sim_counts k;
@@ -230,6 +268,31 @@ static inline uint32_t job_of(const sim_hop *h, uint32_t c)
 static inline uint32_t msg_of(const sim_hop *h, uint32_t c)
 {
     return h->copy_msg ? h->copy_msg[c] : job_of(h, c);
+}
+
+/* Copy c's try at its hop: who draws for it. */
+uint64_t copy_who(const sim_hop *h, uint32_t c, uint32_t try_no);
+
+/* A uniform on [0, 1) drawn at (who, what), counted in k.draws. */
+double model_unit(sim_model *m, uint64_t who, uint32_t what);
+/* A duration from a distribution that is not constant, drawn likewise. */
+int64_t model_draw_duration(sim_model *m, const sim_dist *d, uint64_t who, uint32_t what);
+
+/* True with probability p, drawn at (who, what). 0 and 1 draw nothing;
+ * inline: the model asks this at every step, most often with p = 0. */
+static inline bool model_chance(sim_model *m, uint64_t who, uint32_t what, double p)
+{
+    if (p <= 0)
+        return false;
+    if (p >= 1)
+        return true;
+    return model_unit(m, who, what) < p;
+}
+
+/* A duration from d, drawn at (who, what); a constant draws nothing. */
+static inline int64_t model_duration(sim_model *m, const sim_dist *d, uint64_t who, uint32_t what)
+{
+    return d->sigma == 0 ? d->constant_us : model_draw_duration(m, d, who, what);
 }
 
 static inline uint16_t *mflags_of(sim_hop *h, uint32_t c)
@@ -275,7 +338,10 @@ void model_to_broker(sim_model *m, sim_hop *h, uint32_t c);
 void model_job_settle(sim_model *m, uint32_t job);
 void model_job_error(sim_model *m, uint32_t job);
 bool model_key_live(const sim_model *m, int64_t rec, int64_t ttl);
-bool model_reply_lost(sim_model *m, uint16_t *flags, uint16_t listed, double p);
+/* Is this reply lost? lose_reply_of loses a job's first reply on the link
+ * (flags holds `listed` and, one bit up, "used"); else a draw at (who, what). */
+bool model_reply_lost(sim_model *m, uint16_t *flags, uint16_t listed, double p, uint64_t who,
+                      uint32_t what);
 
 /* ---- model_pub.c: publishers, the brokers' intake, the outbox */
 

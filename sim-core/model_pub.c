@@ -118,7 +118,7 @@ void pub_publish(sim_model *m, uint32_t job)
     tr(m, SIM_TR_PUBLISH, job, m->t.users, h->t.broker, try_no);
     m->pub_flags[job] |= P_WAITING;
     push(m, L_PUB_TIMER, m->pub_timeout_us, EV_PUB_TIMER, job, try_no, 0, 0);
-    if (rng_bernoulli(&m->rng, m->pub_lose_request)) {
+    if (model_chance(m, who_of(job, 0, try_no), D_PUBLISH_LOST, m->pub_lose_request)) {
         tr(m, SIM_TR_LOST_REQUEST, job, m->t.users, h->t.broker, try_no);
         return;
     }
@@ -169,7 +169,7 @@ void pub_at_broker(sim_model *m, sim_hop *h, const sim_event *e)
     } else {
         if (h->dedup_window_us > 0)
             h->seen_us[msg] = m->now;
-        uint32_t c = model_new_copy(m, h, job, msg, first ? NO_TOKEN : e->slot);
+        uint32_t c = model_new_copy(m, h, job, msg, first || e->arg > 0 ? NO_TOKEN : e->slot);
         if (c == NO_JOB)
             return;
         if (first)
@@ -178,13 +178,15 @@ void pub_at_broker(sim_model *m, sim_hop *h, const sim_event *e)
         model_to_broker(m, h, c);
     }
     if (first) {
-        if (model_reply_lost(m, &m->pub_flags[job], P_LRO, m->pub_lose_reply))
+        if (model_reply_lost(m, &m->pub_flags[job], P_LRO, m->pub_lose_reply,
+                             who_of(job, 0, e->arg), D_CONFIRM_LOST))
             tr(m, SIM_TR_LOST_REPLY, job, broker, from, e->arg);
         else
             push(m, L_PUB_CONFIRM, m->confirm_us, EV_PUB_CONFIRM, job, e->arg, 0, 0);
     } else if (e->arg > 0) { /* the relay waits for a confirm */
         const sim_hop *h0 = &m->hop[0];
-        if (model_reply_lost(m, &m->pub_flags[job], P_LRO_EVENT, h0->event_lose_reply))
+        if (model_reply_lost(m, &m->pub_flags[job], P_LRO_EVENT, h0->event_lose_reply,
+                             (uint64_t)job | (uint64_t)e->slot << 32, D_RELAY_CONFIRM_LOST))
             tr(m, SIM_TR_LOST_REPLY, job, broker, from, 1);
         else
             push(m, L_RELAY_CONFIRM, h0->event_confirm_us, EV_RELAY_CONFIRM, job, e->arg, e->gen,
@@ -216,16 +218,18 @@ void pub_token_ghost(sim_model *m, uint32_t token)
         m->token_ghost[token] = 1;
 }
 
-/* Send job's event to the second broker (detail 0 inline, 1 the relay). */
+/* Send job's event to the second broker (detail 0 inline, 1 the relay);
+ * its loss is drawn at (who, what). The relay's publishes carry their
+ * number n in the slot field instead of a token, for the confirm's draw. */
 static void send_event(sim_model *m, sim_hop *h, uint32_t job, int copy, uint32_t entry,
-                       uint32_t token)
+                       uint32_t token, uint64_t who, uint32_t what)
 {
     const sim_hop *n = &m->hop[1];
     int64_t detail = entry > 0;
     m->k.events_published++;
     if (m->trace)
         model_trace(m, SIM_TR_PUBLISH, job, h->t.handler, n->t.broker, detail, copy);
-    if (rng_bernoulli(&m->rng, h->event_lose_request)) {
+    if (model_chance(m, who, what, h->event_lose_request)) {
         if (m->trace)
             model_trace(m, SIM_TR_LOST_REQUEST, job, h->t.handler, n->t.broker, detail, copy);
         return;
@@ -239,7 +243,8 @@ void pub_event(sim_model *m, sim_hop *h, uint32_t c, uint32_t s)
     if (token == NO_TOKEN)
         return;
     h->slots[s].pub_token = token;
-    send_event(m, h, job_of(h, c), h->copy_no ? h->copy_no[c] : 0, 0, token);
+    send_event(m, h, job_of(h, c), h->copy_no ? h->copy_no[c] : 0, 0, token,
+               copy_who(h, c, h->slots[s].try_no), D_EVENT_LOST);
 }
 
 /* The relay polls at whole multiples of relay_every. */
@@ -312,8 +317,9 @@ void pub_on_relay(sim_model *m)
         return;
     if (!h->down) /* the relay runs in the handler's process */
         for (size_t i = 0; i < kept; i++) {
-            uint32_t entry = m->ob_pending[i];
-            send_event(m, h, m->ob_job[entry], 0, entry + 1, NO_TOKEN);
+            uint32_t entry = m->ob_pending[i], job = m->ob_job[entry];
+            uint32_t n = ++m->relay_sent[job]; /* the job's n-th relay publish */
+            send_event(m, h, job, 0, entry + 1, n, (uint64_t)job | (uint64_t)n << 32, D_RELAY_LOST);
         }
     schedule_relay(m);
 }

@@ -10,6 +10,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The draws (model.h): out of line, so the many places that draw share one
+ * copy of the hashing. */
+uint64_t copy_who(const sim_hop *h, uint32_t c, uint32_t try_no)
+{
+    return who_of(job_of(h, c), h->copy_no ? h->copy_no[c] : 0, try_no);
+}
+
+double model_unit(sim_model *m, uint64_t who, uint32_t what)
+{
+    m->k.draws++;
+    m->k.chances++;
+    return rng_uniform(m->key, who, what);
+}
+
+int64_t model_draw_duration(sim_model *m, const sim_dist *d, uint64_t who, uint32_t what)
+{
+    m->k.draws++;
+    return dist_draw(d, m->key, who, what);
+}
+
 static int64_t round_trips(double rt, int64_t rtt_us)
 {
     return (int64_t)(rt * (double)rtt_us + 0.5);
@@ -45,6 +65,7 @@ static void hop_setup(sim_hop *h, const sim_board *b, const sim_hop_topology *t,
     dist_init(&h->call, h->external ? b->parts[t->provider].call : zero);
     h->lane0 = index * HOP_LANES;
     h->ev0 = (unsigned)(index * EV_HOP_STRIDE);
+    h->d0 = D_HOP0 + D_HOP_STRIDE * (uint32_t)index;
     h->work_lane = h->work.sigma == 0 && h->write.sigma == 0 ? h->lane0 + L_WORK : QUEUE_HEAP;
     h->call_reply_lane = h->call.sigma == 0 ? h->lane0 + L_CALL_REPLY : QUEUE_HEAP;
     h->effect_part = t->database >= 0 ? t->database : t->handler;
@@ -177,6 +198,8 @@ sim_model *sim_model_new(const sim_board *b, const sim_topology *topo)
         ok = ok && (m->pub_try = malloc(n * sizeof *m->pub_try));
     if (m->pub_model || outbox)
         ok = ok && (m->pub_flags = malloc(n * sizeof *m->pub_flags));
+    if (outbox)
+        ok = ok && (m->relay_sent = malloc(n * sizeof *m->relay_sent));
     queue_init(&m->q);
     if (!ok) {
         sim_model_free(m);
@@ -195,6 +218,7 @@ void sim_model_free(sim_model *m)
     free(m->bkey);
     free(m->pub_try);
     free(m->pub_flags);
+    free(m->relay_sent);
     free(m->token_ghost);
     free(m->ob_job);
     free(m->ob_state);
@@ -238,13 +262,15 @@ static void hop_reset(sim_model *m, sim_hop *h)
     h->waiting.head = h->waiting.n = 0;
 }
 
-static void reset(sim_model *m, uint64_t seed, sim_trace_buf *trace)
+static void reset(sim_model *m, uint64_t key, sim_trace_buf *trace)
 {
     size_t n = m->jobs;
     for (int i = 0; i < m->n_hops; i++)
         hop_reset(m, &m->hop[i]);
     if (m->pub_try)
         memset(m->pub_try, 0, n * sizeof *m->pub_try);
+    if (m->relay_sent)
+        memset(m->relay_sent, 0, n * sizeof *m->relay_sent);
     if (m->pub_flags) {
         memset(m->pub_flags, 0, n * sizeof *m->pub_flags);
         if (m->pub_model)
@@ -262,7 +288,7 @@ static void reset(sim_model *m, uint64_t seed, sim_trace_buf *trace)
         m->cap_tokens = m->token_ghost ? 256 : 0;
         m->oom = !m->token_ghost;
     }
-    rng_seed(&m->rng, seed);
+    m->key = key;
     queue_clear(&m->q);
     m->trace = trace;
     memset(&m->k, 0, sizeof m->k);
@@ -339,15 +365,14 @@ static void tally(sim_model *m)
         if (h->jf[j] & F_SUCCESS)
             m->at_us[ok++] = m->at_us[j];
     if (ok > 0) {
-        k->latency_p50_us = sim_percentile(m->at_us, ok, 50);
-        k->latency_p99_us = sim_percentile(m->at_us, ok, 99);
+        sim_p50_p99(m->at_us, ok, &k->latency_p50_us, &k->latency_p99_us);
     }
 }
 
-int sim_model_run(sim_model *m, const sim_limits *lim, uint64_t seed, sim_trace_buf *trace,
+int sim_model_run(sim_model *m, const sim_limits *lim, uint64_t key, sim_trace_buf *trace,
                   sim_counts *out, char *msg, size_t n)
 {
-    reset(m, seed, trace);
+    reset(m, key, trace);
     model_start(m);
     sim_event e;
     int64_t events = 0;
@@ -377,8 +402,8 @@ int sim_model_run(sim_model *m, const sim_limits *lim, uint64_t seed, sim_trace_
     return 0;
 }
 
-int sim_run_counts(const sim_board *b, const sim_limits *lim, uint64_t seed, sim_trace_buf *trace,
-                   sim_counts *out, char *msg, size_t n)
+int sim_run_counts(const sim_board *b, const sim_limits *lim, uint64_t seed, int r,
+                   sim_trace_buf *trace, sim_counts *out, char *msg, size_t n)
 {
     sim_topology t;
     int link;
@@ -389,7 +414,7 @@ int sim_run_counts(const sim_board *b, const sim_limits *lim, uint64_t seed, sim
         snprintf(msg, n, "not enough memory to simulate %lld jobs", (long long)b->traffic.jobs);
         return -1;
     }
-    int rc = sim_model_run(m, lim, seed, trace, out, msg, n);
+    int rc = sim_model_run(m, lim, rng_stream_key(seed, (uint64_t)r), trace, out, msg, n);
     sim_model_free(m);
     return rc;
 }

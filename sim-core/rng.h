@@ -1,7 +1,8 @@
-/* rng.h — the simulator's random numbers: xoshiro256** seeded by splitmix64,
- * and the distributions the model draws from. Deterministic on every machine:
- * exp and log are computed here from IEEE basic operations, not taken from a
- * libm whose last bits may differ between systems. */
+/* rng.h — the simulator's random numbers: counter-based, so every draw is a
+ * hash of the replication's key and the draw's coordinates (who draws, what
+ * for), and the distributions the model draws from. Deterministic on every
+ * machine: exp and log are computed here from IEEE basic operations, not
+ * taken from a libm whose last bits may differ between systems. */
 #ifndef SIM_RNG_H
 #define SIM_RNG_H
 
@@ -10,34 +11,56 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* One stream; plain value, no heap. */
-typedef struct {
-    uint64_t s[4];
-    double spare; /* second normal of the last polar-method pair */
-    bool has_spare;
-} sim_rng;
-
-/* Seed a stream: the four state words are splitmix64 outputs of seed. */
-void rng_seed(sim_rng *r, uint64_t seed);
-uint64_t rng_next(sim_rng *r);
-/* Uniform on [0, 1) with 53 random bits. */
-double rng_uniform(sim_rng *r);
-/* Uniform integer on [0, n), n >= 1, without modulo bias. */
-uint64_t rng_below(sim_rng *r, uint64_t n);
-/* Exponential with the given mean (>= 0). */
-double rng_exponential(sim_rng *r, double mean);
-/* Standard normal (Marsaglia's polar method; pairs are cached). */
-double rng_normal(sim_rng *r);
-/* True with probability p. Draws nothing when p <= 0 or p >= 1. Inline:
- * the model asks this at every step, most often with p = 0. */
-static inline bool rng_bernoulli(sim_rng *r, double p)
+/* SplitMix64's increment (2^64 / golden ratio) and output function
+ * (Stafford's "mix13"): a bijection of 64-bit words with full avalanche. */
+#define RNG_GAMMA 0x9e3779b97f4a7c15ULL
+static inline uint64_t rng_mix(uint64_t z)
 {
-    if (p <= 0)
-        return false;
-    if (p >= 1)
-        return true;
-    return rng_uniform(r) < p;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
 }
+
+/* The key of replication r of a board run with this seed: both mixed, so
+ * distinct (seed, r) pairs get unrelated keys (MODEL.md "Time and
+ * randomness"). */
+uint64_t rng_stream_key(uint64_t seed, uint64_t replication);
+
+/* A draw site: one entity's numbers in a replication (a job's attempt,
+ * packed into who by the model). Distinct who give distinct sites. */
+static inline uint64_t rng_site(uint64_t key, uint64_t who)
+{
+    return rng_mix(key + who * 0xd1b54a32d192ed03ULL);
+}
+
+/* The i-th 64-bit number a site draws for purpose `what`. */
+static inline uint64_t rng_bits(uint64_t site, uint32_t what, uint32_t i)
+{
+    return rng_mix(site + ((uint64_t)what << 32 | i) * RNG_GAMMA);
+}
+
+/* Uniform on [0, 1) with 53 random bits. */
+static inline double rng_unit(uint64_t site, uint32_t what, uint32_t i)
+{
+    return (double)(rng_bits(site, what, i) >> 11) * 0x1.0p-53;
+}
+
+/* The distributions, drawn at (key, who, what): the site's numbers 0, 1,
+ * ... of that purpose. */
+/* Uniform integer on [0, n), n >= 1, without modulo bias. */
+uint64_t rng_below(uint64_t key, uint64_t who, uint32_t what, uint64_t n);
+/* Uniform on [0, 1). */
+static inline double rng_uniform(uint64_t key, uint64_t who, uint32_t what)
+{
+    return rng_unit(rng_site(key, who), what, 0);
+}
+/* Exponential with the given mean (>= 0). */
+double rng_exponential(uint64_t key, uint64_t who, uint32_t what, double mean);
+/* Standard normal by inversion of one uniform (Acklam's approximation of
+ * the quantile, relative error below 1.15e-9). */
+double rng_normal(uint64_t key, uint64_t who, uint32_t what);
+/* The standard normal's quantile at u in (0, 1), as rng_normal uses it. */
+double sim_normal_quantile(double u);
 
 /* A duration distribution prepared from a sim_latency: log-normal with the
  * given median and 99th percentile, or a constant when p99 == median. */
@@ -54,8 +77,9 @@ typedef struct {
 #define SIM_DURATION_CAP_US 1000000000000000LL
 
 void dist_init(sim_dist *d, sim_latency l);
-/* Draws nothing for a constant distribution. */
-int64_t dist_draw(const sim_dist *d, sim_rng *r);
+/* A duration drawn at (key, who, what); draws nothing for a constant
+ * distribution. */
+int64_t dist_draw(const sim_dist *d, uint64_t key, uint64_t who, uint32_t what);
 
 /* Natural logarithm (x > 0) and exponential, accurate to about 1 ulp and
  * identical on every IEEE-754 machine. */

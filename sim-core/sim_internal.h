@@ -55,6 +55,8 @@ typedef struct {
     int64_t first_arrival_us, last_outcome_us;
     int64_t latency_p50_us, latency_p99_us; /* 0 when no job succeeded */
     int64_t events;
+    int64_t draws;   /* random numbers drawn (0: the run is the same for every seed) */
+    int64_t chances; /* of them, losses, crashes, failures and repeats drawn */
     /* the publisher and the second hop (MODEL.md) */
     int64_t publishes;        /* users' publishes to the first broker (when simulated) */
     int64_t copies;           /* messages the first broker took (a job's first counts too) */
@@ -80,25 +82,29 @@ typedef struct sim_model sim_model;
  * Returns NULL when memory runs out. Free with sim_model_free. */
 sim_model *sim_model_new(const sim_board *b, const sim_topology *topo);
 void sim_model_free(sim_model *m);
-/* Run one replication with the given seed. trace may be NULL. Returns 0,
- * or -1 with a sentence in msg (event limit, out of memory). */
-int sim_model_run(sim_model *m, const sim_limits *lim, uint64_t seed, sim_trace_buf *trace,
+/* Run one replication on the stream with this key (rng_stream_key of the
+ * seed and the replication). trace may be NULL. Returns 0, or -1 with a
+ * sentence in msg (event limit, out of memory). */
+int sim_model_run(sim_model *m, const sim_limits *lim, uint64_t key, sim_trace_buf *trace,
                   sim_counts *out, char *msg, size_t n);
 
-/* Check the board and run one replication with the given seed: the test
- * hook for the raw counters. */
-int sim_run_counts(const sim_board *b, const sim_limits *lim, uint64_t seed, sim_trace_buf *trace,
-                   sim_counts *out, char *msg, size_t n);
+/* Check the board and run replication r of the given seed (whatever the
+ * board's own seed): the test hook for the raw counters. */
+int sim_run_counts(const sim_board *b, const sim_limits *lim, uint64_t seed, int r,
+                   sim_trace_buf *trace, sim_counts *out, char *msg, size_t n);
 
 /* ---- stats.c */
 
 /* Student t quantile t(0.975, df), df >= 1. */
 double sim_t975(int df);
-/* mean, min, max and ci95 of n values (n >= 1). */
-sim_stat sim_stat_of(const double *v, int n);
+/* mean, min, max and ci95 of n values (n >= 1), v[0], v[stride], ... */
+sim_stat sim_stat_of(const double *v, int n, int stride);
 /* Nearest-rank percentile (pct in 1..100) of v[0..n), n >= 1: the value of
  * rank ceil(pct * n / 100). Reorders v. */
 int64_t sim_percentile(int64_t *v, size_t n, int pct);
+/* Both nearest-rank percentiles the measures use, the second search only
+ * above the first. Reorders v. */
+void sim_p50_p99(int64_t *v, size_t n, int64_t *p50, int64_t *p99);
 /* Judge a goal on the replications' values. */
 sim_goal_result sim_goal_judge(const sim_goal *g, const sim_stat *s);
 /* Fill goals, all_goals_pass and expect_ok of r from its m[]. */

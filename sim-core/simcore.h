@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SIMCORE_VERSION "1.1.0" /* bump when results for the same input change */
+#define SIMCORE_VERSION "1.2.0" /* bump when results for the same input change */
 
 /* ------------------------------------------------------------------ enums */
 
@@ -206,7 +206,12 @@ typedef struct {
 typedef struct {
     const char *id;
     uint64_t seed;
-    int replications;
+    int replications; /* the number of replications; with until, the first ones */
+    /* replications: {until: 2%, max: 200}: after `replications`, keep adding
+     * replications until every goal measure's ci95 is at most until × |mean|,
+     * or until_max of them ran. 0: run `replications` and stop. */
+    double until;
+    int until_max;
     sim_part *parts;
     size_t n_parts;
     sim_link *links;
@@ -312,7 +317,7 @@ typedef struct {
 } sim_trace_entry;
 
 typedef struct {
-    int replications;
+    int replications; /* run: with until, as many as it took */
     sim_stat m[SIM_M_COUNT];
     sim_goal_result goals[SIM_M_COUNT];
     bool all_goals_pass;
@@ -321,12 +326,24 @@ typedef struct {
     sim_trace_entry *trace;
     size_t n_trace;
     bool trace_truncated;
+    /* what a statistician needs besides the means (MODEL.md "Intervals") */
+    uint64_t seed;           /* the board's: results pair only on the same streams */
+    int64_t latency_samples; /* the fewest succeeded jobs any replication's latency
+                                percentiles came from (below 100, p99 is the largest) */
+    bool deterministic;      /* no replication drew a random number: every seed gives
+                                these values, and the intervals are exact at 0 */
+    bool random_faults;      /* some replication drew a chance (a loss, crash, failure or
+                                repeat): fault counts vary by seed, not only by timing */
+    bool until_met;          /* with until: the precision was reached (else until_max ran) */
+    double *values;          /* values[r * SIM_M_COUNT + k]: measure k in replication r */
 } sim_result;
 
-/* Run all replications of a board (seeds seed, seed+1, ...). With want_trace,
- * the first replication's events are kept (at most lim->max_trace).
- * Returns 0, or -1 with a sentence in msg when a limit was hit (max_events).
- * The result's trace is freed by sim_result_free. */
+/* Run all replications of a board (replication r on its own stream of
+ * the seed, MODEL.md "Time and randomness"), and with until as many more
+ * as the precision needs. With want_trace, the first replication's events
+ * are kept (at most lim->max_trace). Returns 0, or -1 with a sentence in
+ * msg when a limit was hit (max_events). The result's trace and values are
+ * freed by sim_result_free. */
 int sim_run(const sim_board *b, const sim_limits *lim, bool want_trace, sim_result *out, char *msg,
             size_t n);
 
@@ -334,5 +351,51 @@ void sim_result_free(sim_result *r);
 
 /* Format-independent helpers for callers. */
 double sim_monthly_cost(const sim_board *b); /* USD per month, excludes external parts */
+
+/* ------------------------------------------------------------------ intervals
+ * For JSON and pages (MODEL.md "Intervals"); the WebAssembly module leaves
+ * these out. */
+
+/* How a measure counts faults, for an interval on its rate per job. */
+typedef enum {
+    SIM_RATE_NONE,    /* not a fault count (jobs, deliveries, times, money ...) */
+    SIM_RATE_PER_JOB, /* at most one per job (errors, lost_writes ...): Clopper–Pearson */
+    SIM_RATE_EVENTS,  /* may exceed one per job (duplicates ...): Garwood (Poisson) */
+} sim_rate_kind;
+
+sim_rate_kind sim_measure_rate_kind(sim_measure m);
+
+/* A count over all replications as a rate per job with an exact 95%
+ * interval. At a count of 0 the interval is one-sided: [0, hi] with hi the
+ * exact 95% upper bound (about 3 / trials: the rule of three). */
+typedef struct {
+    int64_t count;  /* over all replications */
+    int64_t trials; /* jobs × replications */
+    double rate;    /* count / trials */
+    double lo, hi;  /* the 95% interval of the rate per job */
+    bool one_sided; /* count == 0 */
+    bool preferred; /* quote this, not mean ± ci95: the count is below 20 or every
+                       replication had the same count (the t interval says nothing
+                       then), and faults were drawn by chance (random_faults: a
+                       scripted lose_reply_of is counted, not sampled) */
+} sim_rate;
+
+/* The interval for count events in trials: Clopper–Pearson when per_job
+ * (binomial), else Garwood's for a Poisson count. */
+sim_rate sim_rate_of(int64_t count, int64_t trials, bool per_job);
+
+/* The rate of measure m in a result. Returns 0, or -1 when m is not a
+ * fault count (SIM_RATE_NONE) or the result has no per-replication values. */
+int sim_result_rate(const sim_result *r, sim_measure m, sim_rate *out);
+
+/* Paired differences of two results run on the same streams (the same seed
+ * and number of replications): for each measure, the mean, min, max and
+ * 95% t half-width of b − a over the replications. Common random numbers
+ * make them far tighter than the two results' own intervals. When every
+ * replication's difference is the same, ci95 is 0 and says nothing beyond
+ * these runs (for a fault count, quote each board's sim_rate then).
+ * Returns 0, or -1 when the results do not pair (different seeds or
+ * numbers of replications, or no per-replication values). */
+int sim_compare(const sim_result *a, const sim_result *b, sim_stat diff[SIM_M_COUNT]);
 
 #endif

@@ -28,7 +28,7 @@ double sim_t975(int df)
            (79 * z9 + 776 * z7 + 1482 * z5 - 1920 * z3 - 945 * z) / (92160 * v * v * v * v);
 }
 
-sim_stat sim_stat_of(const double *v, int n)
+sim_stat sim_stat_of(const double *v, int n, int stride)
 {
     sim_stat s = {0, 0, 0, 0};
     if (n < 1)
@@ -36,11 +36,12 @@ sim_stat sim_stat_of(const double *v, int n)
     double sum = 0;
     s.min = s.max = v[0];
     for (int i = 0; i < n; i++) {
-        sum += v[i];
-        if (v[i] < s.min)
-            s.min = v[i];
-        if (v[i] > s.max)
-            s.max = v[i];
+        double x = v[(size_t)i * (size_t)stride];
+        sum += x;
+        if (x < s.min)
+            s.min = x;
+        if (x > s.max)
+            s.max = x;
     }
     if (s.min == s.max) { /* exact, without rounding noise from the sum */
         s.mean = s.min;
@@ -48,8 +49,10 @@ sim_stat sim_stat_of(const double *v, int n)
     }
     s.mean = sum / n;
     double ss = 0;
-    for (int i = 0; i < n; i++)
-        ss += (v[i] - s.mean) * (v[i] - s.mean);
+    for (int i = 0; i < n; i++) {
+        double d = v[(size_t)i * (size_t)stride] - s.mean;
+        ss += d * d;
+    }
     s.ci95 = sim_t975(n - 1) * sqrt(ss / (n - 1) / n);
     return s;
 }
@@ -70,11 +73,11 @@ static int64_t median3(int64_t a, int64_t b, int64_t c)
     return a > b ? a : b;
 }
 
-int64_t sim_percentile(int64_t *v, size_t n, int pct)
+/* The k-th smallest of v[lo..hi) (lo <= k < hi), everything from lo on
+ * being at least everything before lo. Afterwards v[k] holds it, nothing
+ * before k is larger and nothing after k is smaller. */
+static int64_t select_k(int64_t *v, size_t lo, size_t hi, size_t k)
 {
-    size_t rank = ((size_t)pct * n + 99) / 100; /* ceil(pct * n / 100) */
-    size_t k = rank > 0 ? rank - 1 : 0;
-    size_t lo = 0, hi = n;
     /* Quickselect with a three-way partition, so runs of equal latencies
      * (constant durations) finish in one pass. Median-of-three pivots:
      * expected O(n) on latencies, which are not adversarial. */
@@ -97,6 +100,26 @@ int64_t sim_percentile(int64_t *v, size_t n, int pct)
             return p;
     }
     return v[lo];
+}
+
+/* The 0-based index of the nearest rank ceil(pct * n / 100). */
+static size_t rank_index(size_t n, int pct)
+{
+    size_t rank = ((size_t)pct * n + 99) / 100;
+    return rank > 0 ? rank - 1 : 0;
+}
+
+int64_t sim_percentile(int64_t *v, size_t n, int pct)
+{
+    return select_k(v, 0, n, rank_index(n, pct));
+}
+
+void sim_p50_p99(int64_t *v, size_t n, int64_t *p50, int64_t *p99)
+{
+    size_t k50 = rank_index(n, 50), k99 = rank_index(n, 99);
+    *p50 = select_k(v, 0, n, k50);
+    /* p99 lies after p50, among the values at least as large: half the work */
+    *p99 = k99 > k50 ? select_k(v, k50 + 1, n, k99) : *p50;
 }
 
 sim_goal_result sim_goal_judge(const sim_goal *g, const sim_stat *s)

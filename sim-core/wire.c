@@ -30,12 +30,12 @@ WIRE_GUARD(sim_link, 72, 64);
 WIRE_GUARD(sim_traffic, 40, 40);
 WIRE_GUARD(sim_goal, 24, 24);
 WIRE_GUARD(sim_prices, 16, 16);
-WIRE_GUARD(sim_board, 600, 584);
+WIRE_GUARD(sim_board, 616, 600);
 WIRE_GUARD(sim_limits, 40, 32);
 WIRE_GUARD(sim_stat, 32, 32);
 WIRE_GUARD(sim_goal_result, 24, 24);
 WIRE_GUARD(sim_trace_entry, 48, 48);
-WIRE_GUARD(sim_result, 1160, 1144);
+WIRE_GUARD(sim_result, 1192, 1168);
 #endif
 /* Enums travel through an unsigned int (their C representation here). */
 _Static_assert(sizeof(sim_kind) == sizeof(unsigned) && sizeof(sim_protocol) == sizeof(unsigned) &&
@@ -126,6 +126,8 @@ static const wire_field board_fields[] = {
     F_ID(sim_board, id),
     F_U64(sim_board, seed),
     F_INT(sim_board, replications),
+    F_F64(sim_board, until),
+    F_INT(sim_board, until_max),
     F_ENUM(sim_board, expect, sim_expect, SIM_EXPECT_FAIL + 1),
     F_F64(sim_board, prices.vcpu_usd_month),
     F_F64(sim_board, prices.gb_usd_month),
@@ -698,9 +700,11 @@ size_t sim_wire_result_encode(const sim_result *r, uint8_t *out, size_t cap)
     put_le(&w, (uint32_t)r->replications, 4);
     put_le(&w,
            (r->all_goals_pass ? 1u : 0u) | (r->expect_ok ? 2u : 0u) |
-               (r->trace_truncated ? 4u : 0u),
+               (r->trace_truncated ? 4u : 0u) | (r->deterministic ? 8u : 0u) |
+               (r->until_met ? 16u : 0u),
            4);
     put_le(&w, nt, 4);
+    put_le(&w, (uint64_t)r->latency_samples, 8);
     for (int m = 0; m < SIM_M_COUNT; m++) {
         put_f64(&w, r->m[m].mean);
         put_f64(&w, r->m[m].min);

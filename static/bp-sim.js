@@ -12,6 +12,10 @@
  *   BpSim.decodeResult(bytes) -> results, from the results encoding
  *
  * Results: {replications, allGoalsPass, expectOk, traceTruncated,
+ *   deterministic (no random number was drawn), untilMet (replications:
+ *   {until} reached its precision), latencySamples (the fewest succeeded
+ *   jobs a replication's latency percentiles came from: below 100, p99 is
+ *   the largest),
  *   measures: {NAME: {mean, min, max, ci95}} for every SPEC measure name,
  *   goals: {NAME: {worst, pass}} for the measures the board has goals on,
  *   trace: [{t_us, kind, job, part, peer, detail}] (part indices; empty
@@ -27,7 +31,7 @@
 })(typeof self !== 'undefined' ? self : this, function () {
   'use strict';
 
-  var RESULT_VERSION = 2;
+  var RESULT_VERSION = 3;
 
   /* SPEC §3 measure names, in simcore.h's order (sim_measure). */
   var MEASURES = ['jobs', 'deliveries', 'effects', 'duplicates', 'charged_twice',
@@ -56,7 +60,7 @@
 
   /* ------------------------------------------------------------ results */
 
-  var HEAD = 24, MEASURE_BYTES = 32, GOAL_BYTES = 16, ENTRY_BYTES = 40;
+  var HEAD = 32, MEASURE_BYTES = 32, GOAL_BYTES = 16, ENTRY_BYTES = 40;
 
   /* A little-endian int64 as a Number (exact below 2^53). */
   function int64(view, at) {
@@ -85,6 +89,9 @@
       allGoalsPass: (flags & 1) !== 0,
       expectOk: (flags & 2) !== 0,
       traceTruncated: (flags & 4) !== 0,
+      deterministic: (flags & 8) !== 0,
+      untilMet: (flags & 16) !== 0,
+      latencySamples: int64(view, 24),
       measures: {},
       goals: {},
       trace: []

@@ -27,7 +27,7 @@ grep -q "missing.yaml: error: cannot read the board: no such file" "$tmp/err" ||
 # compares them with the WebAssembly module); a full disk is an I/O failure
 "$BP" sim "$board" --catalog "$cat_" --wire >"$tmp/b.wire"
 "$BP" sim "$board" --catalog "$cat_" --set traffic.jobs=11 --wire >"$tmp/c.wire"
-[ "$(head -c 5 "$tmp/b.wire" | od -An -c | tr -d ' ')" = 'BPSW002' ] || fail "--wire header"
+[ "$(head -c 5 "$tmp/b.wire" | od -An -c | tr -d ' ')" = 'BPSW003' ] || fail "--wire header"
 ! cmp -s "$tmp/b.wire" "$tmp/c.wire" || fail "--wire ignores --set"
 "$BP" sim "$board" --catalog "$cat_" --wire-result >"$tmp/b.res"
 [ "$(head -c 4 "$tmp/b.res")" = BPSR ] || fail "--wire-result header"
@@ -55,6 +55,65 @@ assert abs(m["duplicates"] - (m["effects"] - m["jobs"])) < 1e-9
 assert r["spread"]["duplicates"]["min"] <= m["duplicates"] <= r["spread"]["duplicates"]["max"]
 assert r["goals"]["duplicates"] == {"max": 0, "worst": r["spread"]["duplicates"]["max"], "pass": False}
 assert r["expect"] == "fail" and r["expect_ok"] is True
+# issue 19: exact rates of the fault counts, percentiles' samples, randomness
+assert list(r["rates"]) == ["duplicates", "charged_twice", "lost_writes", "errors"], r["rates"]
+d = r["rates"]["duplicates"]
+assert d["jobs"] == 800 and d["count"] == round(m["duplicates"] * 4) and not d["one_sided"]
+assert d["lo"] < d["per_job"] < d["hi"] and d["preferred"] is False
+lw = r["rates"]["lost_writes"]
+assert lw == {"count": 0, "jobs": 800, "per_job": 0, "lo": 0, "hi": 0.00373766,
+              "one_sided": True, "preferred": True}, lw
+assert r["deterministic"] is False and r["random_faults"] is True
+assert r["latency"]["samples"] >= 190 and r["latency"]["p99_is_max"] is False, r["latency"]
+assert "until" not in r and "paired" not in r
+PY
+# --against: the other board on the same seed and replications, paired
+"$BP" sim "$board" --catalog "$cat_" --set parts.worker.idempotency=key-in-transaction \
+  --against "$board" >"$tmp/p.json"
+python3 - "$tmp/a.json" "$tmp/p.json" <<'PY'
+import json, sys
+a, p = (json.load(open(f)) for f in sys.argv[1:3])
+d = p["paired"]
+assert d["against"] == "lossy" and list(d["measures"]) == list(p["measures"]), d
+m = d["measures"]
+# this board minus the other: the ID check removes every duplicate, and on
+# common random numbers the deliveries are the very same
+assert m["duplicates"]["mean_diff"] == -a["measures"]["duplicates"], m["duplicates"]
+assert m["deliveries"] == {"mean_diff": 0, "ci95": 0, "min": 0, "max": 0}, m["deliveries"]
+assert m["completion_time_s"]["ci95"] < a["spread"]["completion_time_s"]["ci95"]
+PY
+"$BP" sim "$board" --catalog "$cat_" --seed 12 --replications 3 --against "$board" >"$tmp/p2.json"
+python3 - "$tmp/p2.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+assert p["seed"] == 12 and p["replications"] == 3
+# the same board against itself: every difference is exactly 0
+assert all(v == {"mean_diff": 0, "ci95": 0, "min": 0, "max": 0}
+           for v in p["paired"]["measures"].values()), p["paired"]
+PY
+set +e
+"$BP" sim "$board" --catalog "$cat_" --against "$board" --wire >/dev/null 2>"$tmp/err"; rc=$?
+set -e
+[ $rc = 2 ] || fail "--against with --wire should exit 2, got $rc"
+grep -q "^boardpress: error: --against adds to the JSON results; it does not go with --wire" "$tmp/err" || fail "--against --wire message: $(cat "$tmp/err")"
+set +e
+"$BP" sim "$board" --catalog "$cat_" --against "$tmp/missing.yaml" >/dev/null 2>"$tmp/err"; rc=$?
+set -e
+[ $rc = 1 ] || fail "--against a missing board should exit 1, got $rc"
+# replications: {until}: as many as the goal measure's precision needs
+sed 's/^replications: 4$/replications: {until: 10%, max: 60}/' "$board" >"$tmp/until.yaml"
+"$BP" sim "$tmp/until.yaml" --catalog "$cat_" >"$tmp/u.json"
+sed 's/^replications: 4$/replications: {until: 0.1%, max: 12}/' "$board" >"$tmp/until2.yaml"
+"$BP" sim "$tmp/until2.yaml" --catalog "$cat_" >"$tmp/u2.json"
+python3 - "$tmp/u.json" "$tmp/u2.json" <<'PY'
+import json, sys
+u, u2 = (json.load(open(f)) for f in sys.argv[1:3])
+assert u["until"] == {"target": 0.1, "min": 10, "max": 60, "met": True}, u["until"]
+assert 10 <= u["replications"] < 60
+for k in u["goals"]: # every goal measure within 10% of its mean
+    assert u["spread"][k]["ci95"] <= 0.1 * u["measures"][k], (k, u["spread"][k])
+assert u2["until"] == {"target": 0.001, "min": 10, "max": 12, "met": False}, u2["until"]
+assert u2["replications"] == 12
 PY
 "$BP" sim "$board" --catalog "$cat_" --seed 9 --replications 1 --set parts.worker.idempotency=key-in-transaction >"$tmp/c.json"
 python3 - "$tmp/c.json" <<'PY'

@@ -203,3 +203,14 @@ const char *fmt_measure_label(sim_measure m)
     };
     return (int)m >= 0 && m < SIM_M_COUNT ? labels[m] : "";
 }
+
+void fmt_json_significant(buf *b, double x)
+{
+    double ax = fabs(x);
+    if (!isfinite(x) || ax >= 1 || ax == 0) {
+        fmt_json_number(b, x);
+        return;
+    }
+    int d = 5 - (int)floor(log10(ax)); /* 0.00012345 -> 9 decimals: 6 digits */
+    put_trimmed(b, x, d > 20 ? 20 : d);
+}

@@ -28,5 +28,8 @@ const char *fmt_measure_label(sim_measure m);
 /* A number for JSON: integers exactly, others rounded to 6 significant
  * decimals, never exponent notation or "-0". */
 void fmt_json_number(buf *b, double x);
+/* The same, but a number below 1 keeps 6 significant digits (a rate per
+ * job of 0.000149787). */
+void fmt_json_significant(buf *b, double x);
 
 #endif

@@ -212,6 +212,51 @@ static void load_link(bp_board *b, size_t i, const char *path, const ynode *ln,
     }
 }
 
+/* replications: N, or {until: P, max: N, min: N}: the first min (10)
+ * replications, then more until every goal measure's 95% half-width is
+ * within P of its mean, or max have run (MODEL.md "Replications"). */
+static void load_replications(bp_board *b, const char *path, const ynode *v, const sim_limits *lim,
+                              diag *d)
+{
+    int64_t x;
+    if (v->type != YN_MAP) {
+        if (yread_int(path, v, "replications", 1, lim->max_replications, &x, d) == 0)
+            b->sim.replications = (int)x;
+        return;
+    }
+    static const char *const keys[] = {"until", "max", "min"};
+    ycheck_keys(path, v, "replications key", keys, 3, d);
+    const ynode *until = ymap_get(v, "until"), *max = ymap_get(v, "max"), *min = ymap_get(v, "min");
+    double p;
+    if (!until) {
+        ymissing(path, v, "until", "replications", d);
+    } else if (yread_prob(path, until, "until", &p, d) == 0) {
+        b->until_pos = (bp_pos){until->line, until->col};
+        if (p > 0)
+            b->sim.until = p;
+        else
+            diag_error(d, YPATH(path, until), until->line, until->col,
+                       "until must be above 0%%: it is the 95%% half-width to reach, as a share "
+                       "of the mean (2%%)");
+    }
+    if (!max)
+        ymissing(path, v, "max", "replications", d);
+    else if (yread_int(path, max, "max", 2, lim->max_replications, &x, d) == 0)
+        b->sim.until_max = (int)x;
+    int64_t first = 10; /* a t interval from fewer is too rough to stop on */
+    if (min && yread_int(path, min, "min", 2, lim->max_replications, &first, d) != 0)
+        return;
+    if (b->sim.until_max > 0 && first > b->sim.until_max) {
+        if (min)
+            diag_error(d, YPATH(path, min), min->line, min->col,
+                       "min (%lld) is more than max (%d): the first replications cannot outnumber "
+                       "all of them",
+                       (long long)first, b->sim.until_max);
+        first = b->sim.until_max;
+    }
+    b->sim.replications = (int)first;
+}
+
 static void load_traffic(bp_board *b, const char *path, const ynode *tn, const bp_catalog *cat,
                          const sim_limits *lim, diag *d)
 {
@@ -321,7 +366,7 @@ static void check_events_bound(const bp_board *b, const char *path, const ynode 
 {
     double sends;
     int64_t run = sim_events_estimate(&b->sim, &sends, NULL);
-    int64_t all = run * b->sim.replications;
+    int64_t all = run * board_max_replications(b);
     bool per_run = run > lim->max_events;
     if (!per_run && all <= lim->max_board_events)
         return;
@@ -352,7 +397,7 @@ static void check_events_bound(const bp_board *b, const char *path, const ynode 
         diag_error(d, YPATH(path, at), at->line, at->col,
                    "%s may take up to %lld events (%d replications × %s); the limit is %lld "
                    "per board: lower jobs, tries or replications",
-                   subjects, (long long)all, b->sim.replications, jobs_words,
+                   subjects, (long long)all, board_max_replications(b), jobs_words,
                    (long long)lim->max_board_events);
 }
 
@@ -411,6 +456,11 @@ static void check_settings_apply(const bp_board *b, const char *path, const ynod
                        sim_measure_name((sim_measure)m));
 }
 
+int board_max_replications(const bp_board *b)
+{
+    return b->sim.until > 0 ? b->sim.until_max : b->sim.replications;
+}
+
 bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog *cat,
                           const sim_limits *lim, diag *d)
 {
@@ -452,9 +502,8 @@ bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog 
     int64_t x;
     if ((v = ymap_get(root, "seed")) && yread_int(path, v, "seed", 0, INT64_MAX, &x, d) == 0)
         b->sim.seed = (uint64_t)x;
-    if ((v = ymap_get(root, "replications")) &&
-        yread_int(path, v, "replications", 1, lim->max_replications, &x, d) == 0)
-        b->sim.replications = (int)x;
+    if ((v = ymap_get(root, "replications")))
+        load_replications(b, path, v, lim, d);
 
     const ynode *parts = ymap_get(root, "parts");
     if (!parts) {
@@ -501,6 +550,13 @@ bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog 
         load_traffic(b, path, traffic, cat, lim, d);
     if ((v = ymap_get(root, "goals")))
         board_read_goals(path, v, b->sim.goals, b->goal_pos, d);
+    bool goals = false;
+    for (int m = 0; m < SIM_M_COUNT; m++)
+        goals = goals || b->sim.goals[m].has_max || b->sim.goals[m].has_min;
+    if (b->sim.until > 0 && !goals)
+        diag_error(d, path, b->until_pos.line, b->until_pos.col,
+                   "until sets how precise the goal measures must be, and this board has no "
+                   "goals; give it goals or a number of replications");
     if ((v = ymap_get(root, "expect"))) {
         static const char *const names[] = {"pass", "fail"};
         int e;
@@ -512,15 +568,15 @@ bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog 
     b->sim.id = b->id;
     for (size_t i = 0; i < b->sim.n_parts; i++)
         b->sim.parts[i].id = b->parts[i].id;
-    if (!diag_failed_since(d, mark) &&
-        b->sim.traffic.jobs > BOARD_MAX_JOB_RUNS / b->sim.replications) {
+    int most = board_max_replications(b);
+    if (!diag_failed_since(d, mark) && b->sim.traffic.jobs > BOARD_MAX_JOB_RUNS / most) {
         const ynode *rn = ymap_get(root, "replications");
         const ynode *at = rn ? rn : ymap_get(traffic, "jobs");
         diag_error(d, YPATH(path, at), at->line, at->col,
                    "%lld jobs times %d replications is %lld simulated jobs; the limit is %d per "
                    "board: lower jobs or replications",
-                   (long long)b->sim.traffic.jobs, b->sim.replications,
-                   (long long)b->sim.traffic.jobs * b->sim.replications, BOARD_MAX_JOB_RUNS);
+                   (long long)b->sim.traffic.jobs, most, (long long)b->sim.traffic.jobs * most,
+                   BOARD_MAX_JOB_RUNS);
     }
 
     if (!diag_failed_since(d, mark)) {

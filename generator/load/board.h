@@ -30,6 +30,9 @@ bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog 
                           const sim_limits *lim, diag *d);
 /* Read, parse and build a board file. */
 bp_board *board_load(const char *path, const bp_catalog *cat, const sim_limits *lim, diag *d);
+/* The most replications the board may run: with replications: {until}, its
+ * max, else its number. */
+int board_max_replications(const bp_board *b);
 
 /* Read a goals mapping ({measure: {max: V, min: V}}) into goals and pos
  * (arrays of SIM_M_COUNT). */

@@ -60,6 +60,7 @@ typedef struct bp_board {
     bp_pos goal_pos[SIM_M_COUNT];
     bp_pos expect_pos;
     bp_pos traffic_pos;
+    bp_pos until_pos; /* of replications: {until}, when the board has it */
 } bp_board;
 
 /* A catalog value by name, for {{ catalog.SECTION.FIELD }} and key-numbers. */

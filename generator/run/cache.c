@@ -1,4 +1,4 @@
-/* cache.c — results cache files: "BPRC2\n", the key's length and bytes (to
+/* cache.c — results cache files: "BPRC3\n", the key's length and bytes (to
  * rule out hash collisions), then the result, all little-endian-as-stored
  * on this machine (the cache is local; a different machine just misses),
  * then a checksum of everything before it (cache_seal). */
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAGIC "BPRC2\n"
+#define MAGIC "BPRC3\n"
 
 #ifndef BP_SIM_HASH
 #define BP_SIM_HASH "unknown"
@@ -43,6 +43,8 @@ void cache_key(buf *key, const sim_board *b, const sim_limits *lim, bool want_tr
     buf_puts(key, "boardpress-sim " SIMCORE_VERSION " " BP_SIM_HASH "\n");
     put_i64(key, (int64_t)b->seed);
     put_i64(key, b->replications);
+    put_f64(key, b->until);
+    put_i64(key, b->until_max);
     put_i64(key, want_trace);
     put_i64(key, lim->max_jobs);
     put_i64(key, lim->max_events);
@@ -127,6 +129,14 @@ static void put_result(buf *b, const sim_result *r)
     }
     put_i64(b, r->all_goals_pass);
     put_i64(b, r->expect_ok);
+    put_i64(b, (int64_t)r->seed);
+    put_i64(b, r->latency_samples);
+    put_i64(b, r->deterministic);
+    put_i64(b, r->random_faults);
+    put_i64(b, r->until_met);
+    put_i64(b, r->values != NULL);
+    if (r->values)
+        put_bytes(b, r->values, (size_t)r->replications * SIM_M_COUNT * sizeof *r->values);
     put_i64(b, r->trace_truncated);
     put_i64(b, (int64_t)r->n_trace);
     for (size_t i = 0; i < r->n_trace; i++) {
@@ -221,6 +231,20 @@ bool cache_get(const char *dir, const buf *key, sim_result *out)
         }
         out->all_goals_pass = get_i64(&r) != 0;
         out->expect_ok = get_i64(&r) != 0;
+        out->seed = (uint64_t)get_i64(&r);
+        out->latency_samples = get_i64(&r);
+        out->deterministic = get_i64(&r) != 0;
+        out->random_faults = get_i64(&r) != 0;
+        out->until_met = get_i64(&r) != 0;
+        if (get_i64(&r) != 0) { /* the values of replications × measures */
+            size_t nv = (size_t)(out->replications > 0 ? out->replications : 0) * SIM_M_COUNT;
+            if (nv == 0 || r.bad || r.left < nv * sizeof *out->values) {
+                r.bad = true;
+            } else {
+                out->values = xmalloc(nv * sizeof *out->values);
+                get(&r, out->values, nv * sizeof *out->values);
+            }
+        }
         out->trace_truncated = get_i64(&r) != 0;
         int64_t n = get_i64(&r);
         if (!r.bad && n >= 0 && (uint64_t)n <= r.left / 56) {

@@ -32,6 +32,23 @@ const char *results_key(sim_measure m)
     return (int)m >= 0 && m < SIM_M_COUNT ? keys[m] : "";
 }
 
+static void *copy_of(const void *p, size_t bytes)
+{
+    if (!p || !bytes)
+        return NULL;
+    void *c = xmalloc(bytes);
+    memcpy(c, p, bytes);
+    return c;
+}
+
+void results_copy(sim_result *dst, const sim_result *src)
+{
+    *dst = *src;
+    dst->trace = copy_of(src->trace, src->n_trace * sizeof *src->trace);
+    dst->values =
+        copy_of(src->values, (size_t)src->replications * SIM_M_COUNT * sizeof *src->values);
+}
+
 static void key(buf *b, const char *k)
 {
     buf_putc(b, '"');
@@ -46,7 +63,80 @@ static void str(buf *b, const char *s)
     buf_putc(b, '"');
 }
 
+/* "rates": each fault count's rate per job with its exact 95% interval. */
+static void rates_json(buf *b, const sim_result *r, int hops)
+{
+    buf_puts(b, ",\"rates\":{");
+    bool first = true;
+    for (int m = 0; m < SIM_M_COUNT; m++) {
+        sim_rate rt;
+        if (sim_measure_hop((sim_measure)m) > hops || sim_result_rate(r, (sim_measure)m, &rt) != 0)
+            continue;
+        if (!first)
+            buf_putc(b, ',');
+        first = false;
+        key(b, results_key((sim_measure)m));
+        buf_printf(b, "{\"count\":%lld,\"jobs\":%lld,\"per_job\":", (long long)rt.count,
+                   (long long)rt.trials);
+        fmt_json_significant(b, rt.rate);
+        buf_puts(b, ",\"lo\":");
+        fmt_json_significant(b, rt.lo);
+        buf_puts(b, ",\"hi\":");
+        fmt_json_significant(b, rt.hi);
+        buf_printf(b, ",\"one_sided\":%s,\"preferred\":%s}", rt.one_sided ? "true" : "false",
+                   rt.preferred ? "true" : "false");
+    }
+    buf_putc(b, '}');
+}
+
+/* {NAME: {min, max, ci95}} of each measure the board has, with the mean
+ * first as "mean_diff" for differences. */
+static void stats_json(buf *b, const sim_stat *st, int hops, bool diff)
+{
+    buf_putc(b, '{');
+    for (int m = 0; m < SIM_M_COUNT; m++) {
+        if (sim_measure_hop((sim_measure)m) > hops)
+            continue;
+        if (m)
+            buf_putc(b, ',');
+        key(b, results_key((sim_measure)m));
+        buf_putc(b, '{');
+        if (diff) {
+            buf_puts(b, "\"mean_diff\":");
+            fmt_json_number(b, st[m].mean);
+            buf_putc(b, ',');
+        }
+        buf_puts(b, "\"min\":");
+        fmt_json_number(b, st[m].min);
+        buf_puts(b, ",\"max\":");
+        fmt_json_number(b, st[m].max);
+        buf_puts(b, ",\"ci95\":");
+        fmt_json_number(b, st[m].ci95);
+        buf_putc(b, '}');
+    }
+    buf_putc(b, '}');
+}
+
+/* "paired": this result minus the other's, replication by replication. */
+static void paired_json(buf *b, const results_pair *pair, const sim_result *r, int hops)
+{
+    sim_stat d[SIM_M_COUNT];
+    if (sim_compare(pair->result, r, d) != 0)
+        return; /* the caller ran both on the same streams; nothing to pair otherwise */
+    buf_puts(b, ",\"paired\":{\"against\":");
+    str(b, pair->board->id);
+    buf_puts(b, ",\"measures\":");
+    stats_json(b, d, hops, true);
+    buf_putc(b, '}');
+}
+
 void results_json(buf *b, const bp_board *board, const sim_result *r, bool with_trace)
+{
+    results_json_with(b, board, r, with_trace, NULL);
+}
+
+void results_json_with(buf *b, const bp_board *board, const sim_result *r, bool with_trace,
+                       const results_pair *pair)
 {
     int hops = sim_board_hops(&board->sim);
     buf_putc(b, '{');
@@ -57,6 +147,12 @@ void results_json(buf *b, const bp_board *board, const sim_result *r, bool with_
     str(b, board->title);
     buf_printf(b, ",\"seed\":%llu,\"replications\":%d,", (unsigned long long)board->sim.seed,
                r->replications);
+    if (board->sim.until > 0) {
+        buf_puts(b, "\"until\":{\"target\":");
+        fmt_json_number(b, board->sim.until);
+        buf_printf(b, ",\"min\":%d,\"max\":%d,\"met\":%s},", board->sim.replications,
+                   board->sim.until_max, r->until_met ? "true" : "false");
+    }
     key(b, "measures");
     buf_putc(b, '{');
     for (int m = 0; m < SIM_M_COUNT; m++) {
@@ -69,23 +165,10 @@ void results_json(buf *b, const bp_board *board, const sim_result *r, bool with_
     }
     buf_putc(b, '}');
     if (r->replications > 1) {
-        buf_puts(b, ",\"spread\":{");
-        for (int m = 0; m < SIM_M_COUNT; m++) {
-            if (sim_measure_hop((sim_measure)m) > hops)
-                continue;
-            if (m)
-                buf_putc(b, ',');
-            key(b, results_key((sim_measure)m));
-            buf_puts(b, "{\"min\":");
-            fmt_json_number(b, r->m[m].min);
-            buf_puts(b, ",\"max\":");
-            fmt_json_number(b, r->m[m].max);
-            buf_puts(b, ",\"ci95\":");
-            fmt_json_number(b, r->m[m].ci95);
-            buf_putc(b, '}');
-        }
-        buf_putc(b, '}');
+        buf_puts(b, ",\"spread\":");
+        stats_json(b, r->m, hops, false);
     }
+    rates_json(b, r, hops);
     buf_puts(b, ",\"goals\":{");
     bool first = true;
     for (int m = 0; m < SIM_M_COUNT; m++) {
@@ -116,6 +199,13 @@ void results_json(buf *b, const bp_board *board, const sim_result *r, bool with_
         buf_printf(b, ",\"expect\":\"%s\",\"expect_ok\":%s",
                    board->sim.expect == SIM_EXPECT_PASS ? "pass" : "fail",
                    r->expect_ok ? "true" : "false");
+    buf_printf(b,
+               ",\"deterministic\":%s,\"random_faults\":%s,\"latency\":{\"samples\":%lld,"
+               "\"p99_is_max\":%s}",
+               r->deterministic ? "true" : "false", r->random_faults ? "true" : "false",
+               (long long)r->latency_samples, r->latency_samples < 100 ? "true" : "false");
+    if (pair)
+        paired_json(b, pair, r, hops);
     if (with_trace) {
         buf_puts(b, ",\"trace\":[");
         for (size_t i = 0; i < r->n_trace; i++) {

@@ -11,9 +11,27 @@
  * money ("completion_time_s", "monthly_cost_usd"). Static string. */
 const char *results_key(sim_measure m);
 
-/* Append one board's result object: board, seed, replications, measures,
- * spread (R > 1), goals, expect and, with_trace, the trace. The second
- * hop's measures appear only for a board that has one. */
+/* A deep copy of src into dst (its trace and values copied too); free
+ * both with sim_result_free. */
+void results_copy(sim_result *dst, const sim_result *src);
+
+/* Append one board's result object: board, seed, replications, until (a
+ * board with replications: {until}), measures, spread (R > 1), rates (each
+ * fault count's rate per job with its exact interval), goals, expect,
+ * deterministic, latency (how many jobs the percentiles came from) and,
+ * with_trace, the trace. The second hop's measures appear only for a
+ * board that has one. README "boardpress sim" documents every field. */
 void results_json(buf *b, const bp_board *board, const sim_result *r, bool with_trace);
+
+/* A result to pair with: the same seed and replications, another board. */
+typedef struct {
+    const bp_board *board;
+    const sim_result *result;
+} results_pair;
+
+/* results_json, with "paired" (this result minus pair's, replication by
+ * replication) when pair is not NULL. */
+void results_json_with(buf *b, const bp_board *board, const sim_result *r, bool with_trace,
+                       const results_pair *pair);
 
 #endif

@@ -6,7 +6,9 @@
  * what was measured. */
 #include "run/simulate.h"
 #include "base/fmt.h"
+#include "load/board.h"
 #include "run/cache.h"
+#include "run/results.h"
 #include "simcore.h"
 
 #include <stdint.h>
@@ -114,8 +116,8 @@ static void find_repeats(site *s, item_list *l)
         if (it->same_as != SIZE_MAX)
             continue;
         slots[h] = i + 1;
-        it->events =
-            sim_events_estimate(&it->b->board->sim, NULL, NULL) * it->b->board->sim.replications;
+        it->events = sim_events_estimate(&it->b->board->sim, NULL, NULL) *
+                     board_max_replications(it->b->board);
     }
     free(slots);
 }
@@ -186,12 +188,7 @@ static void share_result(sboard *b, const sboard *from)
     memcpy(b->run_error, from->run_error, sizeof b->run_error);
     if (from->run_failed)
         return;
-    b->result = from->result;
-    if (from->result.n_trace) {
-        size_t bytes = from->result.n_trace * sizeof *from->result.trace;
-        b->result.trace = xmalloc(bytes);
-        memcpy(b->result.trace, from->result.trace, bytes);
-    }
+    results_copy(&b->result, &from->result);
 }
 
 void simulate_site(site *s)
@@ -219,7 +216,7 @@ void simulate_site(site *s)
                 snprintf(b->run_error, sizeof b->run_error,
                          "the board needs more than %lld events across its %d runs; lower jobs, "
                          "tries or replications",
-                         (long long)it->lim.max_board_events, b->board->sim.replications);
+                         (long long)it->lim.max_board_events, board_max_replications(b->board));
             }
             continue;
         }

@@ -130,7 +130,8 @@ int main(int argc, char **argv)
         }
         sim_model *m = sim_model_new(&b->sim, &t);
         sim_counts c;
-        if (!m || sim_model_run(m, &lim, b->sim.seed, NULL, &c, msg, sizeof msg) != 0)
+        if (!m ||
+            sim_model_run(m, &lim, rng_stream_key(b->sim.seed, 0), NULL, &c, msg, sizeof msg) != 0)
             return 1;
         int64_t total = c.events;
         double sum = 0;
@@ -140,7 +141,7 @@ int main(int argc, char **argv)
             sim_limits at = lim;
             at.max_events = total * k / 20;
             /* stops with "needs more than N events" right after event N */
-            sim_model_run(m, &at, b->sim.seed, NULL, &c, msg, sizeof msg);
+            sim_model_run(m, &at, rng_stream_key(b->sim.seed, 0), NULL, &c, msg, sizeof msg);
             size_t q = queue_size(&m->q);
             sum += (double)q;
             most = q > most ? q : most;

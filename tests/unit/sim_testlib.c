@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "rng.h"
 #include "sim_testlib.h"
 
 #include <string.h>
@@ -132,11 +133,37 @@ void tb_lose_reply_of(tb_board *t, const int64_t *jobs, size_t n)
 
 sim_counts tb_counts(const tb_board *t, uint64_t seed)
 {
+    return tb_counts_rep(t, seed, 0);
+}
+
+sim_counts tb_counts_rep(const tb_board *t, uint64_t seed, int r)
+{
     sim_limits lim = sim_limits_default();
     sim_counts c;
     char msg[256] = "";
-    int rc = sim_run_counts(&t->b, &lim, seed, NULL, &c, msg, sizeof msg);
+    int rc = sim_run_counts(&t->b, &lim, seed, r, NULL, &c, msg, sizeof msg);
     if (rc != 0)
         fail_msg("sim_run_counts failed: %s", msg);
     return c;
+}
+
+void tb_gen_seed(tb_gen *r, uint64_t seed)
+{
+    r->key = rng_stream_key(seed, 0);
+    r->n = 0;
+}
+
+double tb_gen_unit(tb_gen *r)
+{
+    return rng_uniform(r->key, r->n++, 0);
+}
+
+bool tb_gen_chance(tb_gen *r, double p)
+{
+    return tb_gen_unit(r) < p;
+}
+
+uint64_t tb_gen_below(tb_gen *r, uint64_t n)
+{
+    return rng_below(r->key, r->n++, 0, n);
 }

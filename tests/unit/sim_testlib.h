@@ -6,6 +6,7 @@
 
 #include "sim_internal.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 enum {
@@ -49,7 +50,19 @@ void tb_lose_reply_of(tb_board *t, const int64_t *jobs, size_t n);
 /* The same for another link (one link per board: the storage is shared). */
 void tb_lose_reply_of_on(tb_board *t, int link, const int64_t *jobs, size_t n);
 
+/* A sequential stream for tests that make random inputs: draw n of a key
+ * (the simulator itself draws by coordinates, rng.h). */
+typedef struct {
+    uint64_t key, n;
+} tb_gen;
+void tb_gen_seed(tb_gen *r, uint64_t seed);
+double tb_gen_unit(tb_gen *r);
+bool tb_gen_chance(tb_gen *r, double p); /* draws even when p is 0 or 1 */
+uint64_t tb_gen_below(tb_gen *r, uint64_t n);
+
 /* One replication's raw counters; fails the test when the run fails. */
 sim_counts tb_counts(const tb_board *t, uint64_t seed);
+/* The same for replication r of that seed. */
+sim_counts tb_counts_rep(const tb_board *t, uint64_t seed, int r);
 
 #endif

@@ -407,6 +407,81 @@ static void errors(void **state)
             "b.yaml:11:5: error: a link needs 'to'\n");
 }
 
+/* replications: {until: P, max: N, min: N}: a precision instead of a count. */
+static void replications_until(void **state)
+{
+    (void)state;
+    const char *goal = "goals: {duplicates: {max: 0}}\n";
+    char *text = xasprintf("%s%s", base, goal);
+    char *until = xstrdup(text);
+    char *at = strstr(until, "replications: 4");
+    diag d;
+    /* min defaults to 10 */
+    char *t1 = xasprintf("%.*sreplications: {until: 2%%, max: 200}%s", (int)(at - until), until,
+                         at + strlen("replications: 4"));
+    bp_board *b = build(t1, &d);
+    if (!b)
+        fail_msg("%s", d.text);
+    assert_true(b->sim.until == 0.02);
+    assert_int_equal(b->sim.until_max, 200);
+    assert_int_equal(b->sim.replications, 10);
+    assert_int_equal(board_max_replications(b), 200);
+    assert_int_equal(b->until_pos.line, 4);
+    assert_int_equal(b->until_pos.col, 23);
+    board_free(b);
+    diag_free(&d);
+    /* min given; a max below 10 takes min down with it */
+    char *t2 = xasprintf("%.*sreplications: {until: 0.05, max: 6}%s", (int)(at - until), until,
+                         at + strlen("replications: 4"));
+    b = build(t2, &d);
+    if (!b)
+        fail_msg("%s", d.text);
+    assert_int_equal(b->sim.replications, 6);
+    assert_int_equal(b->sim.until_max, 6);
+    board_free(b);
+    diag_free(&d);
+    free(t1);
+    free(t2);
+    free(until);
+    /* a fixed count has no until */
+    b = build(text, &d);
+    assert_non_null(b);
+    assert_true(b->sim.until == 0);
+    assert_int_equal(board_max_replications(b), 4);
+    board_free(b);
+    diag_free(&d);
+
+    refused_in(text, "replications: 4", "replications: {until: 0%, max: 20, min: 30, every: 2}",
+               "b.yaml:4:45: error: unknown replications key 'every' (expected 'until', 'max' "
+               "or 'min')\n"
+               "b.yaml:4:23: error: until must be above 0%: it is the 95% half-width to "
+               "reach, as a share of the mean (2%)\n"
+               "b.yaml:4:41: error: min (30) is more than max (20): the first replications "
+               "cannot outnumber all of them\n");
+    refused_in(text, "replications: 4", "replications: {max: 1001, min: 1}",
+               "b.yaml:4:15: error: replications needs 'until'\n"
+               "b.yaml:4:21: error: max must be between 2 and 1000, found 1001\n"
+               "b.yaml:4:32: error: min must be between 2 and 1000, found 1\n");
+    refused_in(text, "replications: 4", "replications: {until: 2 s}",
+               "b.yaml:4:25: error: until: probability '2 s' takes no unit but '%' (write 0.2 "
+               "or 20%)\n"
+               "b.yaml:4:15: error: replications needs 'max'\n");
+    refused_in(text, "replications: 4", "replications: [10]",
+               "b.yaml:4:15: error: replications must be a whole number, found a list\n");
+    /* until needs goals to be precise about */
+    refused_in(base, "replications: 4", "replications: {until: 2%, max: 50}",
+               "b.yaml:4:23: error: until sets how precise the goal measures must be, and this "
+               "board has no goals; give it goals or a number of replications\n");
+    /* the job budget counts max */
+    const char *jobs = strstr(text, "jobs: 20,");
+    char *big = xasprintf("%.*sjobs: 90000,%s", (int)(jobs - text), text, jobs + 9);
+    refused_in(big, "replications: 4", "replications: {until: 2%, max: 1000}",
+               "b.yaml:4:15: error: 90000 jobs times 1000 replications is 90000000 simulated "
+               "jobs; the limit is 20000000 per board: lower jobs or replications\n");
+    free(big);
+    free(text);
+}
+
 static void model_checks(void **state)
 {
     (void)state;
@@ -865,6 +940,7 @@ int main(void)
         cmocka_unit_test(lose_reply_of),
         cmocka_unit_test(goals_and_expect),
         cmocka_unit_test(errors),
+        cmocka_unit_test(replications_until),
         cmocka_unit_test(model_checks),
         cmocka_unit_test(second_release_keys),
         cmocka_unit_test(second_release_errors),

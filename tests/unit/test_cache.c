@@ -33,6 +33,8 @@ static const int64_t other_jobs[] = {3};
 
 MUT(m_seed, t->b.seed++)
 MUT(m_replications, t->b.replications++)
+MUT(m_until, (t->b.until = 0.02, t->b.until_max = 5))
+MUT(m_until_max, t->b.until_max = 7)
 MUT(m_trace, *trace = !*trace)
 MUT(m_max_events, lim->max_events--)
 MUT(m_max_board_events, lim->max_board_events--)
@@ -90,6 +92,8 @@ static const struct {
 } mutations[] = {
     {"seed", m_seed},
     {"replications", m_replications},
+    {"until", m_until},
+    {"until max", m_until_max},
     {"want_trace", m_trace},
     {"max_events", m_max_events},
     {"max_board_events", m_max_board_events},
@@ -234,6 +238,15 @@ static void same_result(const sim_result *a, const sim_result *b)
         assert_int_equal(x->peer, y->peer);
         assert_int_equal(x->detail, y->detail);
     }
+    assert_true(a->seed == b->seed);
+    assert_int_equal(a->latency_samples, b->latency_samples);
+    assert_int_equal(a->deterministic, b->deterministic);
+    assert_int_equal(a->random_faults, b->random_faults);
+    assert_int_equal(a->until_met, b->until_met);
+    assert_non_null(a->values);
+    assert_non_null(b->values);
+    assert_memory_equal(a->values, b->values,
+                        (size_t)a->replications * SIM_M_COUNT * sizeof *a->values);
 }
 
 typedef struct {

@@ -17,83 +17,83 @@
 
 #define BOARDS 200
 
-static double chance(sim_rng *r, double p_nonzero, double max)
+static double chance(tb_gen *r, double p_nonzero, double max)
 {
-    return rng_bernoulli(r, p_nonzero) ? rng_uniform(r) * max : 0;
+    return tb_gen_chance(r, p_nonzero) ? tb_gen_unit(r) * max : 0;
 }
 
-static int64_t between(sim_rng *r, int64_t lo, int64_t hi)
+static int64_t between(tb_gen *r, int64_t lo, int64_t hi)
 {
-    return lo + (int64_t)rng_below(r, (uint64_t)(hi - lo + 1));
+    return lo + (int64_t)tb_gen_below(r, (uint64_t)(hi - lo + 1));
 }
 
 /* A median in [lo, hi] and a p99 1-5 times it (a zero median stays 0). */
-static sim_latency latency(sim_rng *r, int64_t lo, int64_t hi)
+static sim_latency latency(tb_gen *r, int64_t lo, int64_t hi)
 {
     int64_t median = between(r, lo, hi);
-    int64_t p99 = rng_bernoulli(r, 0.3) ? median : median * between(r, 1, 5);
+    int64_t p99 = tb_gen_chance(r, 0.3) ? median : median * between(r, 1, 5);
     return (sim_latency){median, p99};
 }
 
 /* Random faults and timing on one handler. */
-static void random_handler(sim_rng *r, sim_part *h, bool has_provider)
+static void random_handler(tb_gen *r, sim_part *h, bool has_provider)
 {
     h->concurrency = (int)between(r, 1, 8);
     h->work = latency(r, 0, 300000);
-    h->idempotency = (sim_idempotency)rng_below(r, SIM_IDEM_COUNT);
+    h->idempotency = (sim_idempotency)tb_gen_below(r, SIM_IDEM_COUNT);
     if (h->idempotency == SIM_IDEM_PROVIDER_KEY && !has_provider)
         h->idempotency = SIM_IDEM_BUSINESS_KEY; /* needs a provider */
-    h->key_ttl_us = rng_bernoulli(r, 0.6) ? SIM_FOREVER : between(r, 0, 3000000);
-    h->lease_us = rng_bernoulli(r, 0.3) ? SIM_DURATION_CAP_US : between(r, 50000, 5000000);
+    h->key_ttl_us = tb_gen_chance(r, 0.6) ? SIM_FOREVER : between(r, 0, 3000000);
+    h->lease_us = tb_gen_chance(r, 0.3) ? SIM_DURATION_CAP_US : between(r, 50000, 5000000);
     h->crash_after_effect = chance(r, 0.4, 0.3);
     h->crash_after_commit = chance(r, 0.2, 0.2);
     h->restart_us = between(r, 0, 500000);
     h->timeout_us = between(r, 20000, 3000000);
 }
 
-static void random_delivery(sim_rng *r, tb_board *t, sim_part *s, sim_link *d, bool broker)
+static void random_delivery(tb_gen *r, tb_board *t, sim_part *s, sim_link *d, bool broker)
 {
     s->tries = (int)between(r, 1, 6);
     s->redelivery_after_us = between(r, 50000, 2000000);
     s->timeout_us = between(r, 50000, 2000000);
-    if (broker && rng_bernoulli(r, 0.2))
+    if (broker && tb_gen_chance(r, 0.2))
         s->delivery = SIM_DELIVERY_AT_MOST_ONCE;
-    if (broker && rng_bernoulli(r, 0.3))
-        s->dedup_window_us = rng_bernoulli(r, 0.3) ? SIM_FOREVER : between(r, 0, 3000000);
+    if (broker && tb_gen_chance(r, 0.3))
+        s->dedup_window_us = tb_gen_chance(r, 0.3) ? SIM_FOREVER : between(r, 0, 3000000);
     d->rtt_us = between(r, 0, 20000);
-    d->reply_round_trips = rng_bernoulli(r, 0.5) ? 0.5 : 1.0;
+    d->reply_round_trips = tb_gen_chance(r, 0.5) ? 0.5 : 1.0;
     d->lose_request = chance(r, 0.4, 0.4);
     d->lose_reply = chance(r, 0.5, 0.4);
-    d->transactional = broker && rng_bernoulli(r, 0.3);
+    d->transactional = broker && tb_gen_chance(r, 0.3);
     (void)t;
 }
 
 /* A random board: some faults, some policies, any shape the model allows. */
-static void random_board(tb_board *t, sim_rng *r)
+static void random_board(tb_board *t, tb_gen *r)
 {
-    unsigned shape = (unsigned)rng_below(r, 16);
+    unsigned shape = (unsigned)tb_gen_below(r, 16);
     tb_init(t, shape, between(r, 1, 250));
     sim_board *b = &t->b;
-    b->traffic.op = rng_bernoulli(r, 0.3) ? SIM_OP_SET : SIM_OP_CHARGE;
-    b->traffic.arrivals = rng_bernoulli(r, 0.5) ? SIM_ARRIVALS_POISSON : SIM_ARRIVALS_EVEN;
+    b->traffic.op = tb_gen_chance(r, 0.3) ? SIM_OP_SET : SIM_OP_CHARGE;
+    b->traffic.arrivals = tb_gen_chance(r, 0.5) ? SIM_ARRIVALS_POISSON : SIM_ARRIVALS_EVEN;
     b->traffic.over_us = between(r, 0, 5000000);
     b->traffic.repeat_share = chance(r, 0.3, 0.5);
 
     random_delivery(r, t, tb_sender(t), tb_delivery(t), t->broker >= 0);
     random_handler(r, tb_handler(t), t->provider >= 0);
-    if (rng_bernoulli(r, 0.2)) {
+    if (tb_gen_chance(r, 0.2)) {
         int64_t jobs[3];
         for (int i = 0; i < 3; i++)
             jobs[i] = between(r, 1, b->traffic.jobs);
         tb_lose_reply_of(t, jobs, 3);
     }
-    if (t->broker >= 0 && rng_bernoulli(r, 0.4)) { /* the publisher retries */
+    if (t->broker >= 0 && tb_gen_chance(r, 0.4)) { /* the publisher retries */
         sim_part *u = &t->parts[t->users];
         sim_link *pl = &t->links[t->publish];
         u->tries = (int)between(r, 1, 5);
         u->timeout_us = between(r, 20000, 2000000);
         u->message_id =
-            rng_bernoulli(r, 0.5) ? SIM_MESSAGE_ID_PRODUCER : SIM_MESSAGE_ID_PER_PUBLISH;
+            tb_gen_chance(r, 0.5) ? SIM_MESSAGE_ID_PRODUCER : SIM_MESSAGE_ID_PER_PUBLISH;
         pl->lose_request = chance(r, 0.5, 0.4);
         pl->lose_reply = chance(r, 0.7, 0.5);
     }
@@ -102,7 +102,7 @@ static void random_board(tb_board *t, sim_rng *r)
         sim_link *c = &t->links[t->call];
         p->call = latency(r, 1000, 400000);
         p->fail = chance(r, 0.4, 0.3);
-        p->key_ttl_us = rng_bernoulli(r, 0.6) ? SIM_FOREVER : between(r, 0, 3000000);
+        p->key_ttl_us = tb_gen_chance(r, 0.6) ? SIM_FOREVER : between(r, 0, 3000000);
         c->rtt_us = between(r, 0, 20000);
         c->lose_request = chance(r, 0.3, 0.3);
         c->lose_reply = chance(r, 0.3, 0.3);
@@ -112,7 +112,7 @@ static void random_board(tb_board *t, sim_rng *r)
     if (t->broker2 >= 0) {
         sim_part *h = tb_handler(t);
         sim_link *e = &t->links[t->event];
-        h->publish = (sim_publish)rng_below(r, SIM_PUBLISH_COUNT);
+        h->publish = (sim_publish)tb_gen_below(r, SIM_PUBLISH_COUNT);
         h->relay_every_us = between(r, 1000, 1000000);
         e->rtt_us = between(r, 0, 20000);
         e->lose_request = chance(r, 0.3, 0.4);
@@ -153,8 +153,8 @@ static bool one_id_per_job(const tb_board *t)
 static void invariants_hold_on_random_boards(void **state)
 {
     (void)state;
-    sim_rng r;
-    rng_seed(&r, 2024);
+    tb_gen r;
+    tb_gen_seed(&r, 2024);
     sim_limits lim = sim_limits_default();
     int dup_free_checked = 0, outbox_checked = 0;
     for (int i = 0; i < BOARDS; i++) {
@@ -255,8 +255,8 @@ static void invariants_hold_on_random_boards(void **state)
 static void traces_agree_with_counters(void **state)
 {
     (void)state;
-    sim_rng r;
-    rng_seed(&r, 77);
+    tb_gen r;
+    tb_gen_seed(&r, 77);
     sim_limits lim = sim_limits_default();
     lim.max_trace = 1000000;
     for (int i = 0; i < 60; i++) {
@@ -331,8 +331,8 @@ static void *run_in_thread(void *arg)
 static void parallel_runs_match_sequential(void **state)
 {
     (void)state;
-    sim_rng r;
-    rng_seed(&r, 31);
+    tb_gen r;
+    tb_gen_seed(&r, 31);
     thread_job *jobs = calloc(THREADS, sizeof *jobs);
     assert_non_null(jobs);
     for (int i = 0; i < THREADS; i++) {

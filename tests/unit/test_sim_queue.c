@@ -7,7 +7,7 @@
 #include <cmocka.h>
 
 #include "queue.h"
-#include "rng.h"
+#include "sim_testlib.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -87,8 +87,8 @@ static bool before(const sim_event *a, const sim_event *b)
 static void random_mix_comes_out_sorted(void **state)
 {
     (void)state;
-    sim_rng r;
-    rng_seed(&r, 99);
+    tb_gen r;
+    tb_gen_seed(&r, 99);
     sim_queue q;
     queue_init(&q);
     uint32_t n = 200000, pushed = 0, popped = 0;
@@ -98,12 +98,12 @@ static void random_mix_comes_out_sorted(void **state)
     int64_t now = 0;
     while (pushed < n || queue_size(&q) > 0) {
         if (pushed < n) {
-            int lane = (int)rng_below(&r, QUEUE_LANES + 1) - 1;
+            int lane = (int)tb_gen_below(&r, QUEUE_LANES + 1) - 1;
             /* lanes mostly get a constant delay; sometimes a random one */
-            int64_t delay = lane >= 0 && rng_bernoulli(&r, 0.9) ? 100 * (lane + 1)
-                                                                : (int64_t)rng_below(&r, 1000);
-            queue_push(&q, lane, now + delay, (unsigned)rng_below(&r, 12), pushed++, 0, 0, 0);
-            if (!rng_bernoulli(&r, 0.45))
+            int64_t delay = lane >= 0 && tb_gen_chance(&r, 0.9) ? 100 * (lane + 1)
+                                                                : (int64_t)tb_gen_below(&r, 1000);
+            queue_push(&q, lane, now + delay, (unsigned)tb_gen_below(&r, 12), pushed++, 0, 0, 0);
+            if (!tb_gen_chance(&r, 0.45))
                 continue;
         }
         assert_true(queue_pop(&q, &e));
@@ -124,13 +124,13 @@ static void random_mix_comes_out_sorted(void **state)
 static void pops_are_sorted(void **state)
 {
     (void)state;
-    sim_rng r;
-    rng_seed(&r, 5);
+    tb_gen r;
+    tb_gen_seed(&r, 5);
     sim_queue q;
     queue_init(&q);
     for (int i = 0; i < 50000; i++) {
-        int lane = (int)rng_below(&r, QUEUE_LANES + 1) - 1;
-        queue_push(&q, lane, (int64_t)rng_below(&r, 2000), 0, (uint32_t)i, 0, 0, 0);
+        int lane = (int)tb_gen_below(&r, QUEUE_LANES + 1) - 1;
+        queue_push(&q, lane, (int64_t)tb_gen_below(&r, 2000), 0, (uint32_t)i, 0, 0, 0);
     }
     sim_event prev, e;
     assert_true(queue_pop(&q, &prev));

@@ -31,18 +31,18 @@ static void ci95_by_hand(void **state)
 {
     (void)state;
     const double v[] = {10, 14, 12};
-    sim_stat s = sim_stat_of(v, 3);
+    sim_stat s = sim_stat_of(v, 3, 1);
     assert_true(s.mean == 12);
     assert_true(s.min == 10);
     assert_true(s.max == 14);
     assert_true(fabs(s.ci95 - 4.968275) < 1e-6);
 
     const double one[] = {7.5};
-    s = sim_stat_of(one, 1);
+    s = sim_stat_of(one, 1, 1);
     assert_true(s.mean == 7.5 && s.min == 7.5 && s.max == 7.5 && s.ci95 == 0);
 
     const double same[] = {0.1, 0.1, 0.1};
-    s = sim_stat_of(same, 3);
+    s = sim_stat_of(same, 3, 1);
     assert_true(s.mean == 0.1 && s.ci95 == 0);
 }
 
@@ -88,6 +88,25 @@ static void nearest_rank_percentiles(void **state)
         memcpy(c, a, n * sizeof *a);
         assert_int_equal(sim_percentile(c, n, pcts[k]), b[rank - 1]);
         free(c);
+    }
+    /* both at once, the second search above the first: every size from 1
+     * (p50 and p99 the same value) to beyond 100, and the big array */
+    for (size_t m = 1; m <= n; m = m < 300 ? m + 1 : m * 3 + 1) {
+        size_t len = m < n ? m : n;
+        int64_t *c = malloc(len * sizeof *c), *sorted = malloc(len * sizeof *sorted);
+        assert_non_null(c);
+        assert_non_null(sorted);
+        memcpy(c, a, len * sizeof *a);
+        memcpy(sorted, a, len * sizeof *a);
+        qsort(sorted, len, sizeof *sorted, cmp64);
+        int64_t p50, p99;
+        sim_p50_p99(c, len, &p50, &p99);
+        assert_int_equal(p50, sorted[(50 * len + 99) / 100 - 1]);
+        assert_int_equal(p99, sorted[(99 * len + 99) / 100 - 1]);
+        if (len < 100)
+            assert_int_equal(p99, sorted[len - 1]); /* the largest */
+        free(c);
+        free(sorted);
     }
     free(a);
     free(b);
@@ -145,10 +164,10 @@ static void run_replications_goals_and_expect(void **state)
     assert_int_equal(res.replications, 5);
     assert_null(res.trace);
 
-    /* each replication is one run with seed 7 + r */
+    /* each replication is one run on its stream of seed 7 */
     double dup[5], sum = 0, lo = 1e18, hi = -1;
     for (int r = 0; r < 5; r++) {
-        dup[r] = (double)tb_counts(&t, 7 + (uint64_t)r).duplicates;
+        dup[r] = (double)tb_counts_rep(&t, 7, r).duplicates;
         sum += dup[r];
         lo = dup[r] < lo ? dup[r] : lo;
         hi = dup[r] > hi ? dup[r] : hi;
@@ -157,7 +176,7 @@ static void run_replications_goals_and_expect(void **state)
     assert_true(fabs(d.mean - sum / 5) < 1e-9);
     assert_true(d.min == lo && d.max == hi);
     assert_true(d.max > d.min);
-    sim_stat expect = sim_stat_of(dup, 5);
+    sim_stat expect = sim_stat_of(dup, 5, 1);
     assert_true(fabs(d.ci95 - expect.ci95) < 1e-12);
     assert_true(d.ci95 > 0);
 
@@ -174,9 +193,11 @@ static void run_replications_goals_and_expect(void **state)
     t.b.expect = SIM_EXPECT_PASS;
     assert_int_equal(sim_run(&t.b, &lim, false, &res, msg, sizeof msg), 0);
     assert_false(res.expect_ok);
+    sim_result_free(&res);
     t.b.expect = SIM_EXPECT_NONE;
     assert_int_equal(sim_run(&t.b, &lim, false, &res, msg, sizeof msg), 0);
     assert_true(res.expect_ok);
+    sim_result_free(&res);
 
     /* with the ID check every goal passes */
     tb_handler(&t)->idempotency = SIM_IDEM_KEY_IN_TRANSACTION;
@@ -184,6 +205,7 @@ static void run_replications_goals_and_expect(void **state)
     assert_int_equal(sim_run(&t.b, &lim, false, &res, msg, sizeof msg), 0);
     assert_true(res.all_goals_pass);
     assert_true(res.expect_ok);
+    sim_result_free(&res);
     t.b.expect = SIM_EXPECT_FAIL;
     assert_int_equal(sim_run(&t.b, &lim, false, &res, msg, sizeof msg), 0);
     assert_false(res.expect_ok);
@@ -250,7 +272,7 @@ static void event_limit_stops_the_run(void **state)
     t.b.replications = 10;
     sim_counts one;
     char m1[64];
-    assert_int_equal(sim_run_counts(&t.b, &lim, t.b.seed, NULL, &one, m1, sizeof m1), 0);
+    assert_int_equal(sim_run_counts(&t.b, &lim, t.b.seed, 0, NULL, &one, m1, sizeof m1), 0);
     lim.max_board_events = one.events * 5 / 2; /* enough for two runs, not three */
     assert_int_equal(sim_run(&t.b, &lim, false, &res, msg, sizeof msg), -1);
     char want[200];

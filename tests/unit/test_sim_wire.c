@@ -95,7 +95,8 @@ static bool same_request(const sim_wire_request *a, const sim_wire_request *b)
         p->max_trace != q->max_trace || a->want_trace != b->want_trace)
         return false;
     if (!same_str(x->id, y->id) || x->seed != y->seed || x->replications != y->replications ||
-        x->expect != y->expect || !same_f64(x->prices.vcpu_usd_month, y->prices.vcpu_usd_month) ||
+        !same_f64(x->until, y->until) || x->until_max != y->until_max || x->expect != y->expect ||
+        !same_f64(x->prices.vcpu_usd_month, y->prices.vcpu_usd_month) ||
         !same_f64(x->prices.gb_usd_month, y->prices.gb_usd_month))
         return false;
     const sim_traffic *s = &x->traffic, *t = &y->traffic;
@@ -236,6 +237,8 @@ static bool mutate(fixture *f, int k)
     case 62: p->lease_us = 31000000; return true;
     case 63: p->publish = SIM_PUBLISH_OUTBOX; return true;
     case 64: p->relay_every_us = 5000000; return true;
+    case 65: b->until = 0.02; return true;
+    case 66: b->until_max = 200; return true;
     default: return false;
     }
 }
@@ -271,7 +274,7 @@ static void round_trips_every_field(void **state)
         sim_wire_request_free(&d);
         free(b.v);
     }
-    assert_int_equal(fields, 65);
+    assert_int_equal(fields, 67);
 
     sim_wire_request d;
     char msg[256] = "x";
@@ -373,7 +376,7 @@ static void damaged_values_are_refused(void **state)
     uint8_t v[512], w[512];
     size_t n = small_board(v, sizeof v);
     assert_true(n < sizeof v);
-    /* header: magic, version 2 */
+    /* header: magic, version 3 */
     memcpy(w, v, n);
     w[0] = 'X';
     expect_refused(w, n,
@@ -383,7 +386,7 @@ static void damaged_values_are_refused(void **state)
     w[4] = 1;
     expect_refused(w, n,
                    "bad board bytes at byte 4 (header): the board encoding is version 1; "
-                   "this simulator reads version 2");
+                   "this simulator reads version 3");
     /* limits: max_jobs 10000000 is the zigzag varint 80 da c4 09 */
     size_t at = 5;
     assert_memory_equal(v + at, "\x80\xda\xc4\x09", 4);
@@ -418,16 +421,17 @@ static void damaged_values_are_refused(void **state)
     memcpy(w, v, n);
     w[id_at] = 0x7f;
     expect_refused(w, n, NULL); /* longer than what is left, or garbage after it */
-    /* seed 1, replications 1 (zigzag 2), expect 0 */
-    size_t expect_at = id_at + 2 + 1 + 1;
+    /* seed 1, replications 1 (zigzag 2), until 0, until_max 0, expect 0 */
+    size_t reps_at = id_at + 2 + 1, expect_at = reps_at + 1 + 1 + 1;
+    assert_int_equal(v[reps_at], 2);
     assert_int_equal(v[expect_at], 0);
     memcpy(w, v, n);
     w[expect_at] = 3;
-    expect_refused(w, n, "bad board bytes at byte 29 (the board): expect is 3; it has 3 values");
+    expect_refused(w, n, "bad board bytes at byte 31 (the board): expect is 3; it has 3 values");
     /* replications beyond an int */
-    memcpy(longer, v, expect_at - 1);
-    memcpy(longer + expect_at - 1, "\x80\x80\x80\x80\x10", 5);
-    memcpy(longer + expect_at + 4, v + expect_at, n - expect_at);
+    memcpy(longer, v, reps_at);
+    memcpy(longer + reps_at, "\x80\x80\x80\x80\x10", 5);
+    memcpy(longer + reps_at + 5, v + reps_at + 1, n - reps_at - 1);
     expect_refused(longer, n + 4,
                    "bad board bytes at byte 28 (the board): replications is 2147483648, out of "
                    "range");
@@ -552,9 +556,11 @@ static void results_layout(void **state)
     r.trace = tr;
     r.n_trace = 2;
     r.trace_truncated = true;
+    r.deterministic = true;
+    r.latency_samples = 0x123456789a;
 
     size_t n = sim_wire_result_encode(&r, NULL, 0);
-    enum { HEAD = 24, MEASURES = 32 * SIM_M_COUNT, GOALS = 16 * SIM_M_COUNT, ENTRY = 40 };
+    enum { HEAD = 32, MEASURES = 32 * SIM_M_COUNT, GOALS = 16 * SIM_M_COUNT, ENTRY = 40 };
     assert_int_equal(n, HEAD + MEASURES + GOALS + 2 * ENTRY);
     uint8_t *v = malloc(n);
     assert_int_equal(sim_wire_result_encode(&r, v, n), n);
@@ -562,8 +568,9 @@ static void results_layout(void **state)
     assert_int_equal(le(v + 4, 4), SIM_WIRE_RESULT_VERSION);
     assert_int_equal(le(v + 8, 4), SIM_M_COUNT);
     assert_int_equal(le(v + 12, 4), 20);
-    assert_int_equal(le(v + 16, 4), 2 | 4); /* expect_ok, trace_truncated */
+    assert_int_equal(le(v + 16, 4), 2 | 4 | 8); /* expect_ok, trace_truncated, deterministic */
     assert_int_equal(le(v + 20, 4), 2);
+    assert_int_equal(le(v + 24, 8), 0x123456789a);
     for (int m = 0; m < SIM_M_COUNT; m++) {
         const uint8_t *s = v + HEAD + 32 * m;
         assert_true(same_f64(f64_at(s), r.m[m].mean));
@@ -588,6 +595,11 @@ static void results_layout(void **state)
     /* without a trace: the measures and goals only */
     r.trace = NULL;
     assert_int_equal(sim_wire_result_encode(&r, NULL, 0), HEAD + MEASURES + GOALS);
+    /* replications: {until} met its precision */
+    r.deterministic = false;
+    r.until_met = true;
+    assert_int_equal(sim_wire_result_encode(&r, v, n), HEAD + MEASURES + GOALS);
+    assert_int_equal(le(v + 16, 4), 2 | 4 | 16);
     free(v);
 }
 

@@ -49,7 +49,8 @@ function show(x) {
 function differences(want, got) {
   const out = [];
   const same = (a, b) => bits(a) === bits(b);
-  for (const k of ['replications', 'allGoalsPass', 'expectOk', 'traceTruncated'])
+  for (const k of ['replications', 'allGoalsPass', 'expectOk', 'traceTruncated', 'deterministic',
+    'untilMet', 'latencySamples'])
     if (want[k] !== got[k]) out.push(k + ': native ' + want[k] + ', wasm ' + got[k]);
   for (const m of BpSim.MEASURES)
     for (const s of ['mean', 'min', 'max', 'ci95'])
@@ -98,6 +99,9 @@ function jsonDifferences(res, json) {
   });
   if (res.replications !== json.replications) out.push('replications differ');
   if (res.allGoalsPass !== json.all_goals_pass) out.push('all_goals_pass differs');
+  if (res.deterministic !== json.deterministic) out.push('deterministic differs');
+  if (res.latencySamples !== json.latency.samples) out.push('latency.samples differs');
+  if (json.until && res.untilMet !== json.until.met) out.push('until.met differs');
   if (json.trace) {
     if (json.trace.length !== res.trace.length) out.push('trace lengths differ');
     else
@@ -188,16 +192,17 @@ async function main() {
     if (want.trace.length) traces++;
   });
 
-  /* The comparison can fail: one ulp in one measure, one flipped verdict. */
+  /* The comparison can fail: one ulp in one measure, one flipped verdict
+   * (the results header is 32 bytes, WIRE.md). */
   const native = fs.readFileSync(path.join(dir, '0.res'));
   const want = BpSim.decodeResult(native);
   const ulp = Buffer.from(native);
-  const meanAt = 24 + 32 * BpSim.MEASURES.indexOf('completion_time');
+  const meanAt = 32 + 32 * BpSim.MEASURES.indexOf('completion_time');
   ulp.writeBigUInt64LE(ulp.readBigUInt64LE(meanAt) ^ 1n, meanAt);
   const d1 = differences(want, BpSim.decodeResult(ulp));
   if (d1.length !== 1 || !d1[0].startsWith('completion_time.mean: '))
     fail('self-check: one ulp in completion_time.mean gave ' + JSON.stringify(d1));
-  const goalAt = 24 + 32 * BpSim.MEASURES.length;
+  const goalAt = 32 + 32 * BpSim.MEASURES.length;
   const firstGoal = Object.keys(want.goals)[0];
   if (firstGoal) {
     const flip = Buffer.from(native), g = goalAt + 16 * BpSim.MEASURES.indexOf(firstGoal) + 8;

@@ -14,6 +14,11 @@ static inline double sqrt(double x)
     return __builtin_sqrt(x);
 }
 
+static inline double fabs(double x)
+{
+    return __builtin_fabs(x);
+}
+
 static inline double floor(double x)
 {
     return __builtin_floor(x);
