@@ -1,10 +1,12 @@
 /* main.c — the boardpress command line (SPEC §2): option parsing and the
- * `sim` command; `build` and `check` are build.c, `watch` preview/watch.c. */
+ * `sim` command; `build` and `check` are build.c, `watch` preview/watch.c,
+ * `serve` preview/serve.c. */
 #include "load/board.h"
 #include "draw/draw.h"
 #include "render/markdown.h"
 #include "run/results.h"
 #include "build.h"
+#include "preview/serve.h"
 #include "preview/watch.h"
 #include "simcore.h"
 #include "base/util.h"
@@ -235,8 +237,9 @@ out:
     return rc;
 }
 
-/* Options shared by build, check and watch. Returns 0, or 2 after usage. */
-static int parse_build(int argc, char **argv, site_options *o)
+/* Options shared by build, check, watch and serve (with so, also --port and
+ * --bind). Returns 0, or 2 after usage. */
+static int parse_build(int argc, char **argv, site_options *o, serve_options *so)
 {
     o->content = "content";
     o->templates = "templates";
@@ -254,6 +257,16 @@ static int parse_build(int argc, char **argv, site_options *o)
         }
         if (strcmp(a, "--no-cache") == 0) {
             o->cache = NULL;
+            continue;
+        }
+        if (so && (strcmp(a, "--port") == 0 || strcmp(a, "--bind") == 0)) {
+            if (i + 1 >= argc || argv[i + 1][0] == '\0')
+                return usage("missing value after", a);
+            const char *v = argv[++i];
+            if (a[2] == 'b')
+                so->bind = v;
+            else if ((so->port = serve_parse_port(v)) < 0)
+                return usage("--port takes a number from 0 to 65535, found", v);
             continue;
         }
         const char **dst = strcmp(a, "--content") == 0     ? &o->content
@@ -300,21 +313,25 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "sim") == 0) {
         rc = cmd_sim(argc, argv);
     } else if (strcmp(cmd, "build") == 0 || strcmp(cmd, "check") == 0 ||
-               strcmp(cmd, "watch") == 0) {
+               strcmp(cmd, "watch") == 0 || strcmp(cmd, "serve") == 0) {
         site_options o;
-        rc = parse_build(argc, argv, &o);
+        memset(&o, 0, sizeof o);
+        const char *max = getenv("BOARDPRESS_WATCH_MAX");
+        serve_options so = {"127.0.0.1", 8000, max ? atoi(max) : 0};
+        rc = parse_build(argc, argv, &o, cmd[1] == 'e' ? &so : NULL);
         if (rc == 0) {
             o.write = cmd[0] != 'c';
             if (cmd[0] == 'w') {
-                const char *max = getenv("BOARDPRESS_WATCH_MAX");
-                rc = watch_run(&o, site_build, max ? atoi(max) : 0);
+                rc = watch_run(&o, site_build_report, so.max_rebuilds);
+            } else if (cmd[1] == 'e') {
+                rc = serve_run(&o, &so, site_build_report);
             } else {
                 rc = site_build(&o);
             }
         }
     } else {
-        static const char *const commands[] = {"build", "check", "sim", "watch"};
-        const char *near = diag_suggest(cmd, commands, 4);
+        static const char *const commands[] = {"build", "check", "sim", "watch", "serve"};
+        const char *near = diag_suggest(cmd, commands, 5);
         if (!near)
             return usage("unknown command", cmd);
         char *msg = xasprintf("unknown command '%s'; did you mean '%s'?", cmd, near);
