@@ -29,7 +29,7 @@ TEST_CMDS := clang:clang /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt
              /usr/lib/python3/dist-packages/yaml/__init__.py:python3-yaml
 # SimPy 3 (python3-simpy3) for Debian's /usr/bin/python3; python3-simpy is SimPy 2.3.
 BENCH_CMDS := hugo:hugo /usr/lib/python3/dist-packages/simpy/core.py:python3-simpy3 \
-              /usr/bin/python3:python3 /usr/bin/time:time node:nodejs
+              /usr/bin/python3:python3 /usr/bin/time:time node:nodejs npm:npm /usr/bin/chromium:chromium
 
 # $(call ensure,PKGCONFIG:DEB ...,CMD-OR-FILE:DEB ...,WHY): install what is missing.
 define ensure
@@ -53,8 +53,10 @@ deps:
 	@$(call ensure,$(BUILD_PKGS),$(BUILD_CMDS),to build boardpress)
 test-deps: deps
 	@$(call ensure,,$(TEST_CMDS),by make test)
+	@bash tests/browser/npm-ci.sh
 bench-deps: deps
 	@$(call ensure,,$(BENCH_CMDS),by make bench)
+	@bash tests/browser/npm-ci.sh
 
 # ---------------------------------------------------------------- flags
 # Quiet by default ("CC file"); `make V=1` shows whole commands.

@@ -20,6 +20,7 @@
 // first failed check, naming it.
 
 import { chromium } from 'playwright-core';
+import { check, checks, CheckFailed, eq } from './check.mjs';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -35,15 +36,6 @@ const SHOTS = path.resolve(shotsArg);
 const CHROMIUM = process.env.BP_CHROMIUM || '/usr/bin/chromium';
 const WAIT = 15000; // ms for anything the server or browser should do
 
-let checks = 0;
-class CheckFailed extends Error {}
-function check(ok, what) {
-  checks++;
-  if (!ok) throw new CheckFailed(what);
-}
-function eq(got, want, what) {
-  check(got === want, `${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
-}
 
 // ------------------------------------------------------------ the server
 
