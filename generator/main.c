@@ -24,6 +24,7 @@ static const char usage_text[] =
     "       boardpress sim BOARD.yaml [--catalog FILE] [--seed N] [--replications R]\n"
     "                      [--set PATH=VALUE ...] [--trace] [--against BOARD.yaml]\n"
     "       boardpress watch [build options]\n"
+    "       boardpress serve [build options] [--port N] [--bind ADDR]\n"
     "       boardpress --version | --help\n";
 
 static const char help_text[] =
@@ -47,6 +48,9 @@ static const char help_text[] =
     "          sim-core/WIRE.md) instead of running it; --wire-result: run it and\n"
     "          write the results in the module's binary form instead of JSON\n"
     "  watch   build, then rebuild whenever content, templates or static change\n"
+    "  serve   watch, and serve the output on http://127.0.0.1:8000/ (--port N,\n"
+    "          0 for any free port; --bind ADDR to listen elsewhere): pages\n"
+    "          reload after each rebuild, a failed one shows its errors on them\n"
     "\n"
     "exit status: 0 ok, 1 bad input, 2 bad usage, 3 I/O or resource failure\n";
 
