@@ -155,18 +155,24 @@ int expand_compare(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
             buf_html_s(out, b->board->id);
             buf_printf(out, "\"><span class=\"bp-num\" data-board=\"");
             buf_html_s(out, b->board->id);
-            buf_printf(out, "\" data-measure=\"%s\">", sim_measure_name(m));
+            /* a rare count: with its exact bound, as '| ci' writes it */
+            sim_rate rt;
+            bool rare = numbers_preferred_rate(b, m, &rt) == 0;
+            buf_printf(out, "\" data-measure=\"%s\"%s>", sim_measure_name(m),
+                       rare ? " data-filter=\"ci\"" : "");
             buf v;
             buf_init(&v);
-            sim_rate rt;
-            if (numbers_preferred_rate(b, m, &rt) == 0)
-                numbers_ci(&v, b, m); /* a rare count: with its exact bound */
+            if (rare)
+                numbers_ci(&v, b, m);
             else
                 fmt_measure(&v, m, b->result.m[m].mean);
-            numbers_p99_note(&v, b, m);
             buf_html(out, v.data, v.len);
             buf_free(&v);
             buf_puts(out, "</span>");
+            buf_init(&v);
+            numbers_p99_note(&v, b, m);
+            buf_html(out, v.data, v.len);
+            buf_free(&v);
             if (b->result.goals[m].present)
                 buf_printf(out, " <span class=\"bp-%s\">%s</span>",
                            b->result.goals[m].pass ? "pass" : "fail",

@@ -69,10 +69,8 @@ static int value_text(buf *out, const sboard *b, sim_measure m, const char *filt
     const sim_goal_result *gr = &b->result.goals[m];
     if (!filter) {
         fmt_measure(out, m, st->mean);
-        numbers_p99_note(out, b, m);
     } else if (strcmp(filter, "ci") == 0) {
         numbers_ci(out, b, m);
-        numbers_p99_note(out, b, m);
     } else if (strcmp(filter, "min") == 0) {
         fmt_measure(out, m, st->min);
     } else if (strcmp(filter, "max") == 0) {
@@ -268,6 +266,12 @@ static int expand_inline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *o
     buf_html(out, v.data, v.len);
     buf_puts(out, "</span>");
     buf_free(&v);
+    if (!filter || strcmp(filter, "ci") == 0) { /* outside the number a page script may rewrite */
+        buf_init(&v);
+        numbers_p99_note(&v, b, (sim_measure)m);
+        buf_html(out, v.data, v.len);
+        buf_free(&v);
+    }
     expand_results_board(pc, b->board->id, b);
     rc = 0;
 out:
