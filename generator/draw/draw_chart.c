@@ -15,10 +15,12 @@
 #define MARGIN 16
 #define MAX_POINTS 10000
 
-/* Okabe-Ito colours: distinguishable with the common colour-vision
- * deficiencies, and dark enough for the light card. */
-static const uint32_t palette[] = {0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7, 0x8C6D00, 0x56B4E9};
-#define N_PALETTE (sizeof palette / sizeof palette[0])
+/* Series colours: the palette's DC_SERIES0.. (Okabe-Ito's, distinguishable
+ * with the common colour-vision deficiencies), one marker shape each. */
+static dcolor S_series_color(size_t s)
+{
+    return (dcolor)(DC_SERIES0 + (int)(s % DC_N_SERIES));
+}
 
 typedef struct {
     double lo, hi, step;
@@ -115,7 +117,7 @@ static int S_check(const draw_chart *c, char *err, size_t errn)
     return 0;
 }
 
-static void S_marker(dcanvas *cv, size_t s, double x, double y, uint32_t color)
+static void S_marker(dcanvas *cv, size_t s, double x, double y, dcolor color)
 {
     switch (s % 6) {
     case 0:
@@ -238,7 +240,7 @@ static void S_paint(dcanvas *cv, const draw_chart *c, const frame *f)
     /* series: lines, then markers on top */
     for (size_t s = 0; s < c->n_series; s++) {
         const draw_series *se = &c->series[s];
-        uint32_t col = palette[s % N_PALETTE];
+        dcolor col = S_series_color(s);
         if (se->n >= 2) {
             double *xy = xmalloc(se->n * 2 * sizeof *xy);
             for (size_t i = 0; i < se->n; i++) {
@@ -253,7 +255,7 @@ static void S_paint(dcanvas *cv, const draw_chart *c, const frame *f)
     }
     /* legend */
     for (size_t s = 0; s < c->n_series; s++) {
-        uint32_t col = palette[s % N_PALETTE];
+        dcolor col = S_series_color(s);
         double x = f->entry_x[s], y = f->legend_y + f->entry_row[s] * DL_SMALL;
         dc_line(cv, x, y, x + 22, y, col, 2, false);
         S_marker(cv, s, x + 11, y, col);
@@ -305,14 +307,14 @@ int draw_chart_opts(const draw_chart *c, buf *svg, buf *alt, const draw_opts *o,
     buf desc;
     buf_init(&desc);
     S_alt(c, &f, &desc);
-    dcanvas *cv = dcanvas_new_svg(CHART_W, CHART_H, o->text);
+    dcanvas *cv = dcanvas_new_svg(CHART_W, CHART_H, o->text, o->look.theme);
     S_paint(cv, c, &f);
     buf doc;
     buf_init(&doc);
     int rc = dcanvas_finish_svg(cv, c->title ? c->title : "Line chart", desc.data, &doc, err, errn);
     dcanvas_free(cv);
     if (rc == 0 && o->png_path) {
-        cv = dcanvas_new_png(CHART_W, CHART_H, 2);
+        cv = dcanvas_new_png(CHART_W, CHART_H, 2, o->look.theme);
         S_paint(cv, c, &f);
         rc = dcanvas_finish_png(cv, o->png_path, err, errn);
         dcanvas_free(cv);
@@ -328,8 +330,8 @@ int draw_chart_opts(const draw_chart *c, buf *svg, buf *alt, const draw_opts *o,
     return rc;
 }
 
-int draw_chart_svg(const draw_chart *c, buf *svg, buf *alt, char *err, size_t errn)
+int draw_chart_svg(const draw_chart *c, draw_look look, buf *svg, buf *alt, char *err, size_t errn)
 {
-    draw_opts o = {DTEXT_ELEMENTS, NULL};
+    draw_opts o = {DTEXT_ELEMENTS, NULL, look};
     return draw_chart_opts(c, svg, alt, &o, err, errn);
 }

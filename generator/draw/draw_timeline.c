@@ -16,7 +16,7 @@
 #define LANE_MIN_GAP 150
 #define LABEL_PAD 12
 
-static dtl_item *S_item(dtimeline_layout *l, dtl_kind kind, int from, int to, uint32_t color,
+static dtl_item *S_item(dtimeline_layout *l, dtl_kind kind, int from, int to, dcolor color,
                         const sim_trace_entry *e, char *text)
 {
     l->items = xgrow(l->items, sizeof *l->items, &l->cap_items, l->n_items + 1);
@@ -372,13 +372,13 @@ typedef struct {
     double legend_h;
 } tl_frame;
 
-static void S_diamond(dcanvas *c, double x, double y, double r, uint32_t fill, uint32_t stroke)
+static void S_diamond(dcanvas *c, double x, double y, double r, dcolor fill, dcolor stroke)
 {
     double xy[8] = {x, y - r, x + r, y, x, y + r, x - r, y};
     dc_polygon(c, xy, 4, fill, stroke);
 }
 
-static void S_mark(dcanvas *c, dtl_kind k, double x, double y, uint32_t color)
+static void S_mark(dcanvas *c, dtl_kind k, double x, double y, dcolor color)
 {
     switch (k) {
     case DTL_SKIP:
@@ -469,7 +469,7 @@ static void S_paint(dcanvas *c, dcanvas *m, const bp_board *b, const dtimeline_l
         size_t k = dwrap(m, label, DF_LABEL, false, HEAD_TEXT_W, &lines, &w);
         double bw = ceil(w) + 24, x = l->lane_x[i];
         bool ext = b->sim.parts[l->lane_part[i]].external;
-        dc_line(c, x + 0.5, MARGIN + f->head_h, x + 0.5, bottom, 0xAAB4BE, 1, true);
+        dc_line(c, x + 0.5, MARGIN + f->head_h, x + 0.5, bottom, DC_LIFELINE, 1, true);
         dc_rect(c, round(x - bw / 2) + 0.5, MARGIN + 0.5, bw - 1, f->head_h - 1, 6,
                 ext ? DC_EXTERNAL : DC_BOX, DC_BOX_EDGE, ext);
         double ty = MARGIN + (f->head_h - DL_LABEL * (double)k) / 2;
@@ -583,14 +583,14 @@ int draw_timeline_opts(const bp_board *b, const sim_trace_entry *tr, size_t n, b
     S_alt(b, &l, &desc);
     char *title = b->title ? xasprintf("Timeline: %s", b->title)
                            : xasprintf("Timeline of board %s", b->id ? b->id : "");
-    dcanvas *c = dcanvas_new_svg(width, height, o->text);
+    dcanvas *c = dcanvas_new_svg(width, height, o->text, o->look.theme);
     S_paint(c, m, b, &l, &f, width, height);
     buf doc;
     buf_init(&doc);
     int rc = dcanvas_finish_svg(c, title, desc.data, &doc, err, errn);
     dcanvas_free(c);
     if (rc == 0 && o->png_path) {
-        c = dcanvas_new_png(width, height, 2);
+        c = dcanvas_new_png(width, height, 2, o->look.theme);
         S_paint(c, m, b, &l, &f, width, height);
         rc = dcanvas_finish_png(c, o->png_path, err, errn);
         dcanvas_free(c);
@@ -607,9 +607,9 @@ int draw_timeline_opts(const bp_board *b, const sim_trace_entry *tr, size_t n, b
     return rc;
 }
 
-int draw_timeline(const bp_board *b, const sim_trace_entry *tr, size_t n, buf *svg, buf *alt,
-                  char *err, size_t errn)
+int draw_timeline(const bp_board *b, const sim_trace_entry *tr, size_t n, draw_look look, buf *svg,
+                  buf *alt, char *err, size_t errn)
 {
-    draw_opts o = {DTEXT_ELEMENTS, NULL};
+    draw_opts o = {DTEXT_ELEMENTS, NULL, look};
     return draw_timeline_opts(b, tr, n, svg, alt, &o, err, errn);
 }

@@ -67,7 +67,8 @@ int figure_board(site *s, sboard *b, const char *path, int line, int col)
             drawcache_key_board(&key, b->board, notes, n);
         if (s->opt.cache && drawcache_get(s->opt.cache, &key, &b->svg, &b->alt)) {
             /* drawn by an earlier build, from exactly these inputs */
-        } else if (draw_board(b->board, notes, n, &svg, &alt, err, sizeof err) != 0) {
+        } else if (draw_board(b->board, notes, n, (draw_look){DRAW_WIDE, DRAW_LIGHT}, &svg, &alt,
+                              err, sizeof err) != 0) {
             diag_error(&s->d, path, line, col, "cannot draw board '%s': %s", b->board->id, err);
             b->draw_failed = true;
             buf_free(&svg);
@@ -105,7 +106,8 @@ int figure_timeline(site *s, sboard *b, const char *path, int line, int col)
             b->tl_failed = true;
         } else if (cached) {
             /* drawn by an earlier build, from exactly these inputs */
-        } else if (draw_timeline(b->board, b->result.trace, b->result.n_trace, &svg, &alt, err,
+        } else if (draw_timeline(b->board, b->result.trace, b->result.n_trace,
+                                 (draw_look){DRAW_WIDE, DRAW_LIGHT}, &svg, &alt, err,
                                  sizeof err) != 0) {
             b->tl_failed = true;
         }
@@ -159,7 +161,8 @@ int figure_chart(site *s, schart *sc)
         buf_init(&svg);
         buf_init(&alt);
         char err[256];
-        if (draw_chart_svg(&dc, &svg, &alt, err, sizeof err) != 0) {
+        if (draw_chart_svg(&dc, (draw_look){DRAW_WIDE, DRAW_LIGHT}, &svg, &alt, err, sizeof err) !=
+            0) {
             diag_error(&s->d, c->path, c->pos.line, c->pos.col, "cannot draw the chart: %s", err);
             sc->draw_failed = true;
             buf_free(&svg);

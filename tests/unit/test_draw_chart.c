@@ -35,7 +35,7 @@ static void legend_axes_ticks(void **state)
     buf_init(&svg);
     buf_init(&alt);
     char err[256];
-    assert_int_equal(draw_chart_svg(&c, &svg, &alt, err, sizeof err), 0);
+    assert_int_equal(draw_chart_svg(&c, FX_LOOK, &svg, &alt, err, sizeof err), 0);
     assert_true(fx_wellformed(&svg));
     for (size_t i = 0; i < 3; i++) {
         char *want = xasprintf(">%s</text>", s[i].name);
@@ -51,7 +51,7 @@ static void legend_axes_ticks(void **state)
     buf again, alt2;
     buf_init(&again);
     buf_init(&alt2);
-    assert_int_equal(draw_chart_svg(&c, &again, &alt2, err, sizeof err), 0);
+    assert_int_equal(draw_chart_svg(&c, FX_LOOK, &again, &alt2, err, sizeof err), 0);
     assert_string_equal(svg.data, again.data);
     buf_free(&again);
     buf_free(&alt2);
@@ -69,7 +69,7 @@ static void flat_and_single_points(void **state)
     buf_init(&svg);
     buf_init(&alt);
     char err[256];
-    assert_int_equal(draw_chart_svg(&c, &svg, &alt, err, sizeof err), 0);
+    assert_int_equal(draw_chart_svg(&c, FX_LOOK, &svg, &alt, err, sizeof err), 0);
     assert_true(fx_wellformed(&svg));
     assert_non_null(strstr(svg.data, "<title>Line chart</title>"));
     buf_free(&svg);
@@ -88,7 +88,7 @@ static void duration_axis(void **state)
     buf_init(&svg);
     buf_init(&alt);
     char err[256];
-    assert_int_equal(draw_chart_svg(&c, &svg, &alt, err, sizeof err), 0);
+    assert_int_equal(draw_chart_svg(&c, FX_LOOK, &svg, &alt, err, sizeof err), 0);
     assert_non_null(strstr(svg.data, ">10 min</text>"));
     assert_non_null(strstr(svg.data, ">30 min</text>"));
     assert_null(strstr(svg.data, ">600</text>"));
@@ -106,14 +106,14 @@ static void bad_charts(void **state)
     buf_init(&svg);
     buf_init(&alt);
     char err[256];
-    assert_int_equal(draw_chart_svg(&c, &svg, &alt, err, sizeof err), -1);
+    assert_int_equal(draw_chart_svg(&c, FX_LOOK, &svg, &alt, err, sizeof err), -1);
     assert_string_equal(err, "y of point 2 in series 2 is not a finite number");
     s[1].y = tx;
     s[1].name = "bad \xE2\x82";
-    assert_int_equal(draw_chart_svg(&c, &svg, &alt, err, sizeof err), -1);
+    assert_int_equal(draw_chart_svg(&c, FX_LOOK, &svg, &alt, err, sizeof err), -1);
     assert_string_equal(err, "the name of series 2 is not valid UTF-8 (bad byte at offset 4)");
     c.n_series = 0;
-    assert_int_equal(draw_chart_svg(&c, &svg, &alt, err, sizeof err), -1);
+    assert_int_equal(draw_chart_svg(&c, FX_LOOK, &svg, &alt, err, sizeof err), -1);
     assert_string_equal(err, "a chart needs 1 to 12 series, not 0");
     assert_int_equal(svg.len, 0);
     buf_free(&svg);

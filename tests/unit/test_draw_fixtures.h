@@ -5,12 +5,16 @@
 
 #include "load/board.h"
 #include "base/util.h"
+#include "draw/draw.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* The look the golden and layout tests draw unless they say otherwise. */
+#define FX_LOOK ((draw_look){DRAW_WIDE, DRAW_LIGHT})
 
 typedef struct {
     const char *id, *label;

@@ -69,7 +69,7 @@ static void lost_ack_then_skip(void **state)
     buf svg, alt;
     buf_init(&svg);
     buf_init(&alt);
-    assert_int_equal(draw_timeline(b, tr, n, &svg, &alt, err, sizeof err), 0);
+    assert_int_equal(draw_timeline(b, tr, n, FX_LOOK, &svg, &alt, err, sizeof err), 0);
     assert_true(fx_wellformed(&svg));
     assert_non_null(strstr(svg.data, ">ack 3 lost</text>"));
     assert_non_null(strstr(svg.data, ">job 3: ID seen, skipped</text>"));
@@ -83,9 +83,9 @@ static void lost_ack_then_skip(void **state)
     buf_init(&again);
     buf_init(&alt2);
     bp_board *other = fx_service();
-    assert_int_equal(draw_board(other, NULL, 0, &again, &alt2, err, sizeof err), 0);
+    assert_int_equal(draw_board(other, NULL, 0, FX_LOOK, &again, &alt2, err, sizeof err), 0);
     buf_clear(&again);
-    assert_int_equal(draw_timeline(b, tr, n, &again, &alt2, err, sizeof err), 0);
+    assert_int_equal(draw_timeline(b, tr, n, FX_LOOK, &again, &alt2, err, sizeof err), 0);
     assert_string_equal(svg.data, again.data);
     fx_board_free(other);
     buf_free(&again);
@@ -115,7 +115,7 @@ static void duplicate_charge_highlighted(void **state)
     buf svg, alt;
     buf_init(&svg);
     buf_init(&alt);
-    assert_int_equal(draw_timeline(b, tr, n, &svg, &alt, err, sizeof err), 0);
+    assert_int_equal(draw_timeline(b, tr, n, FX_LOOK, &svg, &alt, err, sizeof err), 0);
     assert_true(fx_wellformed(&svg));
     assert_non_null(strstr(svg.data, "font-weight=\"bold\" fill=\"#b42318\">job 3 charged twice<"));
     assert_non_null(strstr(alt.data, "6 charges applied, 1 of them duplicates."));
@@ -158,7 +158,7 @@ static void crash_restart_marks(void **state)
     buf svg, alt;
     buf_init(&svg);
     buf_init(&alt);
-    assert_int_equal(draw_timeline(b, tr, n, &svg, &alt, err, sizeof err), 0);
+    assert_int_equal(draw_timeline(b, tr, n, FX_LOOK, &svg, &alt, err, sizeof err), 0);
     assert_true(fx_wellformed(&svg));
     assert_non_null(strstr(svg.data, ">crash</text>")); /* in the legend */
     assert_non_null(strstr(alt.data, "crashed (job 1); restarted"));
@@ -177,14 +177,14 @@ static void bad_traces(void **state)
     buf_init(&svg);
     buf_init(&alt);
     char err[256];
-    assert_int_equal(draw_timeline(b, tr, 0, &svg, &alt, err, sizeof err), -1);
+    assert_int_equal(draw_timeline(b, tr, 0, FX_LOOK, &svg, &alt, err, sizeof err), -1);
     assert_string_equal(err, "the trace to draw is empty");
     tr[4].part = 9;
-    assert_int_equal(draw_timeline(b, tr, n, &svg, &alt, err, sizeof err), -1);
+    assert_int_equal(draw_timeline(b, tr, n, FX_LOOK, &svg, &alt, err, sizeof err), -1);
     assert_string_equal(err, "trace event 5 names a part the board does not have");
     tr[4].part = 3;
     tr[4].t_us = 0;
-    assert_int_equal(draw_timeline(b, tr, n, &svg, &alt, err, sizeof err), -1);
+    assert_int_equal(draw_timeline(b, tr, n, FX_LOOK, &svg, &alt, err, sizeof err), -1);
     assert_string_equal(err, "trace event 5 is earlier than the event before it");
     assert_int_equal(svg.len, 0);
     free(tr);
