@@ -218,10 +218,23 @@ static int S_attempt(dcanvas *m, const bp_board *b, const dpart_content *pc, con
             around += S_label_room(m, b, i, true) - (2 * 6 + 10 + 2 * DR_CELL + 8) + NARROW_AROUND;
     double right = fmax(outer, dceil_to(around, DR_CELL));
     out->width = (int)dceil_to(x - dceil_to(gap[g->cols - 1], DR_CELL) + right, DR_CELL);
-    if (ao->narrow && out->width < ao->min_w)
+    if (ao->narrow && out->width < ao->min_w) {
+        /* centre the stack in the figure, as far as the texts beside its
+         * links still fit right of them */
+        double shift = (ao->min_w - out->width) / 2.0, centre = col_x[0] + col_w[0] / 2;
+        for (size_t i = 0; i < nl; i++) {
+            if (abs(g->row[b->sim.links[i].from] - g->row[b->sim.links[i].to]) != 1)
+                continue;
+            double texts = S_label_room(m, b, i, true) - (2 * 6 + 10 + 2 * DR_CELL + 8);
+            shift = fmin(shift, ao->min_w - 6 - (DR_GAP_TEXT + 2) - texts - 4 - centre);
+        }
+        shift = floor(fmax(0, shift) / DR_CELL) * DR_CELL;
+        for (int c = 0; c < g->cols; c++)
+            col_x[c] += shift;
         out->width = ao->min_w;
-    else if (ao->narrow)
+    } else if (ao->narrow) {
         out->width += ao->min_w - DRAW_NARROW_W; /* the attempts' growth */
+    }
     out->height = (int)dceil_to(y + outer, DR_CELL);
 
     out->parts = xcalloc(n, sizeof *out->parts);

@@ -358,17 +358,49 @@ typedef struct {
 } dtl_item;
 
 typedef struct {
-    int width, height;
+    int width, height; /* wide: of the rows; narrow: of the whole figure */
+    draw_layout layout;
     int *lane_part; /* part index per lane */
     double *lane_x;
     size_t n_lanes;
-    dtl_item *items;
+    dtl_item *items; /* y: wide, the row's top from MARGIN; narrow, its text's baseline */
     size_t n_items, cap_items;
+    /* narrow: the lane headers (two staggered rows when one has no room) */
+    int head_rows;
+    double head_top[2], head_h, head_wrap;
+    double time_w;     /* the time before each row's words */
+    double legend_top; /* the first legend row's centre */
 } dtimeline_layout;
 
+/* The events of a trace as rows, in the wide layout (lanes spaced for
+ * their labels, time in a column at the left) or the narrow one
+ * (draw_timeline_narrow.c: lanes spread across DRAW_NARROW_W, each row a
+ * line of words above its arrow or mark). */
 int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *tr, size_t n,
-                          dtimeline_layout *out, char *err, size_t errn);
+                          draw_layout layout, dtimeline_layout *out, char *err, size_t errn);
 void dtimeline_layout_free(dtimeline_layout *l);
+
+/* draw_timeline.c, for both layouts: duplicates and skips are the point of
+ * the picture (their words are bold); the mark of an item; the legend of
+ * the marks that appear, from (x0, y) in rows no wider than max_x (c NULL:
+ * measure only; *rows gets how many; returns the right end). */
+#define DTL_LEGEND_ROW 20.0
+bool dtl_bold(dtl_kind k);
+/* A lane's header box centred at x from top, h tall: the part's label at
+ * size (14: 18 px lines, else 15), wrapped at wrap, the box pad wider. */
+void dtl_head(dcanvas *c, dcanvas *m, const bp_board *b, int part, double x, double top, double h,
+              double size, double wrap, double pad, double radius);
+/* A message from x0 towards x1 at height y: an arrow, or a dashed line
+ * ending in a cross 60% of the way when lost. Returns where it ends. */
+double dtl_message(dcanvas *c, const dtl_item *it, double x0, double x1, double y);
+/* The restart after crash item crash on its lane, or -1. */
+long dtl_restart_of(const dtimeline_layout *l, size_t crash);
+void dtl_mark(dcanvas *c, dtl_kind k, double x, double y, dcolor color);
+double dtl_legend(dcanvas *c, dcanvas *m, const dtimeline_layout *l, double x0, double ly,
+                  double max_x, int *rows);
+/* draw_timeline_narrow.c */
+void dtimeline_place_narrow(dcanvas *m, const bp_board *b, dtimeline_layout *l);
+void dtimeline_paint_narrow(dcanvas *c, dcanvas *m, const bp_board *b, const dtimeline_layout *l);
 
 /* Shared by the board and timeline checks. */
 int dcheck_board(const bp_board *b, char *err, size_t errn);

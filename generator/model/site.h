@@ -227,6 +227,18 @@ typedef struct {
     bp_pos about_pos;
 } site_config;
 
+/* A drawing in its four renderings (SPEC §7: wide and narrow, light and
+ * dark; draw/draw.h's look index: layout * 2 + theme), each a complete SVG
+ * document, and the one alt text they share. */
+#define FIGURE_LOOKS 4
+typedef struct {
+    char *svg[FIGURE_LOOKS];
+    char *alt;
+} sfigure;
+
+/* Free what a figure holds (not f itself). */
+void sfigure_free(sfigure *f);
+
 /* One board variant to simulate and draw: a board file as it is, one
  * combination of a level, or one point of a chart. */
 typedef struct {
@@ -240,9 +252,9 @@ typedef struct {
     sim_result result;
     /* draw/: the drawings, made on first use */
     bool drawn, draw_failed;
-    char *svg, *alt;
+    sfigure fig; /* the diagram */
     bool tl_drawn, tl_failed;
-    char *tl_svg, *tl_alt;
+    sfigure tl; /* the timeline */
 } sboard;
 
 typedef struct {
@@ -260,7 +272,7 @@ typedef struct {
     size_t n_points;
     bool drawn, draw_failed;
     bool from_cache; /* its drawing was an earlier build's */
-    char *svg, *alt;
+    sfigure fig;
 } schart;
 
 typedef struct {

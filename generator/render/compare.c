@@ -4,6 +4,7 @@
  * page's boards use and do not set themselves). */
 #include "render/render_internal.h"
 #include "base/fmt.h"
+#include "draw/figures.h"
 #include "load/fields.h"
 
 #include <stdlib.h>
@@ -68,10 +69,23 @@ int expand_compare(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
     if (rc != 0)
         return -1;
     pc->interactive = true;
+    /* every board switches to its wide drawing where the widest fits, so a
+     * switch never swaps a wide picture for a narrow one */
+    int widest = 0;
+    for (size_t i = 0; i < nb; i++) {
+        if (figure_board(pc->s, bs[i], pc->page->path, a->line, a->col) != 0) {
+            rc = -1;
+            continue;
+        }
+        int fw, fh;
+        expand_svg_size(bs[i]->fig.svg[draw_look_index((draw_look){DRAW_WIDE, DRAW_LIGHT})], &fw,
+                        &fh);
+        widest = fw > widest ? fw : widest;
+    }
     buf figs;
     buf_init(&figs);
-    for (size_t i = 0; i < nb; i++)
-        if (expand_board_figure(pc, bs[i], a, bs[i]->board->id, &figs) != 0)
+    for (size_t i = 0; i < nb && rc == 0; i++)
+        if (expand_board_figure(pc, bs[i], a, bs[i]->board->id, widest, &figs) != 0)
             rc = -1;
     if (rc != 0) {
         buf_free(&figs);
@@ -80,7 +94,8 @@ int expand_compare(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
     buf_puts(out, "<section class=\"bp-compare\" id=\"");
     expand_unique_id(pc, out, "compare");
     buf_puts(out, "\">\n<div class=\"bp-switcher\" role=\"group\" aria-label=\"Board to show\" "
-                  "hidden><span class=\"bp-switcher-label\">Board to show</span>");
+                  "hidden><span class=\"bp-switcher-label\">Board to show</span>"
+                  "<div class=\"bp-switches\">");
     for (size_t i = 0; i < nb; i++) {
         buf_printf(out,
                    "<button type=\"button\" class=\"bp-switch\" aria-pressed=\"%s\" "
@@ -91,10 +106,11 @@ int expand_compare(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
         buf_html_s(out, bs[i]->board->title);
         buf_puts(out, "</button>");
     }
-    buf_puts(out, "</div>\n<div class=\"bp-compare-boards\">\n");
+    buf_puts(out, "</div></div>\n<div class=\"bp-compare-boards\">\n");
     buf_put(out, figs.data, figs.len);
     buf_free(&figs);
-    buf_puts(out, "</div>\n<div class=\"bp-table-wrap\"><table class=\"bp-compare-table\">\n");
+    buf_puts(out,
+             "</div>\n<div class=\"bp-table-wrap\"><table class=\"bp-compare-table bp-reflow\">\n");
     int reps = bs[0]->result.replications;
     bool same_reps = true;
     for (size_t i = 1; i < nb; i++)
@@ -119,7 +135,7 @@ int expand_compare(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
     size_t nr = compare_rows(bs, nb, rows);
     for (size_t r = 0; r < nr; r++) {
         sim_measure m = rows[r];
-        buf_printf(out, "<tr data-measure=\"%s\"><th scope=\"row\">%s</th><td>",
+        buf_printf(out, "<tr data-measure=\"%s\"><th scope=\"row\">%s</th><td data-label=\"Goal\">",
                    sim_measure_name(m), fmt_measure_label(m));
         for (size_t i = 0; i < nb; i++) {
             const sim_goal *g = &bs[i]->board->sim.goals[m];
@@ -137,6 +153,8 @@ int expand_compare(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
             const sboard *b = bs[i];
             buf_puts(out, "<td data-board=\"");
             buf_html_s(out, b->board->id);
+            buf_puts(out, "\" data-label=\"");
+            buf_html_s(out, b->board->title);
             buf_printf(out, "\"><span class=\"bp-num\" data-board=\"");
             buf_html_s(out, b->board->id);
             buf_printf(out, "\" data-measure=\"%s\">", sim_measure_name(m));

@@ -241,14 +241,17 @@ static int expand_timeline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf 
     }
     if (figure_timeline(pc->s, b, pc->page->path, a->line, a->col) != 0)
         goto out;
-    char *file = xasprintf("%s-timeline.svg", id);
-    if (expand_page_file(pc, file, b->tl_svg) == 0) {
+    char *stem = xasprintf("%s-timeline", id);
+    buf pic;
+    buf_init(&pic);
+    fig_spec f = {&b->tl, stem, "bp-diagram", 0, 0, false, NULL};
+    if (expand_figure(pc, &f, &pic) == 0) {
         buf_puts(out, "<figure class=\"bp-figure bp-timeline\" id=\"");
         char *base = xasprintf("timeline-%s", id);
         expand_unique_id(pc, out, base);
         free(base);
         buf_puts(out, "\">");
-        expand_img(out, file, b->tl_svg, b->tl_alt, "bp-diagram");
+        buf_put(out, pic.data, pic.len);
         buf_puts(out, "<figcaption>");
         buf_html_s(out, b->board->title);
         buf_puts(out, ": every delivery, call and acknowledgment of the first run, in order"
@@ -256,7 +259,8 @@ static int expand_timeline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf 
         expand_results_board(pc, b->board->id, b);
         rc = 0;
     }
-    free(file);
+    buf_free(&pic);
+    free(stem);
 out:
     free(id);
     return rc;
@@ -279,15 +283,18 @@ static int expand_chart(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *ou
     const bp_chart *c = sc->chart;
     if (figure_chart(pc->s, sc) != 0)
         return -1;
-    char *file = xasprintf("chart-%s.svg", c->id);
-    int rc = expand_page_file(pc, file, sc->svg);
+    char *stem = xasprintf("chart-%s", c->id);
+    buf pic;
+    buf_init(&pic);
+    fig_spec f = {&sc->fig, stem, "bp-diagram", 0, 0, false, NULL};
+    int rc = expand_figure(pc, &f, &pic);
     if (rc == 0) {
         buf_puts(out, "<figure class=\"bp-figure bp-chart\" id=\"");
         char *base = xasprintf("chart-%s", c->id);
         expand_unique_id(pc, out, base);
         free(base);
         buf_puts(out, "\">");
-        expand_img(out, file, sc->svg, sc->alt, "bp-diagram");
+        buf_put(out, pic.data, pic.len);
         buf_puts(out, "<figcaption>");
         buf_html_s(out, c->title);
         buf_printf(out,
@@ -300,7 +307,8 @@ static int expand_chart(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *ou
             free(key);
         }
     }
-    free(file);
+    buf_free(&pic);
+    free(stem);
     return rc;
 }
 
@@ -345,7 +353,7 @@ int expand_placeholder(void *ctx, const char *inner, size_t len, int line, int c
                 if (!b) {
                     rc = expand_err_unlisted(&a, &w[1], id, "board");
                 } else {
-                    rc = expand_board_figure(pc, b, &a, id, out);
+                    rc = expand_board_figure(pc, b, &a, id, 0, out);
                 }
                 free(id);
                 return rc;

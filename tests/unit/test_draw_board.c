@@ -188,49 +188,6 @@ static char *render_look(const bp_board *b, const draw_note *notes, size_t n, dr
     return render_opts(b, notes, n, DTEXT_ELEMENTS, look);
 }
 
-/* Compare with tests/golden-svg/NAME.svg; BOARDPRESS_REGEN=1 rewrites it. */
-static void golden(const char *name, const char *got)
-{
-    char *path = xasprintf("tests/golden-svg/%s.svg", name);
-    const char *regen = getenv("BOARDPRESS_REGEN");
-    if (regen && strcmp(regen, "1") == 0) {
-        FILE *f = fopen(path, "wb");
-        assert_non_null(f);
-        fputs(got, f);
-        fclose(f);
-        printf("rewrote %s\n", path);
-        free(path);
-        return;
-    }
-    char *want = NULL;
-    size_t len = 0;
-    if (file_read(path, 1 << 22, &want, &len) != 0)
-        fail_msg("cannot read %s (BOARDPRESS_REGEN=1 writes it)", path);
-    if (strcmp(want, got) != 0) {
-        size_t line = 1, i = 0;
-        while (want[i] && want[i] == got[i]) {
-            if (want[i] == '\n')
-                line++;
-            i++;
-        }
-        char *actual = xasprintf("/tmp/boardpress-golden-%s.svg", name);
-        FILE *f = fopen(actual, "wb");
-        if (f) {
-            fputs(got, f);
-            fclose(f);
-        }
-        print_error("%s differs from the drawing at line %zu\n  see: diff -u %s %s\n"
-                    "  if the change is intended: BOARDPRESS_REGEN=1 make test\n",
-                    path, line, path, actual);
-        free(actual);
-        free(want);
-        free(path);
-        fail();
-    }
-    free(want);
-    free(path);
-}
-
 /* ------------------------------------------------------------------ tests */
 
 static void layout_known_boards(void **state)
@@ -487,37 +444,37 @@ static void goldens(void **state)
     draw_note notes[] = {{2, "183 charged twice", DRAW_FAIL}, {2, "0 lost writes", DRAW_PASS}};
     bp_board *b = fx_every_delivery();
     char *svg = render(b, notes, 2, DTEXT_ELEMENTS);
-    golden("every-delivery", svg);
+    fx_golden("every-delivery", svg);
     free(svg);
     fx_board_free(b);
     b = fx_mini();
     svg = render(b, NULL, 0, DTEXT_ELEMENTS);
-    golden("mini", svg);
+    fx_golden("mini", svg);
     free(svg);
     fx_board_free(b);
     b = fx_service();
     svg = render(b, NULL, 0, DTEXT_ELEMENTS);
-    golden("service", svg);
+    fx_golden("service", svg);
     free(svg);
     fx_board_free(b);
     /* the narrow layout and the dark palette */
     b = fx_every_delivery();
     svg = render_look(b, notes, 2, (draw_look){DRAW_NARROW, DRAW_LIGHT});
-    golden("every-delivery-narrow", svg);
+    fx_golden("every-delivery-narrow", svg);
     free(svg);
     svg = render_look(b, notes, 2, (draw_look){DRAW_NARROW, DRAW_DARK});
-    golden("every-delivery-narrow-dark", svg);
+    fx_golden("every-delivery-narrow-dark", svg);
     free(svg);
     svg = render_look(b, notes, 2, (draw_look){DRAW_WIDE, DRAW_DARK});
-    golden("every-delivery-dark", svg);
+    fx_golden("every-delivery-dark", svg);
     free(svg);
     fx_board_free(b);
     b = two_hop();
     svg = render_look(b, NULL, 0, (draw_look){DRAW_WIDE, DRAW_LIGHT});
-    golden("two-hop", svg);
+    fx_golden("two-hop", svg);
     free(svg);
     svg = render_look(b, NULL, 0, (draw_look){DRAW_NARROW, DRAW_LIGHT});
-    golden("two-hop-narrow", svg);
+    fx_golden("two-hop-narrow", svg);
     free(svg);
     fx_board_free(b);
 }
