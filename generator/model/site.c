@@ -47,6 +47,7 @@ void catalog_free(bp_catalog *c)
         free(c->values[i].field);
         free(c->values[i].text);
         free(c->values[i].label);
+        free(c->values[i].source_text);
     }
     free(c->values);
     for (int k = 0; k < SIM_KIND_COUNT; k++)

@@ -63,6 +63,11 @@ typedef struct bp_board {
     bp_pos until_pos; /* of replications: {until}, when the board has it */
 } bp_board;
 
+/* Where a catalog value comes from (the catalog's `sources:` maps): a
+ * product's documentation, a measurement, or, when the catalog names
+ * neither, a value chosen for the example. */
+typedef enum { BP_SOURCE_EXAMPLE, BP_SOURCE_DOCS, BP_SOURCE_MEASURED } bp_source_kind;
+
 /* A catalog value by name, for {{ catalog.SECTION.FIELD }} and key-numbers. */
 typedef struct {
     char *section; /* "payment-provider", "amqp", "price", "retention" */
@@ -70,6 +75,8 @@ typedef struct {
     char *text;    /* formatted for a page: "150 ms", "5 tries", "1 RTT" */
     char *label;   /* for the key-numbers table: "Payment provider call, median" */
     double value;  /* the number (seconds for durations, INFINITY for "forever") */
+    bp_source_kind source;
+    char *source_text; /* which documentation or measurement; NULL for an example value */
     bp_pos pos;
 } bp_catalog_value;
 

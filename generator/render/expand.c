@@ -58,6 +58,32 @@ static int err_unknown(const ph_at *a, const word *w, const char *what, const ch
     return expand_err_word(a, w, msg);
 }
 
+/* The catalog value SECTION.FIELD, or NULL after an error at w naming the
+ * nearest section or field. */
+const bp_catalog_value *expand_catalog_value(const ph_at *a, const word *w, const char *section,
+                                             const char *field)
+{
+    const bp_catalog *cat = a->pc->s->cat;
+    const bp_catalog_value *v = catalog_find(cat, section, field);
+    if (v)
+        return v;
+    const char *cands[512];
+    size_t nc = 0;
+    bool section_known = false;
+    for (size_t i = 0; i < cat->n_values; i++)
+        section_known |= strcmp(cat->values[i].section, section) == 0;
+    for (size_t i = 0; i < cat->n_values && nc < 512; i++) {
+        const bp_catalog_value *cv = &cat->values[i];
+        if (section_known && strcmp(cv->section, section) == 0)
+            cands[nc++] = cv->field;
+        else if (!section_known && (nc == 0 || strcmp(cands[nc - 1], cv->section) != 0))
+            cands[nc++] = cv->section;
+    }
+    err_unknown(a, w, section_known ? "catalog field" : "catalog section",
+                section_known ? field : section, cands, nc);
+    return NULL;
+}
+
 /* A measured value: mean, or with a filter. Returns -1 with a message. */
 static int value_text(buf *out, const sboard *b, sim_measure m, const char *filter, char *err,
                       size_t errn)
@@ -95,7 +121,6 @@ static int value_text(buf *out, const sboard *b, sim_measure m, const char *filt
 
 static int expand_inline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
 {
-    site *s = pc->s;
     if (n != 1 && !(n == 3 && w[1].len == 1 && w[1].s[0] == '|'))
         return expand_err_word(
             a, &w[0],
@@ -122,24 +147,9 @@ static int expand_inline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *o
             goto out;
         }
         *field++ = '\0';
-        const bp_catalog_value *v = catalog_find(s->cat, section, field);
-        if (!v) {
-            const char *cands[512];
-            size_t nc = 0;
-            bool section_known = false;
-            for (size_t i = 0; i < s->cat->n_values; i++)
-                section_known |= strcmp(s->cat->values[i].section, section) == 0;
-            for (size_t i = 0; i < s->cat->n_values && nc < 512; i++) {
-                const bp_catalog_value *cv = &s->cat->values[i];
-                if (section_known && strcmp(cv->section, section) == 0)
-                    cands[nc++] = cv->field;
-                else if (!section_known && (nc == 0 || strcmp(cands[nc - 1], cv->section) != 0))
-                    cands[nc++] = cv->section;
-            }
-            err_unknown(a, &w[0], section_known ? "catalog field" : "catalog section",
-                        section_known ? field : section, cands, nc);
+        const bp_catalog_value *v = expand_catalog_value(a, &w[0], section, field);
+        if (!v)
             goto out;
-        }
         buf_puts(out, "<span class=\"bp-num\">");
         buf_html_s(out, v->text);
         buf_puts(out, "</span>");

@@ -47,6 +47,11 @@ typedef struct {
 int expand_placeholder(void *ctx, const char *inner, size_t len, int line, int col, bool alone,
                        buf *out, bool *block);
 
+/* The catalog value SECTION.FIELD, or NULL after an error at w that names
+ * the nearest section or field ({{ catalog.S.F }}, {{ key-numbers S.F }}). */
+const bp_catalog_value *expand_catalog_value(const ph_at *a, const word *w, const char *section,
+                                             const char *field);
+
 /* ------------------------------------------------------------ directive.c */
 
 /* The word as a string (caller frees). */
