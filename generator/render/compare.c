@@ -393,7 +393,7 @@ int expand_key_numbers(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out
         return rc;
     if (n == 1)
         nr = kn_default(pc, rows);
-    buf_puts(out, "<div class=\"bp-table-wrap\"><table class=\"bp-key-numbers\">\n"
+    buf_puts(out, "<div class=\"bp-table-wrap\"><table class=\"bp-key-numbers bp-reflow\">\n"
                   "<caption>Defaults from the catalog behind this page's boards (a board "
                   "may override any of them), and where each comes from.</caption>\n"
                   "<thead><tr><th scope=\"col\">Number</th><th scope=\"col\">Value</th>"
@@ -406,9 +406,9 @@ int expand_key_numbers(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out
         buf_html_s(out, v->field);
         buf_puts(out, "\"><th scope=\"row\">");
         buf_html_s(out, v->label);
-        buf_puts(out, "</th><td>");
+        buf_puts(out, "</th><td data-label=\"Value\">");
         buf_html_s(out, v->text);
-        buf_puts(out, "</td><td>");
+        buf_puts(out, "</td><td data-label=\"Source\">");
         kn_source(out, v);
         buf_puts(out, "</td></tr>\n");
     }

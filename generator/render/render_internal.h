@@ -132,11 +132,12 @@ int expand_level(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out);
 
 /* ------------------------------------------------------------ notes.c */
 
-/* The generated "what this model includes and leaves out" note (HTML). */
-void expand_model_note(page_ctx *pc, buf *out);
-/* The line saying when the page's numbers were measured, with each board's
- * seed and runs (HTML; nothing for a page without boards). */
-void expand_measured_stamp(page_ctx *pc, buf *out);
+/* "How these numbers were measured" (HTML; nothing for a page without
+ * boards, levels or charts): the date and simulator version, the set-up
+ * the page's boards share said once, a table of each board's seed, the
+ * runs the simulator made and what it changes from that set-up, and the
+ * model note in a <details>. */
+void expand_measured(page_ctx *pc, buf *out);
 /* Append a board's results object to the page's results.json (once). */
 void expand_results_board(page_ctx *pc, const char *key, const sboard *b);
 /* Write the page's results.json, when it has results. Returns 0 or -1. */
