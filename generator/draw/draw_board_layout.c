@@ -147,19 +147,74 @@ typedef struct {
     int min_w;
     bool narrow;
     double *col_x, *col_w;
+    double fault_wrap; /* narrow: wrap the faults of links around a part at this width (0: not) */
 } attempt_opts;
+
+/* A link's texts: t[0] its protocol, then its fault lines, each fault
+ * wrapped at spaces to at most wrap px (0: not wrapped), at most 8 lines in
+ * all (the last keeps what is left). store holds the wrapped lines. Returns
+ * the count. */
+#define NARROW_FAULT_W 60 /* narrow: the faults of a link around a part, right of the stack */
+
+static size_t S_link_texts(dcanvas *m, const bp_board *b, size_t i, double wrap, dltext *t,
+                           char store[][160])
+{
+    char faults[4][160];
+    size_t nf = dlink_faults(b, i, faults), n = 0;
+    t[n].text = dlink_label(b, i);
+    t[n].bold = true;
+    t[n].color = DC_PROTO;
+    t[n].kind = DL_LINK_TEXT;
+    t[n].w = dc_text_width(m, t[n].text, DF_SMALL, true);
+    n++;
+    for (size_t k = 0; k < nf; k++) {
+        dcolor color = strcmp(faults[k], "transactional") == 0 ? DC_MUTED : DC_FAIL;
+        const char *rest = faults[k];
+        while (*rest && n < 8) {
+            size_t len = strlen(rest), cut = len;
+            if (wrap > 0 && n < 7 && dc_text_width(m, rest, DF_SMALL, false) > wrap) {
+                /* the longest run of whole words that fits, else the first word */
+                size_t best = 0;
+                for (size_t j = 1; j < len; j++) {
+                    if (rest[j] != ' ')
+                        continue;
+                    char head[160];
+                    snprintf(head, sizeof head, "%.*s", (int)j, rest);
+                    if (dc_text_width(m, head, DF_SMALL, false) <= wrap || best == 0)
+                        best = j;
+                    else
+                        break;
+                }
+                if (best > 0)
+                    cut = best;
+            }
+            snprintf(store[n], 160, "%.*s", (int)cut, rest);
+            t[n].text = store[n];
+            t[n].bold = false;
+            t[n].color = color;
+            t[n].kind = DL_FAULT;
+            t[n].w = dc_text_width(m, store[n], DF_SMALL, false);
+            n++;
+            rest += cut;
+            while (*rest == ' ')
+                rest++;
+        }
+    }
+    return n;
+}
 
 /* The room a link's texts need beside it: the widest across (between
  * columns) or their lines stacked (between rows), with the ports' zones. */
-static double S_label_room(dcanvas *m, const bp_board *b, size_t i, bool across)
+static double S_label_room(dcanvas *m, const bp_board *b, size_t i, bool across, double wrap)
 {
-    char faults[4][160];
-    size_t nf = dlink_faults(b, i, faults);
-    double need = dc_text_width(m, dlink_label(b, i), DF_SMALL, true);
-    for (size_t k = 0; k < nf; k++)
-        need = fmax(need, dc_text_width(m, faults[k], DF_SMALL, false));
+    dltext t[8];
+    char store[8][160];
+    size_t nt = S_link_texts(m, b, i, wrap, t, store);
+    double need = 0;
+    for (size_t k = 0; k < nt; k++)
+        need = fmax(need, t[k].w);
     if (!across)
-        need = DL_SMALL * (double)(nf + 1);
+        need = DL_SMALL * (double)nt;
     return need + 2 * 6 + 10 + 2 * DR_CELL + 8;
 }
 
@@ -180,19 +235,18 @@ static int S_attempt(dcanvas *m, const bp_board *b, const dpart_content *pc, con
         gap[c] = DB_COL_GAP + ao->extra_x;
     for (int r = 0; r + 1 < g->rows; r++)
         row_gap[r] = DB_ROW_GAP + ao->extra_y;
-    char faults[4][160];
     for (size_t i = 0; i < nl; i++) {
         const sim_link *l = &b->sim.links[i];
         int c0 = g->col[l->from], c1 = g->col[l->to], r0 = g->row[l->from], r1 = g->row[l->to];
         if (abs(c0 - c1) == 1) {
             int c = c0 < c1 ? c0 : c1;
-            gap[c] = fmax(gap[c], dceil_to(S_label_room(m, b, i, true) + ao->extra_x, DR_CELL));
+            gap[c] = fmax(gap[c], dceil_to(S_label_room(m, b, i, true, 0) + ao->extra_x, DR_CELL));
         } else if (c0 == c1 && abs(r0 - r1) == 1) {
             /* one under the other: the texts stack beside the link */
             int r = r0 < r1 ? r0 : r1;
             row_gap[r] =
                 fmax(row_gap[r],
-                     dceil_to(S_label_room(m, b, i, false) - notes_h[r] + ao->extra_y, DR_CELL));
+                     dceil_to(S_label_room(m, b, i, false, 0) - notes_h[r] + ao->extra_y, DR_CELL));
         }
     }
     double outer = dceil_to(ao->outer + ao->extra_x / 2, DR_CELL);
@@ -215,7 +269,8 @@ static int S_attempt(dcanvas *m, const bp_board *b, const dpart_content *pc, con
     double around = 0;
     for (size_t i = 0; ao->narrow && i < nl; i++)
         if (abs(g->row[b->sim.links[i].from] - g->row[b->sim.links[i].to]) != 1)
-            around += S_label_room(m, b, i, true) - (2 * 6 + 10 + 2 * DR_CELL + 8) + NARROW_AROUND;
+            around += S_label_room(m, b, i, true, ao->fault_wrap) - (2 * 6 + 10 + 2 * DR_CELL + 8) +
+                      NARROW_AROUND;
     double right = fmax(outer, dceil_to(around, DR_CELL));
     out->width = (int)dceil_to(x - dceil_to(gap[g->cols - 1], DR_CELL) + right, DR_CELL);
     if (ao->narrow && out->width < ao->min_w) {
@@ -225,7 +280,8 @@ static int S_attempt(dcanvas *m, const bp_board *b, const dpart_content *pc, con
         for (size_t i = 0; i < nl; i++) {
             if (abs(g->row[b->sim.links[i].from] - g->row[b->sim.links[i].to]) != 1)
                 continue;
-            double texts = S_label_room(m, b, i, true) - (2 * 6 + 10 + 2 * DR_CELL + 8);
+            double texts =
+                S_label_room(m, b, i, true, ao->fault_wrap) - (2 * 6 + 10 + 2 * DR_CELL + 8);
             shift = fmin(shift, ao->min_w - 6 - (DR_GAP_TEXT + 2) - texts - 4 - centre);
         }
         shift = floor(fmax(0, shift) / DR_CELL) * DR_CELL;
@@ -372,22 +428,13 @@ static int S_attempt(dcanvas *m, const bp_board *b, const dpart_content *pc, con
             used[l->to][ds]++;
             droute_mark_line(&rt, lg->xy, lg->n_pts);
             dobst_line(&ob, lg->xy, lg->n_pts);
-            dltext t[5];
-            t[0].text = dlink_label(b, i);
-            t[0].bold = true;
-            t[0].color = DC_PROTO;
-            t[0].kind = DL_LINK_TEXT;
-            size_t nf = dlink_faults(b, i, faults);
-            for (size_t k = 0; k < nf; k++) {
-                t[k + 1].text = faults[k];
-                t[k + 1].bold = false;
-                t[k + 1].color = strcmp(faults[k], "transactional") == 0 ? DC_MUTED : DC_FAIL;
-                t[k + 1].kind = DL_FAULT;
-            }
-            for (size_t k = 0; k <= nf; k++)
-                t[k].w = dc_text_width(m, t[k].text, DF_SMALL, t[k].bold);
+            dltext t[8];
+            char store[8][160];
+            size_t nt =
+                S_link_texts(m, b, i, ao->narrow && !straight ? ao->fault_wrap : 0, t, store);
+            size_t nf = nt - 1;
             dlplace pl;
-            if (!dplace_texts(&ob, lg->xy, lg->n_pts, t, nf + 1, asc, &pl)) {
+            if (!dplace_texts(&ob, lg->xy, lg->n_pts, t, nt, asc, &pl)) {
                 *failed_link = i;
                 rc = 1;
                 break;
@@ -555,12 +602,25 @@ static int S_narrow(dcanvas *m, const bp_board *b, const draw_note *notes, size_
                     const grid *g, dboard_layout *out, size_t *failed)
 {
     dpart_content *pc = dboard_contents(m, b, notes, n_notes, NARROW_TEXT_W, NARROW_TEXT_W, true);
-    attempt_opts ao = {0, 0, NARROW_OUTER, DRAW_NARROW_W, true, NULL, NULL};
+    attempt_opts ao = {0, 0, NARROW_OUTER, DRAW_NARROW_W, true, NULL, NULL, 0};
     int start[MAX_CELLS];
     for (int c = 0; c < g->cols; c++)
         start[c] = c;
     grid one = S_banded(g, b->sim.n_parts, start, g->cols, false);
     int rc = S_layout(m, b, pc, &one, ao, out, failed);
+    if (rc == 0 && out->width > DRAW_NARROW_W) {
+        /* too wide for a phone's column: the faults of the links around a
+         * part on more lines, if that is narrower */
+        dboard_layout wrapped = {0};
+        size_t wfailed = 0;
+        ao.fault_wrap = NARROW_FAULT_W;
+        if (S_layout(m, b, pc, &one, ao, &wrapped, &wfailed) == 0 && wrapped.width < out->width) {
+            dboard_layout_free(out);
+            *out = wrapped;
+        } else {
+            dboard_layout_free(&wrapped);
+        }
+    }
     dboard_contents_free(pc, b->sim.n_parts);
     out->layout = DRAW_NARROW;
     return rc;
@@ -574,7 +634,7 @@ static int S_wide(dcanvas *m, const bp_board *b, const draw_note *notes, size_t 
 {
     dpart_content *pc = dboard_contents(m, b, notes, n_notes, BOX_TEXT_W, NOTE_W, false);
     double col_x[MAX_CELLS], col_w[MAX_CELLS];
-    attempt_opts ao = {0, 0, OUTER, 0, false, col_x, col_w};
+    attempt_opts ao = {0, 0, OUTER, 0, false, col_x, col_w, 0};
     int rc = S_layout(m, b, pc, g, ao, out, failed);
     ao.col_x = ao.col_w = NULL;
     int start[MAX_CELLS];

@@ -90,19 +90,15 @@ static void describe_board(clauses *cl, const bp_board *b)
         const char *from = b->parts[l->from].label, *to = b->parts[l->to].label;
         if (l->lose_request > 0) {
             fmt_ratio(&out, l->lose_request);
-            buf_puts(&out, " of sends from ");
-            buf_html_s(&out, from);
-            buf_puts(&out, " to ");
+            buf_puts(&out, " of sends to ");
             buf_html_s(&out, to);
             buf_puts(&out, " lost");
             cl_add(cl, &out, "lose-request %zu", i);
         }
-        const char *replies = l->protocol == SIM_PROTO_AMQP ? "acknowledgment" : "response";
+        const char *replies = l->protocol == SIM_PROTO_AMQP ? "ack" : "response";
         if (l->lose_reply > 0) {
             fmt_ratio(&out, l->lose_reply);
-            buf_printf(&out, " of %ss from ", replies);
-            buf_html_s(&out, to);
-            buf_puts(&out, " to ");
+            buf_printf(&out, " of %ss to ", replies);
             buf_html_s(&out, from);
             buf_puts(&out, " lost");
             cl_add(cl, &out, "lose-reply %zu", i);
@@ -168,11 +164,11 @@ static void describe_board(clauses *cl, const bp_board *b)
         if (from->kind == SIM_KIND_BROKER || from->kind == SIM_KIND_USERS) {
             buf_html_s(&out, b->parts[l->from].label);
             if (from->kind == SIM_KIND_BROKER && from->delivery == SIM_DELIVERY_AT_MOST_ONCE) {
-                buf_puts(&out, " hands each message over once (at-most-once)");
+                buf_puts(&out, ": each message handed over once (at-most-once)");
             } else if (from->tries == 1) {
-                buf_puts(&out, " sends once and never again");
+                buf_puts(&out, ": sends once, never again");
             } else {
-                buf_printf(&out, " sends at most %d times, again after ", from->tries);
+                buf_printf(&out, ": at most %d tries, again after ", from->tries);
                 fmt_duration_us(&out, from->kind == SIM_KIND_BROKER ? from->redelivery_after_us
                                                                     : from->timeout_us);
                 buf_puts(&out, " without a reply");
