@@ -3,9 +3,12 @@
  * §7) and the browser picks one without JavaScript:
  *
  *   <picture>
- *     <source media="screen and (prefers-color-scheme: dark) and (min-width: Npx)"
- * srcset="X-dark.svg"> <source media="(min-width: Npx)" srcset="X.svg"> <source media="screen and
- * (prefers-color-scheme: dark)" srcset="X-narrow-dark.svg"> <img src="X-narrow.svg" alt="...">
+ *     <source media="screen and (prefers-color-scheme: dark) and
+ *                    (min-width: Npx)" srcset="X-dark.svg">
+ *     <source media="(min-width: Npx)" srcset="X.svg">
+ *     <source media="screen and (prefers-color-scheme: dark)"
+ *             srcset="X-narrow-dark.svg">
+ *     <img src="X-narrow.svg" alt="...">
  *   </picture>
  *
  * N is the narrowest viewport whose figure column holds the wide drawing at
