@@ -16,7 +16,7 @@
 #define LANE_MIN_GAP 150
 #define LABEL_PAD 12
 
-static dtl_item *S_item(dtimeline_layout *l, dtl_kind kind, int from, int to, uint32_t color,
+static dtl_item *S_item(dtimeline_layout *l, dtl_kind kind, int from, int to, dcolor color,
                         const sim_trace_entry *e, char *text)
 {
     l->items = xgrow(l->items, sizeof *l->items, &l->cap_items, l->n_items + 1);
@@ -33,7 +33,7 @@ static dtl_item *S_item(dtimeline_layout *l, dtl_kind kind, int from, int to, ui
 }
 
 /* Duplicates and skips are the point of the picture: their words are bold. */
-static bool S_bold(dtl_kind k)
+bool dtl_bold(dtl_kind k)
 {
     return k == DTL_DUPLICATE || k == DTL_SKIP || k == DTL_PROV_SKIP;
 }
@@ -121,7 +121,7 @@ static long S_ahead(const sim_trace_entry *tr, size_t n, size_t i, const bool *c
 #define K(k) (1u << (k))
 
 int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *tr, size_t n,
-                          dtimeline_layout *out, char *err, size_t errn)
+                          draw_layout layout, dtimeline_layout *out, char *err, size_t errn)
 {
     memset(out, 0, sizeof *out);
     if (S_check(b, tr, n, err, errn))
@@ -267,10 +267,20 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
         case SIM_TR_RESTART:
             S_item(out, DTL_RESTART, lane, lane, DC_MUTED, e, xstrdup("restarted"));
             break;
-        case SIM_TR_RECORD_KEY:
+        case SIM_TR_RECORD_KEY: {
+            /* recorded in the effect's own transaction: one step, one row */
+            dtl_item *last = out->n_items ? &out->items[out->n_items - 1] : NULL;
+            if (part->idempotency == SIM_IDEM_KEY_IN_TRANSACTION && last &&
+                last->kind == DTL_EFFECT && last->job == e->job && last->t_us == e->t_us) {
+                char *t = xasprintf("%s, %s recorded", last->text, bkey ? "key" : "ID");
+                free(last->text);
+                last->text = t;
+                break;
+            }
             S_item(out, DTL_OTHER_MARK, lane, lane, DC_MUTED, e,
                    xasprintf("%s of job %lld recorded", bkey ? "key" : "ID", job));
             break;
+        }
         case SIM_TR_TIMEOUT: {
             int q = S_peer(b, e, true);
             sim_protocol pr = q >= 0 ? S_protocol(b, e->part, q) : SIM_PROTO_HTTP2;
@@ -295,6 +305,11 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
     free(effects);
     free(present);
     free(lane_of);
+    out->layout = layout;
+    if (layout == DRAW_NARROW) {
+        dtimeline_place_narrow(m, b, out);
+        return 0;
+    }
 
     /* lanes: far enough apart for the headers, arrow labels and mark labels */
     size_t nl = out->n_lanes;
@@ -314,7 +329,7 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
     right = head_w[nl - 1] / 2;
     for (size_t i = 0; i < out->n_items; i++) {
         dtl_item *it = &out->items[i];
-        double w = dc_text_width(m, it->text, DF_SMALL, S_bold(it->kind));
+        double w = dc_text_width(m, it->text, DF_SMALL, dtl_bold(it->kind));
         int a = it->from_lane < it->to_lane ? it->from_lane : it->to_lane;
         int z = it->from_lane < it->to_lane ? it->to_lane : it->from_lane;
         if (a == z) { /* a mark: label to the right of the lane */
@@ -372,13 +387,13 @@ typedef struct {
     double legend_h;
 } tl_frame;
 
-static void S_diamond(dcanvas *c, double x, double y, double r, uint32_t fill, uint32_t stroke)
+static void S_diamond(dcanvas *c, double x, double y, double r, dcolor fill, dcolor stroke)
 {
     double xy[8] = {x, y - r, x + r, y, x, y + r, x - r, y};
     dc_polygon(c, xy, 4, fill, stroke);
 }
 
-static void S_mark(dcanvas *c, dtl_kind k, double x, double y, uint32_t color)
+void dtl_mark(dcanvas *c, dtl_kind k, double x, double y, dcolor color)
 {
     switch (k) {
     case DTL_SKIP:
@@ -406,9 +421,48 @@ static void S_mark(dcanvas *c, dtl_kind k, double x, double y, uint32_t color)
     }
 }
 
-/* The legend of the marks that appear, from the left at baseline row y.
- * With c NULL it only measures. Returns the right end. */
-static double S_legend(dcanvas *c, dcanvas *m, const dtimeline_layout *l, double ly)
+void dtl_head(dcanvas *c, dcanvas *m, const bp_board *b, int part, double x, double top, double h,
+              double size, double wrap, double pad, double radius)
+{
+    char **lines;
+    double w, line_h = size >= DF_LABEL ? DL_LABEL : 15;
+    size_t k = dwrap(m, dpart_label(b, (size_t)part), size, false, wrap, &lines, &w);
+    double bw = ceil(w) + pad;
+    bool ext = b->sim.parts[part].external;
+    dc_rect(c, round(x - bw / 2) + 0.5, top + 0.5, bw - 1, h - 1, radius,
+            ext ? DC_EXTERNAL : DC_BOX, DC_BOX_EDGE, ext);
+    double ty = top + (h - line_h * (double)k) / 2;
+    for (size_t j = 0; j < k; j++) {
+        dc_text(c, x, ty + line_h * 0.75, DT_MIDDLE, size, false, DC_INK, lines[j], false);
+        ty += line_h;
+    }
+    dlines_free(lines, k);
+}
+
+double dtl_message(dcanvas *c, const dtl_item *it, double x0, double x1, double y)
+{
+    double dir = x1 > x0 ? 1 : -1;
+    double end = it->kind == DTL_LOST ? x0 + (x1 - x0) * 0.6 : x1;
+    if (it->kind == DTL_LOST) {
+        dc_line(c, x0, y, end - dir * 5, y, DC_FAIL, 1, true);
+        dc_cross(c, end, y, 4, DC_FAIL, 2);
+    } else {
+        dc_line(c, x0, y, end - dir * 6, y, DC_LINE, 1, false);
+        dc_arrowhead(c, end - dir * 0.5, y, dir, 0, DC_LINE);
+    }
+    return end;
+}
+
+long dtl_restart_of(const dtimeline_layout *l, size_t crash)
+{
+    for (size_t j = crash + 1; j < l->n_items; j++)
+        if (l->items[j].kind == DTL_RESTART && l->items[j].from_lane == l->items[crash].from_lane)
+            return (long)j;
+    return -1;
+}
+
+double dtl_legend(dcanvas *c, dcanvas *m, const dtimeline_layout *l, double x0, double ly,
+                  double max_x, int *rows)
 {
     static const struct {
         dtl_kind kind;
@@ -418,7 +472,8 @@ static double S_legend(dcanvas *c, dcanvas *m, const dtimeline_layout *l, double
         {DTL_EFFECT, "effect"},     {DTL_DUPLICATE, "duplicate effect"},
         {DTL_CRASH, "crash"},
     };
-    double lx = MARGIN + 4;
+    double lx = x0, right = x0;
+    *rows = 1;
     for (size_t k = 0; k < sizeof legend / sizeof legend[0]; k++) {
         bool seen = false;
         for (size_t i = 0; i < l->n_items && !seen; i++)
@@ -426,13 +481,20 @@ static double S_legend(dcanvas *c, dcanvas *m, const dtimeline_layout *l, double
                    (legend[k].kind == DTL_SKIP && l->items[i].kind == DTL_PROV_SKIP);
         if (!seen)
             continue;
+        double w = 16 + dc_text_width(m, legend[k].text, DF_SMALL, false);
+        if (lx > x0 && lx + w > max_x) { /* on the next row */
+            lx = x0;
+            ly += DTL_LEGEND_ROW;
+            (*rows)++;
+        }
         if (c) {
-            S_mark(c, legend[k].kind, lx + 5, ly, legend[k].kind == DTL_SKIP ? DC_SKIP : DC_FAIL);
+            dtl_mark(c, legend[k].kind, lx + 5, ly, legend[k].kind == DTL_SKIP ? DC_SKIP : DC_FAIL);
             dc_text(c, lx + 16, ly + 4, DT_START, DF_SMALL, false, DC_MUTED, legend[k].text, false);
         }
-        lx += 16 + dc_text_width(m, legend[k].text, DF_SMALL, false) + 20;
+        right = fmax(right, lx + w);
+        lx += w + 20;
     }
-    return lx - 20;
+    return right;
 }
 
 static void S_paint(dcanvas *c, dcanvas *m, const bp_board *b, const dtimeline_layout *l,
@@ -452,32 +514,17 @@ static void S_paint(dcanvas *c, dcanvas *m, const bp_board *b, const dtimeline_l
     for (size_t i = 0; i < l->n_items; i++) {
         if (l->items[i].kind != DTL_CRASH)
             continue;
-        double y0 = top + l->items[i].y - MARGIN + ROW_H / 2, y1 = bottom;
-        for (size_t j = i + 1; j < l->n_items; j++)
-            if (l->items[j].kind == DTL_RESTART && l->items[j].from_lane == l->items[i].from_lane) {
-                y1 = top + l->items[j].y - MARGIN + ROW_H / 2;
-                break;
-            }
+        long r = dtl_restart_of(l, i);
+        double y0 = top + l->items[i].y - MARGIN + ROW_H / 2,
+               y1 = r < 0 ? bottom : top + l->items[r].y - MARGIN + ROW_H / 2;
         dc_rect(c, l->lane_x[l->items[i].from_lane] - 3, y0, 7, y1 - y0, 0, DC_FAIL_BG, DC_NONE,
                 false);
     }
     /* lane headers and lifelines */
     for (size_t i = 0; i < l->n_lanes; i++) {
-        const char *label = dpart_label(b, (size_t)l->lane_part[i]);
-        char **lines;
-        double w;
-        size_t k = dwrap(m, label, DF_LABEL, false, HEAD_TEXT_W, &lines, &w);
-        double bw = ceil(w) + 24, x = l->lane_x[i];
-        bool ext = b->sim.parts[l->lane_part[i]].external;
-        dc_line(c, x + 0.5, MARGIN + f->head_h, x + 0.5, bottom, 0xAAB4BE, 1, true);
-        dc_rect(c, round(x - bw / 2) + 0.5, MARGIN + 0.5, bw - 1, f->head_h - 1, 6,
-                ext ? DC_EXTERNAL : DC_BOX, DC_BOX_EDGE, ext);
-        double ty = MARGIN + (f->head_h - DL_LABEL * (double)k) / 2;
-        for (size_t j = 0; j < k; j++) {
-            dc_text(c, x, ty + 13.5, DT_MIDDLE, DF_LABEL, false, DC_INK, lines[j], false);
-            ty += DL_LABEL;
-        }
-        dlines_free(lines, k);
+        double x = l->lane_x[i];
+        dc_line(c, x + 0.5, MARGIN + f->head_h, x + 0.5, bottom, DC_LIFELINE, 1, true);
+        dtl_head(c, m, b, l->lane_part[i], x, MARGIN, f->head_h, DF_LABEL, HEAD_TEXT_W, 24, 6);
     }
     /* rows */
     char tbuf[48] = "", last[48] = "";
@@ -491,26 +538,18 @@ static void S_paint(dcanvas *c, dcanvas *m, const bp_board *b, const dtimeline_l
             snprintf(last, sizeof last, "%s", tbuf);
         }
         double x0 = l->lane_x[it->from_lane] + 0.5, x1 = l->lane_x[it->to_lane] + 0.5;
-        bool bold = S_bold(it->kind);
+        bool bold = dtl_bold(it->kind);
         if (it->from_lane != it->to_lane) {
-            double dir = x1 > x0 ? 1 : -1;
-            double end = it->kind == DTL_LOST ? x0 + (x1 - x0) * 0.6 : x1;
-            if (it->kind == DTL_LOST) {
-                dc_line(c, x0, line_y, end - dir * 5, line_y, DC_FAIL, 1, true);
-                dc_cross(c, end, line_y, 4, DC_FAIL, 2);
-            } else {
-                dc_line(c, x0, line_y, end - dir * 6, line_y, DC_LINE, 1, false);
-                dc_arrowhead(c, end - dir * 0.5, line_y, dir, 0, DC_LINE);
-            }
-            double mid = (x0 + end) / 2;
+            double mid = (x0 + dtl_message(c, it, x0, x1, line_y)) / 2;
             dc_text(c, mid, line_y - 5, DT_MIDDLE, DF_SMALL, bold,
                     it->kind == DTL_LOST ? DC_FAIL : DC_INK, it->text, false);
         } else {
-            S_mark(c, it->kind, x0, line_y - 4, it->color);
+            dtl_mark(c, it->kind, x0, line_y - 4, it->color);
             dc_text(c, x0 + 14, line_y, DT_START, DF_SMALL, bold, it->color, it->text, false);
         }
     }
-    S_legend(c, m, l, f->legend_top + 10);
+    int rows;
+    dtl_legend(c, m, l, MARGIN + 4, f->legend_top + 10, INFINITY, &rows);
 }
 
 static void S_alt(const bp_board *b, const dtimeline_layout *l, buf *alt)
@@ -555,43 +594,63 @@ static void S_alt(const bp_board *b, const dtimeline_layout *l, buf *alt)
                (long long)dups);
 }
 
+/* The wide frame: lane headers above the rows, the legend below them. */
+static void S_frame(dcanvas *m, const bp_board *b, const dtimeline_layout *l, tl_frame *f,
+                    int *width, int *height)
+{
+    double hmax = 1;
+    for (size_t i = 0; i < l->n_lanes; i++) {
+        char **lines;
+        size_t k = dwrap(m, dpart_label(b, (size_t)l->lane_part[i]), DF_LABEL, false, HEAD_TEXT_W,
+                         &lines, NULL);
+        dlines_free(lines, k);
+        hmax = fmax(hmax, (double)k);
+    }
+    f->head_h = ceil(DL_LABEL * hmax + 18);
+    f->legend_top = MARGIN + f->head_h + 10 + l->height - MARGIN + 12;
+    f->legend_h = 24;
+    int rows;
+    *width =
+        (int)fmax(l->width, ceil(dtl_legend(NULL, m, l, MARGIN + 4, 0, INFINITY, &rows) + MARGIN));
+    *height = (int)ceil(f->legend_top + f->legend_h + MARGIN - 8);
+}
+
+static void S_paint_look(dcanvas *c, dcanvas *m, const bp_board *b, const dtimeline_layout *l,
+                         const tl_frame *f, int width, int height)
+{
+    if (l->layout == DRAW_NARROW)
+        dtimeline_paint_narrow(c, m, b, l);
+    else
+        S_paint(c, m, b, l, f, width, height);
+}
+
 int draw_timeline_opts(const bp_board *b, const sim_trace_entry *tr, size_t n, buf *svg, buf *alt,
                        const draw_opts *o, char *err, size_t errn)
 {
     dcanvas *m = dcanvas_new_measure();
     dtimeline_layout l;
-    if (dtimeline_layout_make(m, b, tr, n, &l, err, errn)) {
+    if (dtimeline_layout_make(m, b, tr, n, o->look.layout, &l, err, errn)) {
         dcanvas_free(m);
         return -1;
     }
-    tl_frame f;
-    double hmax = 1;
-    for (size_t i = 0; i < l.n_lanes; i++) {
-        char **lines;
-        size_t k = dwrap(m, dpart_label(b, (size_t)l.lane_part[i]), DF_LABEL, false, HEAD_TEXT_W,
-                         &lines, NULL);
-        dlines_free(lines, k);
-        hmax = fmax(hmax, (double)k);
-    }
-    f.head_h = ceil(DL_LABEL * hmax + 18);
-    f.legend_top = MARGIN + f.head_h + 10 + l.height - MARGIN + 12;
-    f.legend_h = 24;
-    int width = (int)fmax(l.width, ceil(S_legend(NULL, m, &l, 0) + MARGIN)),
-        height = (int)ceil(f.legend_top + f.legend_h + MARGIN - 8);
+    tl_frame f = {0, 0, 0};
+    int width = l.width, height = l.height; /* narrow: the layout is the whole figure */
+    if (l.layout == DRAW_WIDE)
+        S_frame(m, b, &l, &f, &width, &height);
     buf desc;
     buf_init(&desc);
     S_alt(b, &l, &desc);
     char *title = b->title ? xasprintf("Timeline: %s", b->title)
                            : xasprintf("Timeline of board %s", b->id ? b->id : "");
-    dcanvas *c = dcanvas_new_svg(width, height, o->text);
-    S_paint(c, m, b, &l, &f, width, height);
+    dcanvas *c = dcanvas_new_svg(width, height, o->text, o->look.theme);
+    S_paint_look(c, m, b, &l, &f, width, height);
     buf doc;
     buf_init(&doc);
     int rc = dcanvas_finish_svg(c, title, desc.data, &doc, err, errn);
     dcanvas_free(c);
     if (rc == 0 && o->png_path) {
-        c = dcanvas_new_png(width, height, 2);
-        S_paint(c, m, b, &l, &f, width, height);
+        c = dcanvas_new_png(width, height, 2, o->look.theme);
+        S_paint_look(c, m, b, &l, &f, width, height);
         rc = dcanvas_finish_png(c, o->png_path, err, errn);
         dcanvas_free(c);
     }
@@ -607,9 +666,9 @@ int draw_timeline_opts(const bp_board *b, const sim_trace_entry *tr, size_t n, b
     return rc;
 }
 
-int draw_timeline(const bp_board *b, const sim_trace_entry *tr, size_t n, buf *svg, buf *alt,
-                  char *err, size_t errn)
+int draw_timeline(const bp_board *b, const sim_trace_entry *tr, size_t n, draw_look look, buf *svg,
+                  buf *alt, char *err, size_t errn)
 {
-    draw_opts o = {DTEXT_ELEMENTS, NULL};
+    draw_opts o = {DTEXT_ELEMENTS, NULL, look};
     return draw_timeline_opts(b, tr, n, svg, alt, &o, err, errn);
 }
