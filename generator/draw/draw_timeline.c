@@ -118,6 +118,45 @@ static long S_ahead(const sim_trace_entry *tr, size_t n, size_t i, const bool *c
     return -1;
 }
 
+/* A step of the effect's own commit (the ID recorded, the event stored)
+ * joins the effect's row: one step, one row. True when it did. */
+static bool S_join_effect(dtimeline_layout *out, const sim_trace_entry *e, const char *what)
+{
+    dtl_item *last = out->n_items ? &out->items[out->n_items - 1] : NULL;
+    if (!last || last->kind != DTL_EFFECT || last->job != e->job || last->t_us != e->t_us)
+        return false;
+    char *t = xasprintf("%s, %s", last->text, what);
+    free(last->text);
+    last->text = t;
+    return true;
+}
+
+/* The handler an entry is about: the part itself, or the handler that
+ * wrote to it (a database names its handler as the peer). */
+static int S_handler(const bp_board *b, const sim_trace_entry *e)
+{
+    if (dpart_handles(b->sim.parts[e->part].kind) || e->peer < 0)
+        return e->part;
+    return e->peer;
+}
+
+/* Handlers of the second hop: fed by a broker that a handler publishes to. */
+static bool *S_second_hop(const bp_board *b)
+{
+    size_t np = b->sim.n_parts;
+    bool *second = xcalloc(np, sizeof *second);
+    for (size_t i = 0; i < b->sim.n_links; i++) {
+        const sim_link *in = &b->sim.links[i];
+        if (!dpart_handles(b->sim.parts[in->from].kind) ||
+            b->sim.parts[in->to].kind != SIM_KIND_BROKER)
+            continue;
+        for (size_t k = 0; k < b->sim.n_links; k++)
+            if (b->sim.links[k].from == in->to)
+                second[b->sim.links[k].to] = true;
+    }
+    return second;
+}
+
 #define K(k) (1u << (k))
 
 int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *tr, size_t n,
@@ -129,7 +168,10 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
     size_t np = b->sim.n_parts;
     int *lane_of = xmalloc(np * sizeof *lane_of);
     bool *present = xcalloc(np, sizeof *present);
-    int *effects = NULL; /* standing effects per job, to word "charged twice" */
+    int *effects = NULL; /* standing effects per job and handler, to word "charged twice" */
+    int *publishes = NULL; /* a handler's (or its relay's) publishes per job */
+    bool *second = S_second_hop(b);
+    bool *publisher = xcalloc(np, sizeof *publisher); /* parts whose publishes are traced */
     int64_t max_job = 0;
     for (size_t i = 0; i < n; i++) {
         present[tr[i].part] = true;
@@ -142,8 +184,11 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
         }
         if (tr[i].job > max_job)
             max_job = tr[i].job;
+        if (tr[i].kind == SIM_TR_PUBLISH)
+            publisher[tr[i].part] = true;
     }
-    effects = xcalloc((size_t)max_job + 1, sizeof *effects);
+    effects = xcalloc(((size_t)max_job + 1) * np, sizeof *effects);
+    publishes = xcalloc((size_t)max_job + 1, sizeof *publishes);
     for (size_t p = 0; p < np; p++) {
         lane_of[p] = -1;
         if (present[p]) {
@@ -165,6 +210,8 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
         switch (e->kind) {
         case SIM_TR_ARRIVE: {
             int q = S_peer(b, e, true);
+            if (publisher[e->part])
+                break; /* its publishes are drawn, with their tries */
             if (q >= 0 && b->sim.parts[q].kind == SIM_KIND_BROKER)
                 S_item(out, DTL_ARROW, lane, lane_of[q], DC_LINE, e, xasprintf("job %lld", job));
             break;
@@ -186,8 +233,10 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
             char try_s[32] = "";
             if (e->kind == SIM_TR_SEND && e->detail > 1)
                 snprintf(try_s, sizeof try_s, ", try %lld", (long long)e->detail);
+            /* the second hop carries the first handler's event about the job */
             S_item(out, lost ? DTL_LOST : DTL_ARROW, lane, lane_of[q], lost ? DC_FAIL : DC_LINE, e,
-                   xasprintf("job %lld%s%s", job, try_s, lost ? " lost" : ""));
+                   xasprintf("%sjob %lld%s%s", second[q] ? "event of " : "", job, try_s,
+                             lost ? " lost" : ""));
             break;
         }
         case SIM_TR_CALL:
@@ -225,9 +274,70 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
                     lost = true;
                 }
             }
+            /* a broker's answer to whoever published to it is a confirm */
+            bool confirm = part->kind == SIM_KIND_BROKER;
             S_item(out, lost ? DTL_LOST : DTL_ARROW, lane, lane_of[q], lost ? DC_FAIL : DC_LINE, e,
-                   xasprintf("%s %lld%s", dreply_word(S_protocol(b, e->part, q), false), job,
-                             lost ? " lost" : ""));
+                   xasprintf("%s %lld%s",
+                             confirm ? "confirm" : dreply_word(S_protocol(b, e->part, q), false),
+                             job, lost ? " lost" : ""));
+            break;
+        }
+        case SIM_TR_PUBLISH: {
+            int q = S_peer(b, e, true);
+            if (q < 0)
+                break;
+            long j = S_ahead(tr, n, i, consumed, K(SIM_TR_LOST_REQUEST),
+                             K(SIM_TR_PUBLISH) | K(SIM_TR_ACCEPT) | K(SIM_TR_DEDUP));
+            bool lost = j >= 0;
+            if (lost)
+                consumed[j] = true;
+            char *t;
+            if (part->kind == SIM_KIND_USERS) {
+                char try_s[32] = "";
+                if (e->detail > 1)
+                    snprintf(try_s, sizeof try_s, ", try %lld", (long long)e->detail);
+                t = xasprintf("job %lld%s%s", job, try_s, lost ? " lost" : "");
+            } else {
+                int k = ++publishes[e->job];
+                t = xasprintf("event of job %lld%s%s", job, k > 1 ? " again" : "",
+                              lost ? " lost" : "");
+            }
+            S_item(out, lost ? DTL_LOST : DTL_ARROW, lane, lane_of[q], lost ? DC_FAIL : DC_LINE, e,
+                   t);
+            break;
+        }
+        case SIM_TR_ACCEPT:
+            /* a publish the broker takes as a new message: only a second copy
+             * of the same job is news */
+            if (e->copy > 0)
+                S_item(out, DTL_OTHER_MARK, lane, lane, DC_FAIL, e,
+                       xasprintf("job %lld queued again (copy %d)", job, e->copy + 1));
+            break;
+        case SIM_TR_DEDUP:
+            S_item(out, DTL_SKIP, lane, lane, DC_SKIP, e,
+                   xasprintf("job %lld: ID seen, publish dropped", job));
+            break;
+        case SIM_TR_CONFIRM: {
+            int q = S_peer(b, e, true);
+            if (q >= 0)
+                S_item(out, DTL_ARROW, lane_of[q], lane, DC_LINE, e,
+                       xasprintf("confirm %lld", job));
+            break;
+        }
+        case SIM_TR_CLAIM:
+            S_item(out, DTL_OTHER_MARK, lane, lane, DC_MUTED, e,
+                   xasprintf("%s of job %lld claimed", bkey ? "key" : "ID", job));
+            break;
+        case SIM_TR_HELD:
+            S_item(out, DTL_SKIP, lane, lane, DC_SKIP, e,
+                   xasprintf("job %lld: claimed by another copy, held", job));
+            break;
+        case SIM_TR_OUTBOX: {
+            /* stored with the commit of the effect it goes with */
+            if (S_join_effect(out, e, "event in outbox"))
+                break;
+            S_item(out, DTL_OTHER_MARK, lane, lane, DC_MUTED, e,
+                   xasprintf("event of job %lld in outbox", job));
             break;
         }
         case SIM_TR_SKIP:
@@ -239,24 +349,29 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
                    xasprintf("job %lld: key seen, not %s again", job, verb));
             break;
         case SIM_TR_EFFECT: {
-            int k = ++effects[e->job];
+            int h = S_handler(b, e);
+            int k = ++effects[(size_t)e->job * np + (size_t)h];
+            /* the second hop's handler acts on the event: it is not the charge */
+            const char *v = second[h] ? "handled" : verb;
             char *t;
             if (e->detail == 1 && k == 2)
-                t = xasprintf("job %lld %s twice", job, verb);
+                t = xasprintf("job %lld %s twice", job, v);
             else if (e->detail == 1 && k > 2)
-                t = xasprintf("job %lld %s %d times", job, verb, k);
+                t = xasprintf("job %lld %s %d times", job, v, k);
             else
-                t = xasprintf("job %lld %s", job, verb);
+                t = xasprintf("job %lld %s", job, v);
             S_item(out, e->detail == 1 ? DTL_DUPLICATE : DTL_EFFECT, lane, lane,
                    e->detail == 1 ? DC_FAIL : DC_INK, e, t);
             break;
         }
-        case SIM_TR_ROLLBACK:
-            if (effects[e->job] > 0)
-                effects[e->job]--;
+        case SIM_TR_ROLLBACK: {
+            int *c = &effects[(size_t)e->job * np + (size_t)S_handler(b, e)];
+            if (*c > 0)
+                (*c)--;
             S_item(out, DTL_OTHER_MARK, lane, lane, DC_MUTED, e,
                    xasprintf("job %lld rolled back", job));
             break;
+        }
         case SIM_TR_CALL_FAILED:
             S_item(out, DTL_OTHER_MARK, lane, lane, DC_FAIL, e,
                    xasprintf("call for job %lld failed", job));
@@ -268,15 +383,10 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
             S_item(out, DTL_RESTART, lane, lane, DC_MUTED, e, xstrdup("restarted"));
             break;
         case SIM_TR_RECORD_KEY: {
-            /* recorded in the effect's own transaction: one step, one row */
-            dtl_item *last = out->n_items ? &out->items[out->n_items - 1] : NULL;
-            if (part->idempotency == SIM_IDEM_KEY_IN_TRANSACTION && last &&
-                last->kind == DTL_EFFECT && last->job == e->job && last->t_us == e->t_us) {
-                char *t = xasprintf("%s, %s recorded", last->text, bkey ? "key" : "ID");
-                free(last->text);
-                last->text = t;
+            /* recorded in the effect's own transaction */
+            if (part->idempotency == SIM_IDEM_KEY_IN_TRANSACTION &&
+                S_join_effect(out, e, bkey ? "key recorded" : "ID recorded"))
                 break;
-            }
             S_item(out, DTL_OTHER_MARK, lane, lane, DC_MUTED, e,
                    xasprintf("%s of job %lld recorded", bkey ? "key" : "ID", job));
             break;
@@ -284,8 +394,10 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
         case SIM_TR_TIMEOUT: {
             int q = S_peer(b, e, true);
             sim_protocol pr = q >= 0 ? S_protocol(b, e->part, q) : SIM_PROTO_HTTP2;
+            bool confirm = q >= 0 && publisher[e->part] && b->sim.parts[q].kind == SIM_KIND_BROKER;
             S_item(out, DTL_OTHER_MARK, lane, lane, DC_MUTED, e,
-                   xasprintf("no %s for job %lld", dreply_word(pr, false), job));
+                   xasprintf("no %s for job %lld", confirm ? "confirm" : dreply_word(pr, false),
+                             job));
             break;
         }
         case SIM_TR_GIVE_UP:
@@ -303,6 +415,9 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
     }
     free(consumed);
     free(effects);
+    free(publishes);
+    free(second);
+    free(publisher);
     free(present);
     free(lane_of);
     out->layout = layout;

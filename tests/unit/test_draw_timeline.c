@@ -248,6 +248,89 @@ static void record_in_transaction_is_one_row(void **state)
     fx_board_free(b);
 }
 
+/* The second release's steps: a relay publishes from the outbox, its
+ * confirm is lost, it publishes again, the broker queues a second copy,
+ * and the second hop's handler applies the event twice (not "charged three
+ * times": effects count per handler). */
+static void outbox_relay_publishes_twice(void **state)
+{
+    (void)state;
+    const fx_part parts[] = {
+        {"users", "Checkout", SIM_KIND_USERS, 0, 0, false, SIM_IDEM_NONE},
+        {"q", "Order queue", SIM_KIND_BROKER, 1, 1, false, SIM_IDEM_NONE},
+        {"orders", "Orders", SIM_KIND_CONSUMER, 1, 1, false, SIM_IDEM_KEY_IN_TRANSACTION},
+        {"odb", "Order database", SIM_KIND_DATABASE, 1, 1, false, SIM_IDEM_NONE},
+        {"events", "Event broker", SIM_KIND_BROKER, 1, 1, false, SIM_IDEM_NONE},
+        {"ship", "Shipping", SIM_KIND_CONSUMER, 1, 1, false, SIM_IDEM_NONE},
+        {"sdb", "Shipping database", SIM_KIND_DATABASE, 1, 1, false, SIM_IDEM_NONE},
+    };
+    const fx_link links[] = {
+        {0, 1, SIM_PROTO_HTTP2, 0, 0, NULL, 0, false}, {1, 2, SIM_PROTO_AMQP, 0, 0, NULL, 0, false},
+        {2, 3, SIM_PROTO_SQL, 0, 0, NULL, 0, false},   {2, 4, SIM_PROTO_AMQP, 0, 0, NULL, 0, false},
+        {4, 5, SIM_PROTO_AMQP, 0, 0, NULL, 0, false},  {5, 6, SIM_PROTO_SQL, 0, 0, NULL, 0, false},
+    };
+    bp_board *b = fx_board("ob", "Outbox", parts, 7, links, 6);
+    sim_trace_entry tr[] = {
+        {0, SIM_TR_ARRIVE, 1, 0, -1, 0, 0},
+        {1000, SIM_TR_SEND, 1, 1, 2, 1, 0},
+        {2000, SIM_TR_RECEIVE, 1, 2, 1, 1, 0},
+        {9000, SIM_TR_EFFECT, 1, 3, 2, 0, 0},
+        {9000, SIM_TR_OUTBOX, 1, 3, -1, 0, 0},
+        {9000, SIM_TR_RECORD_KEY, 1, 2, -1, 0, 0},
+        {9000, SIM_TR_REPLY, 1, 2, 1, 1, 0},
+        {10000, SIM_TR_ACKED, 1, 1, 2, 1, 0},
+        {2000000, SIM_TR_PUBLISH, 1, 2, 4, 1, 0},
+        {2000500, SIM_TR_ACCEPT, 1, 4, 2, 1, 0},
+        {2000500, SIM_TR_SEND, 1, 4, 5, 1, 0},
+        {2000500, SIM_TR_LOST_REPLY, 1, 4, 2, 1, 0},
+        {2001000, SIM_TR_RECEIVE, 1, 5, 4, 1, 0},
+        {2008000, SIM_TR_EFFECT, 1, 6, 5, 0, 0},
+        {2008000, SIM_TR_REPLY, 1, 5, 4, 1, 0},
+        {2009000, SIM_TR_ACKED, 1, 4, 5, 1, 0},
+        {4000000, SIM_TR_PUBLISH, 1, 2, 4, 1, 0},
+        {4000500, SIM_TR_ACCEPT, 1, 4, 2, 2, 1},
+        {4000500, SIM_TR_SEND, 1, 4, 5, 1, 1},
+        {4001000, SIM_TR_RECEIVE, 1, 5, 4, 1, 1},
+        {4001500, SIM_TR_CONFIRM, 1, 2, 4, 1, 0},
+        {4008000, SIM_TR_EFFECT, 1, 6, 5, 1, 1},
+        {4008000, SIM_TR_REPLY, 1, 5, 4, 1, 1},
+        {4009000, SIM_TR_ACKED, 1, 4, 5, 1, 1},
+    };
+    size_t n = sizeof tr / sizeof tr[0];
+    dcanvas *m = dcanvas_new_measure();
+    dtimeline_layout l;
+    char err[256];
+    assert_int_equal(dtimeline_layout_make(m, b, tr, n, DRAW_WIDE, &l, err, sizeof err), 0);
+    const char *want[] = {
+        "job 1 charged, event in outbox, ID recorded",
+        "event of job 1",
+        "confirm 1 lost",
+        "event of job 1 again",
+        "job 1 queued again (copy 2)",
+        "confirm 1",
+        "job 1 handled",
+        "job 1 handled twice",
+    };
+    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+        bool found = false;
+        for (size_t i = 0; i < l.n_items && !found; i++)
+            found = strcmp(l.items[i].text, want[w]) == 0;
+        if (!found)
+            fail_msg("no timeline row says \"%s\"", want[w]);
+    }
+    for (size_t i = 0; i < l.n_items; i++)
+        if (strstr(l.items[i].text, "3 times") || strstr(l.items[i].text, "charged twice"))
+            fail_msg("effects of two hops counted together: \"%s\"", l.items[i].text);
+    /* the lost confirm goes from the event broker back towards the relay */
+    const dtl_item *lost = find(&l, DTL_LOST);
+    assert_non_null(lost);
+    assert_true(lost->from_lane > lost->to_lane);
+    assert_int_equal(count(&l, DTL_DUPLICATE), 1);
+    dtimeline_layout_free(&l);
+    dcanvas_free(m);
+    fx_board_free(b);
+}
+
 static void bad_traces(void **state)
 {
     (void)state;
@@ -282,6 +365,7 @@ int main(void)
         cmocka_unit_test(crash_restart_marks),
         cmocka_unit_test(narrow_and_dark),
         cmocka_unit_test(record_in_transaction_is_one_row),
+        cmocka_unit_test(outbox_relay_publishes_twice),
         cmocka_unit_test(bad_traces),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
