@@ -355,6 +355,7 @@ typedef struct {
     char *text; /* owned */
     dcolor color;
     int64_t t_us, job;
+    int lines; /* narrow: the lines its words wrap onto (0 before placing) */
 } dtl_item;
 
 typedef struct {

@@ -66,15 +66,22 @@ void dtimeline_place_narrow(dcanvas *m, const bp_board *b, dtimeline_layout *l)
         l->time_w = fmax(l->time_w, dc_text_width(m, tbuf, DF_BADGE, false));
     }
     l->time_w = ceil(l->time_w) + 6;
-    /* rows */
+    /* rows: words that do not fit beside the time wrap onto more lines */
+    double words_w = DRAW_NARROW_W - 2.0 * M - l->time_w - 4;
     double y = M + (double)l->head_rows * (l->head_h + 4) + 6;
     int64_t prev_t = l->n_items ? l->items[0].t_us : 0;
     for (size_t i = 0; i < l->n_items; i++) {
         if (l->items[i].t_us - prev_t >= IDLE_US)
             y += IDLE_GAP;
         prev_t = l->items[i].t_us;
-        l->items[i].y = y + 11.5; /* the words' baseline */
-        y += WORDS_H + GRAPH_H + ROW_GAP;
+        char **lines;
+        double widest;
+        size_t k = dwrap(m, l->items[i].text, DF_SMALL, dtl_bold(l->items[i].kind), words_w,
+                         &lines, &widest);
+        dlines_free(lines, k);
+        l->items[i].lines = k > 0 ? (int)k : 1;
+        l->items[i].y = y + 11.5; /* the first line's baseline */
+        y += WORDS_H * l->items[i].lines + GRAPH_H + ROW_GAP;
     }
     int rows;
     dtl_legend(NULL, m, l, M + 4, 0, DRAW_NARROW_W - M, &rows);
@@ -89,9 +96,14 @@ static double S_row_top(const dtl_item *it)
     return it->y - 11.5;
 }
 
+static double S_words_h(const dtl_item *it)
+{
+    return WORDS_H * (it->lines > 0 ? it->lines : 1);
+}
+
 static double S_graph_y(const dtl_item *it)
 {
-    return S_row_top(it) + WORDS_H + GRAPH_H / 2.0 + 0.5;
+    return S_row_top(it) + S_words_h(it) + GRAPH_H / 2.0 + 0.5;
 }
 
 static void S_headers(dcanvas *c, dcanvas *m, const bp_board *b, const dtimeline_layout *l,
@@ -101,20 +113,28 @@ static void S_headers(dcanvas *c, dcanvas *m, const bp_board *b, const dtimeline
         int row = l->head_rows == 2 ? (int)(i % 2) : 0;
         double top = l->head_top[row], x = l->lane_x[i];
         dc_line(c, x + 0.5, top + l->head_h, x + 0.5, bottom, DC_LIFELINE, 1, true);
-        dtl_head(c, m, b, l->lane_part[i], x, top, l->head_h, DF_SMALL, l->head_wrap, 12, 5);
+        /* a box wider than the lane's share stays inside the figure */
+        char **lines;
+        double w;
+        size_t k = S_head_lines(m, b, l, i, l->head_wrap, &lines, &w);
+        dlines_free(lines, k);
+        double half = (ceil(w) + 12) / 2;
+        double cx = fmin(fmax(x, 1 + half), l->width - 1 - half);
+        dtl_head(c, m, b, l->lane_part[i], cx, top, l->head_h, DF_SMALL, l->head_wrap, 12, 5);
     }
 }
 
 void dtimeline_paint_narrow(dcanvas *c, dcanvas *m, const bp_board *b, const dtimeline_layout *l)
 {
     dc_rect(c, 0.5, 0.5, l->width - 1, l->height - 1, 8, DC_CARD, DC_CARD_EDGE, false);
-    double bottom = l->n_items ? S_row_top(&l->items[l->n_items - 1]) + WORDS_H + GRAPH_H
+    double bottom = l->n_items ? S_row_top(&l->items[l->n_items - 1]) +
+                                     S_words_h(&l->items[l->n_items - 1]) + GRAPH_H
                                : l->head_top[0] + l->head_h;
     /* duplicate rows get a band across the figure */
     for (size_t i = 0; i < l->n_items; i++)
         if (l->items[i].kind == DTL_DUPLICATE)
-            dc_rect(c, 4, S_row_top(&l->items[i]) - 1, l->width - 8, WORDS_H + GRAPH_H + 2, 4,
-                    DC_FAIL_BG, DC_NONE, false);
+            dc_rect(c, 4, S_row_top(&l->items[i]) - 1, l->width - 8,
+                    S_words_h(&l->items[i]) + GRAPH_H + 2, 4, DC_FAIL_BG, DC_NONE, false);
     /* down time between a crash and the restart */
     for (size_t i = 0; i < l->n_items; i++) {
         if (l->items[i].kind != DTL_CRASH)
@@ -131,15 +151,21 @@ void dtimeline_paint_narrow(dcanvas *c, dcanvas *m, const bp_board *b, const dti
         bool bold = dtl_bold(it->kind), arrow = it->from_lane != it->to_lane;
         dcolor ink = arrow ? (it->kind == DTL_LOST ? DC_FAIL : DC_INK) : it->color;
         /* the words, on the row's own ground so lifelines do not cross them */
-        double tw = dc_text_width(m, it->text, DF_SMALL, bold);
-        dc_rect(c, M - 2, S_row_top(it) + 1, l->time_w + tw + 6, WORDS_H - 1, 3,
+        char **lines;
+        double tw;
+        size_t k = dwrap(m, it->text, DF_SMALL, bold, l->width - 2.0 * M - l->time_w - 4, &lines,
+                         &tw);
+        dc_rect(c, M - 2, S_row_top(it) + 1, l->time_w + tw + 6, S_words_h(it) - 1, 3,
                 it->kind == DTL_DUPLICATE ? DC_FAIL_BG : DC_CARD, DC_NONE, false);
         dfmt_duration(tbuf, sizeof tbuf, it->t_us);
         if (strcmp(tbuf, last) != 0) {
             dc_text(c, M, it->y, DT_START, DF_BADGE, false, DC_MUTED, tbuf, false);
             snprintf(last, sizeof last, "%s", tbuf);
         }
-        dc_text(c, M + l->time_w, it->y, DT_START, DF_SMALL, bold, ink, it->text, false);
+        for (size_t j = 0; j < k; j++)
+            dc_text(c, M + l->time_w, it->y + WORDS_H * (double)j, DT_START, DF_SMALL, bold, ink,
+                    lines[j], false);
+        dlines_free(lines, k);
         /* the arrow or mark below them */
         double gy = S_graph_y(it);
         double x0 = l->lane_x[it->from_lane] + 0.5, x1 = l->lane_x[it->to_lane] + 0.5;
