@@ -243,6 +243,24 @@ static void runs_text(buf *out, const mrow *r)
     if (r->n_runs > 1)
         buf_printf(out, " each of %zu %s", r->n_runs,
                    strcmp(r->what, "Level") == 0 ? "combinations" : "variants");
+    /* replications: {until}: whether the precision was reached */
+    const bp_board *first = NULL;
+    size_t asked = 0, short_of = 0;
+    for (size_t i = 0; i < r->n_runs; i++) {
+        const sboard *b = &r->runs[i];
+        if (!b->board || !b->ran || b->board->sim.until <= 0)
+            continue;
+        first = first ? first : b->board;
+        asked++;
+        short_of += !b->result.until_met;
+    }
+    if (asked == 0)
+        return;
+    buf_puts(out, short_of ? ", stopped at the most allowed before reaching ±"
+                           : ", as many as it took to reach ±");
+    fmt_ratio(out, first->sim.until);
+    if (short_of && asked > 1)
+        buf_printf(out, " (%zu of %zu)", short_of, asked);
 }
 
 void expand_measured(page_ctx *pc, buf *out)
