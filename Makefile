@@ -53,10 +53,10 @@ deps:
 	@$(call ensure,$(BUILD_PKGS),$(BUILD_CMDS),to build boardpress)
 test-deps: deps
 	@$(call ensure,,$(TEST_CMDS),by make test)
-	@bash tests/browser/npm-ci.sh
+	@bash tests/browser/ready.sh
 bench-deps: deps
 	@$(call ensure,,$(BENCH_CMDS),by make bench)
-	@bash tests/browser/npm-ci.sh
+	@bash tests/browser/ready.sh
 
 # ---------------------------------------------------------------- flags
 # Quiet by default ("CC file"); `make V=1` shows whole commands.

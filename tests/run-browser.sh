@@ -13,12 +13,8 @@ BUILD=${BUILD:-build}
 out=$BUILD/test-browser/site
 mkdir -p "$BUILD/test-browser"
 
-chromium=${BP_CHROMIUM:-/usr/bin/chromium}
-if [ ! -x "$chromium" ]; then
-  echo "run-browser: $chromium is missing (make test installs Debian's chromium)"
-  exit 1
-fi
-bash tests/browser/npm-ci.sh
+# Chromium, and playwright-core as the lockfile pins it
+tests/browser/ready.sh
 
 "$BP" build -q --content tests/browser/site --out "$out"
 cd tests/browser

@@ -15,8 +15,8 @@
 import { chromium } from 'playwright-core';
 import { check, checks, CheckFailed, eq } from './check.mjs';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
+import { serve } from './serve.mjs';
 
 const [siteArg, shotsArg] = process.argv.slice(2);
 if (!siteArg || !shotsArg) {
@@ -30,45 +30,6 @@ const PAGE = 'playground/';
 const MINI_COUNTS = ['deliveries', 'effects', 'charged_twice'];
 const CHROMIUM = process.env.BP_CHROMIUM || '/usr/bin/chromium';
 
-
-// ------------------------------------------------------------ static server
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.xml': 'application/xml',
-};
-
-function serve(root) {
-  const server = http.createServer((req, res) => {
-    let rel;
-    try {
-      rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    } catch {
-      rel = '/';
-    }
-    let file = path.join(root, path.normalize(rel));
-    if (!file.startsWith(root)) file = root + '/nonexistent';
-    if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
-    fs.readFile(file, (err, body) => {
-      if (err) {
-        res.writeHead(404, { 'content-type': 'text/plain' });
-        res.end('not found');
-        return;
-      }
-      res.writeHead(200, {
-        'content-type': TYPES[path.extname(file)] || 'application/octet-stream',
-        'cache-control': 'no-store',
-      });
-      res.end(body);
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 // ------------------------------------------------------------ page helpers
 
@@ -148,8 +109,26 @@ async function checkNumbers(page, what) {
   const nums = await page.$$eval('.bp-num[data-board][data-measure]:not([data-filter])', (els) =>
     els.map((e) => ({ board: e.dataset.board, measure: e.dataset.measure, text: e.textContent })),
   );
-  check(nums.length >= 10, `${what}: the page shows measured numbers (found ${nums.length})`);
+  // a mean with its interval starts with the mean
+  const cis = await page.$$eval('.bp-num[data-board][data-measure][data-filter="ci"]', (els) =>
+    els.map((e) => ({ board: e.dataset.board, measure: e.dataset.measure, text: e.textContent })),
+  );
+  for (const n of cis) {
+    const d = result(n.board).display[n.measure];
+    check(n.text === d || n.text.startsWith(`${d} `), `${what}: ${n.board}.${n.measure} | ci: got ${JSON.stringify(n.text)}, want ${JSON.stringify(d)} and its interval`);
+  }
+  // a rare count reads as its rate: the count and the jobs it came from
+  const rates = await page.$$eval('.bp-num[data-board][data-measure][data-filter="rate"]', (els) =>
+    els.map((e) => ({ board: e.dataset.board, measure: e.dataset.measure, text: e.textContent })),
+  );
+  check(nums.length + cis.length + rates.length >= 10, `${what}: the page shows measured numbers (found ${nums.length + cis.length + rates.length})`);
   for (const n of nums) eq(n.text, result(n.board).display[n.measure], `${what}: ${n.board}.${n.measure}`);
+  for (const n of rates) {
+    const rt = result(n.board).rates[n.measure];
+    check(rt !== undefined, `${what}: results.json has the rate of ${n.board}.${n.measure}`);
+    const lead = `${rt.count.toLocaleString('en-US')} in ${rt.jobs.toLocaleString('en-US')} jobs (`;
+    check(n.text.startsWith(lead), `${what}: ${n.board}.${n.measure} | rate: got ${JSON.stringify(n.text)}, want it to start ${JSON.stringify(lead)}`);
+  }
   const verdicts = await page.$$eval('.bp-compare-table td[data-board]', (tds) =>
     tds
       .filter((td) => td.querySelector('.bp-pass, .bp-fail'))
@@ -461,8 +440,11 @@ async function guard(context, origin, problems) {
     // Chromium fetches the favicon on its own schedule and aborts that fetch
     // when the test navigates or closes the page first: not the site's fault
     // (a missing favicon still shows as an HTTP error below).
+    // The same for a drawing: a <picture> drops the fetch of a rendering it
+    // no longer wants when the theme or width changes, and the page script
+    // drops one it has replaced (a missing drawing is an HTTP error below).
     const aborted = r.failure()?.errorText === 'net::ERR_ABORTED';
-    if (aborted && r.url().endsWith('/favicon.svg')) return;
+    if (aborted && r.url().endsWith('.svg')) return;
     problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`);
   });
   context.on('response', (r) => {
