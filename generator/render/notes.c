@@ -219,6 +219,9 @@ typedef struct {
     clauses cl;
 } mrow;
 
+/* A measured block with more boards than this folds their table away. */
+#define MEASURED_OPEN_ROWS 6
+
 /* "3", or "3–12" when `until` ran the boards to different counts: what the
  * simulator ran (the result's replications), not what the board asked for,
  * for the boards that ran. */
@@ -336,8 +339,17 @@ void expand_measured(page_ctx *pc, buf *out)
         }
         buf_puts(out, ".");
     }
+    buf_puts(out, "</p>\n");
+    /* a long table folds away with the model note, so the block stays about
+     * a screen tall until a reader opens it */
+    bool fold = n > MEASURED_OPEN_ROWS;
+    if (fold)
+        buf_printf(out,
+                   "<details class=\"bp-measured-boards\">\n<summary>The %zu simulations: seed, "
+                   "runs and what each changes</summary>\n",
+                   n);
     buf_puts(out,
-             "</p>\n<div class=\"bp-table-wrap\"><table class=\"bp-measured-table bp-reflow\">\n"
+             "<div class=\"bp-table-wrap\"><table class=\"bp-measured-table bp-reflow\">\n"
              "<thead><tr><th scope=\"col\">Board</th><th scope=\"col\">Seed</th>"
              "<th scope=\"col\">Runs</th><th scope=\"col\">What it changes</th></tr>"
              "</thead>\n<tbody>\n");
@@ -377,6 +389,8 @@ void expand_measured(page_ctx *pc, buf *out)
         buf_puts(out, "</td></tr>\n");
     }
     buf_puts(out, "</tbody></table></div>\n");
+    if (fold)
+        buf_puts(out, "</details>\n");
     buf_puts(out, "<details class=\"bp-model-note\">\n<summary>What the model includes and "
                   "leaves out</summary>\n");
     buf_puts(out, "<p>Each number on this page comes from a discrete-event simulation of the "
