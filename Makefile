@@ -86,6 +86,11 @@ SIM_SRC := $(sort $(wildcard sim-core/*.c))
 GEN_STAGES := base model load run draw render write preview
 GEN_SRC := $(sort $(filter-out generator/main.c,$(wildcard generator/*.c \
              $(foreach d,$(GEN_STAGES),generator/$(d)/*.c))))
+# The files a site with live boards gets in static/ (generator/assets.h):
+# the WebAssembly module and generator/web/'s scripts, compiled into the
+# program as a generated source (generator/web/embed.sh), one per build tree.
+WEB_JS := $(sort $(wildcard generator/web/*.js))
+LIVE_ASSETS_C := $(BUILD)/gen/live_assets.c
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_SUPPORT := $(sort $(filter-out tests/unit/test_%.c,$(wildcard tests/unit/*.c)))
 
@@ -100,7 +105,7 @@ objs = $(patsubst %.c,$(1)/obj/%.o,$(2))
 # ---------------------------------------------------------------- release build
 REL_CFLAGS := $(WARN) $(OPT) -g -MMD -MP
 SIM_OBJ := $(call objs,$(BUILD),$(SIM_SRC))
-GEN_OBJ := $(call objs,$(BUILD),$(GEN_SRC) generator/main.c)
+GEN_OBJ := $(call objs,$(BUILD),$(GEN_SRC) generator/main.c) $(BUILD)/obj/gen/live_assets.o
 
 .PHONY: all
 all: deps
@@ -128,7 +133,7 @@ $(BUILD)/obj/generator/%.o: generator/%.c
 # ---------------------------------------------------------------- sanitizer build (tests)
 ASAN_CFLAGS := $(WARN) -O1 -g $(SANITIZE) -MMD -MP
 ASAN_SIM_OBJ := $(call objs,$(ASAN_BUILD),$(SIM_SRC))
-ASAN_GEN_OBJ := $(call objs,$(ASAN_BUILD),$(GEN_SRC))
+ASAN_GEN_OBJ := $(call objs,$(ASAN_BUILD),$(GEN_SRC)) $(ASAN_BUILD)/obj/gen/live_assets.o
 ASAN_SUPPORT_OBJ := $(call objs,$(ASAN_BUILD),$(TEST_SUPPORT))
 ASAN_TESTS := $(patsubst tests/unit/%.c,$(ASAN_BUILD)/tests/%,$(TEST_SRC))
 
@@ -161,9 +166,10 @@ $(ASAN_BUILD)/tests/%: $(ASAN_BUILD)/obj/tests/unit/%.o $(ASAN_SUPPORT_OBJ) $(AS
 
 # ---------------------------------------------------------------- WebAssembly module
 # sim-core as build/wasm/simcore.wasm, the simulator pages run in the reader's
-# browser (README "Simulator in the browser"; loaded by static/bp-sim.js; the
-# site build publishes this file as static/simcore.wasm). Debian's clang-14
-# and wasm-ld (lld-14), no libc but the little in sim-core/wasm/, no imports.
+# browser (README "Simulator in the browser"; loaded by generator/web/bp-sim.js;
+# compiled into boardpress, which writes it as static/simcore.wasm of a site
+# with live boards). Debian's clang-14 and wasm-ld (lld-14), no libc but
+# the little in sim-core/wasm/, no imports.
 # The event loop, queue, distributions and statistics at -Os, the board
 # check (its sentences left out: SIM_TERSE_CHECKS, see check.c), encodings,
 # names and the shim at -Oz, then wasm-opt -Os --converge (Debian's binaryen, installed
@@ -200,6 +206,22 @@ $(WASM): $(WASM_OBJ)
 	$(Q)$(WASM_CC) $(WASM_LDFLAGS) -o $@.tmp $(WASM_OBJ)
 	$(Q)if [ -n "$(WASM_OPT)" ]; then $(WASM_OPT) $(WASM_OPT_LEVEL) $@.tmp -o $@.opt && mv $@.opt $@.tmp; fi
 	$(Q)mv $@.tmp $@
+
+# The live assets: regenerated when the module or a script changes.
+$(LIVE_ASSETS_C): generator/web/embed.sh $(WASM) $(WEB_JS)
+	@mkdir -p $(dir $@)
+	$(call say,EMBED,$@)
+	$(Q)sh generator/web/embed.sh $@ simcore.wasm=$(WASM) $(foreach f,$(WEB_JS),$(notdir $(f))=$(f))
+
+$(BUILD)/obj/gen/live_assets.o: $(LIVE_ASSETS_C)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(REL_CFLAGS) -Igenerator -c -o $@ $<
+
+$(ASAN_BUILD)/obj/gen/live_assets.o: $(LIVE_ASSETS_C)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(ASAN_CFLAGS) -Igenerator -c -o $@ $<
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
@@ -291,7 +313,7 @@ FUZZ_CFLAGS := $(filter-out -Werror,$(WARN)) -Wno-format-nonliteral $(FUZZ_FLAGS
                -fsanitize=fuzzer-no-link
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(FUZZ_SRC))
-FUZZ_LIB_OBJ := $(call objs,$(FUZZ_BUILD),$(GEN_SRC) $(SIM_SRC))
+FUZZ_LIB_OBJ := $(call objs,$(FUZZ_BUILD),$(GEN_SRC) $(SIM_SRC)) $(FUZZ_BUILD)/obj/gen/live_assets.o
 .SECONDARY: $(FUZZ_LIB_OBJ) $(call objs,$(FUZZ_BUILD),$(FUZZ_SRC))
 
 $(FUZZ_BUILD)/obj/sim-core/%.o: sim-core/%.c
@@ -310,6 +332,11 @@ $(FUZZ_BUILD)/obj/tests/fuzz/%.o: tests/fuzz/%.c tests/fuzz/fuzz_common.h
 	$(call say,FUZZCC,$@)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -D_DEFAULT_SOURCE -Isim-core -Igenerator $(PKG_CFLAGS) \
 	  -c -o $@ $<
+
+$(FUZZ_BUILD)/obj/gen/live_assets.o: $(LIVE_ASSETS_C)
+	@mkdir -p $(dir $@)
+	$(call say,FUZZCC,$@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -Igenerator -c -o $@ $<
 
 $(FUZZ_BUILD)/obj/generator/run/cache.o: $(wildcard sim-core/*.c sim-core/*.h)
 

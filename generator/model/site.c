@@ -232,6 +232,14 @@ void site_free(site *s)
 /* Linear scans: a site has tens of boards, levels and charts, and each file
  * is in its table once (the loader looks it up before adding it). */
 
+bool site_live(const site *s)
+{
+    for (size_t i = 0; i < s->n_levels; i++)
+        if (s->levels[i]->loaded && s->levels[i]->level->live)
+            return true;
+    return false;
+}
+
 sboard *site_board_file(const site *s, const char *file)
 {
     for (size_t i = 0; i < s->n_boards; i++)

@@ -123,6 +123,7 @@ typedef struct {
     char *title;
     char *board;   /* content-relative board file */
     bool toggle;   /* style: toggle — one two-way choice shown as an on/off switch */
+    bool live;     /* re-simulated in the reader's browser (a range choice, or a sandbox) */
     bool timeline; /* draw a timeline for every combination */
     sim_measure counts[LEVEL_MAX_COUNTS]; /* the counts line */
     size_t n_counts;
@@ -293,6 +294,11 @@ typedef struct {
 void site_init(site *s, const site_options *o);
 /* Free everything the site holds (not s itself). */
 void site_free(site *s);
+
+/* True when a level that loaded re-simulates in the reader's browser (a
+ * slider or a sandbox): the site then gets the simulator module and its
+ * scripts in static/ (assets.h). */
+bool site_live(const site *s);
 
 /* The board, level or chart of a content-relative file, whether or not it
  * loaded, or NULL when no page lists the file. */
