@@ -251,7 +251,15 @@ test: test-deps
 	done
 	@echo "make test: all suites passed"
 
-test-build: $(ASAN_BUILD)/boardpress $(ASAN_TESTS) $(BUILD)/boardpress $(WASM)
+test-build: $(ASAN_BUILD)/boardpress $(ASAN_TESTS) $(BUILD)/boardpress $(WASM) \
+            $(ASAN_BUILD)/tests/fmt_dump
+
+# The page's number formatting for tests/live/fmt.js (generator/web/bp-fmt.js
+# against generator/base/fmt.c).
+$(ASAN_BUILD)/tests/fmt_dump: tests/live/fmt_dump.c $(ASAN_GEN_OBJ) $(ASAN_SIM_OBJ)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(ASAN_CFLAGS) -D_DEFAULT_SOURCE -Isim-core -Igenerator $(PKG_CFLAGS) -o $@ $^ $(PKG_LIBS)
 
 unit-tests: test-build
 	@fail=0; for t in $(ASAN_TESTS); do \
@@ -293,7 +301,7 @@ regen: test-build
 .PHONY: format clean
 FORMAT_SRC = $(wildcard sim-core/*.[ch] sim-core/wasm/*.[ch] sim-core/wasm/include/*.h generator/*.[ch] \
                $(foreach d,$(GEN_STAGES),generator/$(d)/*.[ch]) \
-               tests/unit/*.[ch] tests/fuzz/*.c tests/bench/*.c)
+               tests/unit/*.[ch] tests/fuzz/*.c tests/bench/*.c tests/live/*.c)
 format:
 	clang-format -i $(FORMAT_SRC)
 

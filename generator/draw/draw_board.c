@@ -3,7 +3,6 @@
  * where it overlaps no box, line or other label (else the gutters grow and
  * the layout is tried again). Geometry only; the canvas does the drawing. */
 #include "draw/draw_internal.h"
-#include "load/fields.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -31,6 +30,7 @@ typedef struct {
     bool bold;
     uint32_t color;
     double w;
+    dmarks marks; /* a live board's (not wrapped: the runs stay on one line) */
 } bline;
 
 typedef struct {
@@ -50,6 +50,7 @@ static void S_add_wrapped(dcanvas *m, bline **arr, size_t *n, size_t *cap, const
                           double size, bool bold, uint32_t color, double max_w)
 {
     char **lines;
+
     size_t k = dwrap(m, text, size, bold, max_w, &lines, NULL);
     for (size_t i = 0; i < k; i++) {
         *arr = xgrow(*arr, sizeof **arr, cap, *n + 1);
@@ -59,8 +60,27 @@ static void S_add_wrapped(dcanvas *m, bline **arr, size_t *n, size_t *cap, const
         l->bold = bold;
         l->color = color;
         l->w = dc_text_width(m, lines[i], size, bold);
+        memset(&l->marks, 0, sizeof l->marks);
     }
     free(lines);
+}
+
+/* A text with a live board's marks stays one line (the runs' offsets hold). */
+static void S_add_marked(dcanvas *m, bline **arr, size_t *n, size_t *cap, const char *text,
+                         double size, bool bold, uint32_t color, double max_w, const dmarks *mk)
+{
+    if (!mk->n && !mk->goal) {
+        S_add_wrapped(m, arr, n, cap, text, size, bold, color, max_w);
+        return;
+    }
+    *arr = xgrow(*arr, sizeof **arr, cap, *n + 1);
+    bline *l = &(*arr)[(*n)++];
+    l->text = xstrdup(text);
+    l->size = size;
+    l->bold = bold;
+    l->color = color;
+    l->w = dc_text_width(m, text, size, bold);
+    l->marks = *mk;
 }
 
 static void S_content_free(part_content *pc, size_t n)
@@ -75,94 +95,6 @@ static void S_content_free(part_content *pc, size_t n)
         free(pc[i].badge);
     }
     free(pc);
-}
-
-/* True when some handler uses this provider's idempotency keys. */
-static bool S_provider_keys(const bp_board *b, size_t prov)
-{
-    for (size_t i = 0; i < b->sim.n_links; i++) {
-        const sim_link *l = &b->sim.links[i];
-        if ((size_t)l->to == prov && dpart_handles(b->sim.parts[l->from].kind) &&
-            b->sim.parts[l->from].idempotency == SIM_IDEM_PROVIDER_KEY)
-            return true;
-    }
-    return false;
-}
-
-/* The lines under the label: size, faults and settings of the part, in words. */
-/* True when the board file itself set part i's field (bp_board.part_set). */
-static bool S_board_set(const bp_board *b, size_t i, const char *field)
-{
-    size_t n;
-    const field_def *table = fields_part(&n);
-    const field_def *f = fields_find(table, n, field);
-    if (!b->part_set || !f)
-        return false;
-    size_t bit = (size_t)(f - table);
-    return (b->part_set[i].bits >> bit) & 1u;
-}
-
-static void S_part_facts(const bp_board *b, size_t i, char facts[][128], uint32_t *colors,
-                         size_t *n)
-{
-    const sim_part *p = &b->sim.parts[i];
-    char a[32], c[32];
-    *n = 0;
-    if (p->external) {
-        snprintf(facts[*n], 128, "external");
-        colors[(*n)++] = DC_MUTED;
-    } else if (p->vcpu > 0 || p->gb > 0) {
-        dfmt_number(a, sizeof a, p->vcpu);
-        dfmt_number(c, sizeof c, p->gb);
-        if (p->vcpu > 0 && p->gb > 0)
-            snprintf(facts[*n], 128, "%s vCPU · %s GB", a, c);
-        else if (p->vcpu > 0)
-            snprintf(facts[*n], 128, "%s vCPU", a);
-        else
-            snprintf(facts[*n], 128, "%s GB", c);
-        colors[(*n)++] = DC_MUTED;
-    }
-    /* Sender settings a board chose itself (not the catalog's defaults). */
-    if ((p->kind == SIM_KIND_BROKER || p->kind == SIM_KIND_USERS) && S_board_set(b, i, "tries")) {
-        snprintf(facts[*n], 128, "%d %s", p->tries, p->tries == 1 ? "try" : "tries");
-        colors[(*n)++] = DC_MUTED;
-    }
-    if (p->kind == SIM_KIND_BROKER && S_board_set(b, i, "redelivery_after")) {
-        dfmt_duration(a, sizeof a, p->redelivery_after_us);
-        snprintf(facts[*n], 128, "redelivers after %s", a);
-        colors[(*n)++] = DC_MUTED;
-    }
-    if (p->kind == SIM_KIND_USERS && S_board_set(b, i, "timeout")) {
-        dfmt_duration(a, sizeof a, p->timeout_us);
-        snprintf(facts[*n], 128, "waits %s for a response", a);
-        colors[(*n)++] = DC_MUTED;
-    }
-    if (p->kind == SIM_KIND_BROKER && p->delivery == SIM_DELIVERY_AT_MOST_ONCE) {
-        snprintf(facts[*n], 128, "at-most-once delivery");
-        colors[(*n)++] = DC_MUTED;
-    }
-    if (dpart_handles(p->kind) && p->crash_after_effect > 0) {
-        dfmt_percent(a, sizeof a, p->crash_after_effect);
-        snprintf(facts[*n], 128, "crashes after %s of effects", a);
-        colors[(*n)++] = DC_FAIL;
-    }
-    if (p->kind == SIM_KIND_PROVIDER && p->fail > 0) {
-        dfmt_percent(a, sizeof a, p->fail);
-        snprintf(facts[*n], 128, "fails %s of calls", a);
-        colors[(*n)++] = DC_FAIL;
-    }
-    bool keyed = (dpart_handles(p->kind) && p->idempotency != SIM_IDEM_NONE &&
-                  p->idempotency != SIM_IDEM_PROVIDER_KEY) ||
-                 (p->kind == SIM_KIND_PROVIDER && S_provider_keys(b, i));
-    if (keyed && p->key_ttl_us != SIM_FOREVER) {
-        dfmt_duration(a, sizeof a, p->key_ttl_us);
-        snprintf(facts[*n], 128, "%s kept %s",
-                 p->idempotency == SIM_IDEM_BUSINESS_KEY && dpart_handles(p->kind) ? "keys" : "IDs",
-                 a);
-        if (p->kind == SIM_KIND_PROVIDER)
-            snprintf(facts[*n], 128, "keys kept %s", a);
-        colors[(*n)++] = DC_MUTED;
-    }
 }
 
 static const char *S_tone_mark(draw_tone t)
@@ -181,7 +113,7 @@ static double S_ceil_to(double v, double step)
 }
 
 static part_content *S_contents(dcanvas *m, const bp_board *b, const draw_note *notes,
-                                size_t n_notes)
+                                size_t n_notes, const dlives *lv)
 {
     size_t n = b->sim.n_parts;
     part_content *pc = xcalloc(n, sizeof *pc);
@@ -195,11 +127,12 @@ static part_content *S_contents(dcanvas *m, const bp_board *b, const draw_note *
         c->n_label = c->n;
         char facts[8][128];
         uint32_t colors[8];
+        dmarks marks[8];
         size_t nf;
-        S_part_facts(b, i, facts, colors, &nf);
+        dpart_facts(b, i, facts, colors, marks, lv, &nf);
         for (size_t k = 0; k < nf; k++)
-            S_add_wrapped(m, &c->lines, &c->n, &c->cap, facts[k], DF_SMALL, false, colors[k],
-                          BOX_TEXT_W);
+            S_add_marked(m, &c->lines, &c->n, &c->cap, facts[k], DF_SMALL, false, colors[k],
+                         BOX_TEXT_W, &marks[k]);
         double tw = 0, th = 2 * PAD_Y;
         for (size_t k = 0; k < c->n; k++) {
             tw = fmax(tw, c->lines[k].w);
@@ -216,9 +149,19 @@ static part_content *S_contents(dcanvas *m, const bp_board *b, const draw_note *
     }
     for (size_t k = 0; k < n_notes; k++) {
         part_content *c = &pc[notes[k].part];
-        char *t = xasprintf("%s%s", S_tone_mark(notes[k].tone), notes[k].text);
-        S_add_wrapped(m, &c->notes, &c->n_notes, &c->cap_notes, t, DF_SMALL, true,
-                      S_tone_color(notes[k].tone), NOTE_W);
+        const char *mark = S_tone_mark(notes[k].tone);
+        char *t = xasprintf("%s%s", mark, notes[k].text);
+        dmarks mk = {{{0}}, 0, NULL};
+        if (notes[k].measure && notes[k].value_len <= strlen(notes[k].text)) {
+            if (*mark) {
+                mk.span[mk.n++] = (dspan){"data-mark", "", 0, strlen(mark)};
+                mk.goal = notes[k].measure;
+            }
+            mk.span[mk.n++] =
+                (dspan){"data-measure", notes[k].measure, strlen(mark), notes[k].value_len};
+        }
+        S_add_marked(m, &c->notes, &c->n_notes, &c->cap_notes, t, DF_SMALL, true,
+                     S_tone_color(notes[k].tone), NOTE_W, &mk);
         free(t);
     }
     for (size_t i = 0; i < n; i++) {
@@ -301,43 +244,6 @@ static dlabel *S_label(dboard_layout *l)
     return d;
 }
 
-/* The fault lines of link i in words: "20% of acks lost", "ack of job 3 lost",
- * "transactional". Returns how many (at most 4). */
-static size_t S_link_faults(const bp_board *b, size_t i, char out[][160])
-{
-    const sim_link *l = &b->sim.links[i];
-    size_t n = 0;
-    char pct[48];
-    if (l->lose_request > 0) {
-        dfmt_percent(pct, sizeof pct, l->lose_request);
-        snprintf(out[n++], 160, "%s of %s lost", pct, drequest_word(l->protocol, true));
-    }
-    if (l->lose_reply > 0) {
-        dfmt_percent(pct, sizeof pct, l->lose_reply);
-        snprintf(out[n++], 160, "%s of %s lost", pct, dreply_word(l->protocol, true));
-    }
-    if (l->n_lose_reply_of > 0) {
-        buf t;
-        buf_init(&t);
-        bool many = l->n_lose_reply_of > 1;
-        buf_printf(&t, "%s of job%s ", dreply_word(l->protocol, many), many ? "s" : "");
-        size_t shown = l->n_lose_reply_of > 6 ? 5 : l->n_lose_reply_of;
-        for (size_t k = 0; k < shown; k++) {
-            if (k > 0)
-                buf_puts(&t, k + 1 == l->n_lose_reply_of ? " and " : ", ");
-            buf_printf(&t, "%lld", (long long)l->lose_reply_of[k]);
-        }
-        if (shown < l->n_lose_reply_of)
-            buf_printf(&t, " and %zu more", l->n_lose_reply_of - shown);
-        buf_puts(&t, " lost");
-        snprintf(out[n++], 160, "%s", t.data);
-        buf_free(&t);
-    }
-    if (l->transactional)
-        snprintf(out[n++], 160, "transactional");
-    return n;
-}
-
 static bool S_lossy(const sim_link *l)
 {
     return l->lose_request > 0 || l->lose_reply > 0 || l->n_lose_reply_of > 0;
@@ -351,7 +257,7 @@ typedef struct {
 /* One attempt at the whole layout with `extra` px added to every gutter.
  * Returns 0, 1 (no room: try wider), or -1. */
 static int S_attempt(dcanvas *m, const bp_board *b, const part_content *pc, const grid *g,
-                     double extra, dboard_layout *out, size_t *failed_link)
+                     double extra, const dlives *lv, dboard_layout *out, size_t *failed_link)
 {
     size_t n = b->sim.n_parts, nl = b->sim.n_links;
     double col_w[DRAW_MAX_GRID + DRAW_MAX_PARTS + 2] = {0},
@@ -367,13 +273,14 @@ static int S_attempt(dcanvas *m, const bp_board *b, const part_content *pc, cons
     for (int c = 0; c + 1 < g->cols; c++)
         gap[c] = COL_GAP + extra;
     char faults[4][160];
+    dmarks fmarks[4];
     for (size_t i = 0; i < nl; i++) {
         const sim_link *l = &b->sim.links[i];
         int c0 = g->col[l->from], c1 = g->col[l->to];
         if (abs(c0 - c1) != 1)
             continue;
         double need = dc_text_width(m, dlink_label(b, i), DF_SMALL, true);
-        size_t nf = S_link_faults(b, i, faults);
+        size_t nf = dlink_faults(b, i, faults, fmarks, lv);
         for (size_t k = 0; k < nf; k++)
             need = fmax(need, dc_text_width(m, faults[k], DF_SMALL, false));
         need += 2 * 6 + 10 + 2 * DR_CELL * (DR_ZONE + 1) + 8;
@@ -440,6 +347,7 @@ static int S_attempt(dcanvas *m, const bp_board *b, const part_content *pc, cons
             dl->size = c->lines[k].size;
             dl->bold = c->lines[k].bold;
             dl->color = c->lines[k].color;
+            dl->marks = c->lines[k].marks;
             dl->anchor = DT_MIDDLE;
             dl->x = tx;
             dl->y = ty + (lh - (a + d)) / 2 + a;
@@ -481,6 +389,7 @@ static int S_attempt(dcanvas *m, const bp_board *b, const part_content *pc, cons
             dl->size = DF_SMALL;
             dl->bold = true;
             dl->color = c->notes[k].color;
+            dl->marks = c->notes[k].marks;
             dl->anchor = DT_MIDDLE;
             dl->x = box.x + box.w / 2;
             dl->y = ny + (DL_SMALL - (asc + desc)) / 2 + asc;
@@ -526,8 +435,10 @@ static int S_attempt(dcanvas *m, const bp_board *b, const part_content *pc, cons
             t[0].bold = true;
             t[0].color = DC_PROTO;
             t[0].kind = DL_LINK_TEXT;
-            size_t nf = S_link_faults(b, i, faults);
+            memset(&t[0].marks, 0, sizeof t[0].marks);
+            size_t nf = dlink_faults(b, i, faults, fmarks, lv);
             for (size_t k = 0; k < nf; k++) {
+                t[k + 1].marks = fmarks[k];
                 t[k + 1].text = faults[k];
                 t[k + 1].bold = false;
                 t[k + 1].color = strcmp(faults[k], "transactional") == 0 ? DC_MUTED : DC_FAIL;
@@ -552,6 +463,7 @@ static int S_attempt(dcanvas *m, const bp_board *b, const part_content *pc, cons
                 dl->size = DF_SMALL;
                 dl->bold = t[k].bold;
                 dl->color = t[k].color;
+                dl->marks = t[k].marks;
                 dl->anchor = pl.a[k];
                 dl->x = pl.x[k];
                 dl->y = pl.y[k];
@@ -604,6 +516,14 @@ static int S_check_notes(const bp_board *b, const draw_note *notes, size_t n_not
 int dboard_layout_make(dcanvas *m, const bp_board *b, const draw_note *notes, size_t n_notes,
                        dboard_layout *out, char *err, size_t errn)
 {
+    return dboard_layout_live(m, b, notes, n_notes, NULL, 0, out, err, errn);
+}
+
+int dboard_layout_live(dcanvas *m, const bp_board *b, const draw_note *notes, size_t n_notes,
+                       const draw_live *live, size_t n_live, dboard_layout *out, char *err,
+                       size_t errn)
+{
+    dlives lv = {live, n_live};
     memset(out, 0, sizeof *out);
     if (dcheck_board(b, err, errn) || S_check_notes(b, notes, n_notes, err, errn))
         return -1;
@@ -615,12 +535,12 @@ int dboard_layout_make(dcanvas *m, const bp_board *b, const draw_note *notes, si
         if (g.row[i] + 1 > g.rows)
             g.rows = g.row[i] + 1;
     }
-    part_content *pc = S_contents(m, b, notes, n_notes);
+    part_content *pc = S_contents(m, b, notes, n_notes, &lv);
     int rc = 1;
     size_t failed = 0;
     for (int a = 0; a < ATTEMPTS && rc == 1; a++) {
         dboard_layout_free(out);
-        rc = S_attempt(m, b, pc, &g, 32.0 * a, out, &failed);
+        rc = S_attempt(m, b, pc, &g, 32.0 * a, &lv, out, &failed);
     }
     S_content_free(pc, b->sim.n_parts);
     if (rc != 0) {
@@ -683,16 +603,18 @@ static void S_paint(dcanvas *c, const dboard_layout *l)
     }
     for (size_t i = 0; i < l->n_labels; i++) {
         const dlabel *t = &l->labels[i];
-        dc_text(c, t->x, t->y, t->anchor, t->size, t->bold, t->color, t->text, false);
+        dc_text_marked(c, t->x, t->y, t->anchor, t->size, t->bold, t->color, t->text, &t->marks);
     }
 }
 
 /* ------------------------------------------------------------------ alt text */
 
-static void S_alt(const bp_board *b, const draw_note *notes, size_t n_notes, buf *alt)
+static void S_alt(const bp_board *b, const draw_note *notes, size_t n_notes, const dlives *lv,
+                  buf *alt)
 {
     char facts[8][128];
     uint32_t colors[8];
+    dmarks marks[8];
     size_t nf;
     buf_puts(alt, "Board diagram");
     if (b->title) {
@@ -706,7 +628,7 @@ static void S_alt(const bp_board *b, const draw_note *notes, size_t n_notes, buf
         if (i)
             buf_puts(alt, "; ");
         buf_puts(alt, dpart_label(b, i));
-        S_part_facts(b, i, facts, colors, &nf);
+        dpart_facts(b, i, facts, colors, marks, lv, &nf);
         bool open = false;
         for (size_t k = 0; k < nf; k++) {
             buf_puts(alt, open ? ", " : " (");
@@ -725,13 +647,14 @@ static void S_alt(const bp_board *b, const draw_note *notes, size_t n_notes, buf
     if (b->sim.n_links) {
         buf_puts(alt, " Links: ");
         char faults[4][160];
+        dmarks fmarks[4];
         for (size_t i = 0; i < b->sim.n_links; i++) {
             const sim_link *l = &b->sim.links[i];
             if (i)
                 buf_puts(alt, "; ");
             buf_printf(alt, "%s to %s over %s", dpart_label(b, (size_t)l->from),
                        dpart_label(b, (size_t)l->to), dlink_label(b, i));
-            size_t k = S_link_faults(b, i, faults);
+            size_t k = dlink_faults(b, i, faults, fmarks, lv);
             for (size_t j = 0; j < k; j++)
                 buf_printf(alt, "%s%s", j ? ", " : " (", faults[j]);
             if (k)
@@ -750,6 +673,9 @@ static void S_alt(const bp_board *b, const draw_note *notes, size_t n_notes, buf
         }
         buf_putc(alt, '.');
     }
+    if (lv && lv->n)
+        buf_puts(alt, " This is the board as it starts; the page rewrites its numbers as the "
+                      "settings change.");
 }
 
 /* ------------------------------------------------------------------ entry points */
@@ -759,13 +685,14 @@ int draw_board_opts(const bp_board *b, const draw_note *notes, size_t n_notes, b
 {
     dcanvas *m = dcanvas_new_measure();
     dboard_layout l;
-    int rc = dboard_layout_make(m, b, notes, n_notes, &l, err, errn);
+    dlives lv = {o->live, o->n_live};
+    int rc = dboard_layout_live(m, b, notes, n_notes, o->live, o->n_live, &l, err, errn);
     dcanvas_free(m);
     if (rc)
         return -1;
     buf desc;
     buf_init(&desc);
-    S_alt(b, notes, n_notes, &desc);
+    S_alt(b, notes, n_notes, &lv, &desc);
     char *title = b->title ? xstrdup(b->title) : xasprintf("Board %s", b->id ? b->id : "");
     dcanvas *c = dcanvas_new_svg(l.width, l.height, o->text);
     S_paint(c, &l);
@@ -793,6 +720,14 @@ int draw_board_opts(const bp_board *b, const draw_note *notes, size_t n_notes, b
 int draw_board(const bp_board *b, const draw_note *notes, size_t n_notes, buf *svg, buf *alt,
                char *err, size_t errn)
 {
-    draw_opts o = {DTEXT_ELEMENTS, NULL};
+    draw_opts o = {DTEXT_ELEMENTS, NULL, NULL, 0};
+    return draw_board_opts(b, notes, n_notes, svg, alt, &o, err, errn);
+}
+
+int draw_board_live(const bp_board *b, const draw_note *notes, size_t n_notes,
+                    const draw_live *live, size_t n_live, buf *svg, buf *alt, char *err,
+                    size_t errn)
+{
+    draw_opts o = {DTEXT_ELEMENTS, NULL, live, n_live};
     return draw_board_opts(b, notes, n_notes, svg, alt, &o, err, errn);
 }

@@ -330,6 +330,6 @@ int draw_chart_opts(const draw_chart *c, buf *svg, buf *alt, const draw_opts *o,
 
 int draw_chart_svg(const draw_chart *c, buf *svg, buf *alt, char *err, size_t errn)
 {
-    draw_opts o = {DTEXT_ELEMENTS, NULL};
+    draw_opts o = {DTEXT_ELEMENTS, NULL, NULL, 0};
     return draw_chart_opts(c, svg, alt, &o, err, errn);
 }

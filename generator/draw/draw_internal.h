@@ -51,8 +51,24 @@ typedef enum { DTEXT_ELEMENTS, DTEXT_GLYPHS } dtext_mode;
 
 typedef struct {
     dtext_mode text;
-    const char *png_path; /* also render a PNG (2x) here, for looking at it */
+    const char *png_path;  /* also render a PNG (2x) here, for looking at it */
+    const draw_live *live; /* a live board's settings (draw_board_live) */
+    size_t n_live;
 } draw_opts;
+
+/* What a live board's page rewrites in one text: up to two runs of it as
+ * <tspan ATTR="VALUE"> (bytes [off, off + len)), and on the <text> itself
+ * data-goal="goal" with the pass and fail colours. Strings are borrowed. */
+typedef struct {
+    const char *attr, *value;
+    size_t off, len;
+} dspan;
+
+typedef struct {
+    dspan span[2];
+    size_t n;
+    const char *goal; /* NULL: none */
+} dmarks;
 
 /* A canvas that only measures text (no output). */
 dcanvas *dcanvas_new_measure(void);
@@ -84,6 +100,9 @@ void dc_cross(dcanvas *c, double x, double y, double r, uint32_t color, double w
  * about (x, y) (for a y-axis label). */
 void dc_text(dcanvas *c, double x, double y, dtext_anchor a, double size, bool bold, uint32_t color,
              const char *s, bool rotate_ccw);
+/* The same with a live board's marks (NULL: none; drawn only into <text>). */
+void dc_text_marked(dcanvas *c, double x, double y, dtext_anchor a, double size, bool bold,
+                    uint32_t color, const char *s, const dmarks *marks);
 
 /* Finish: the standalone document with <title> (title) and <desc> (desc)
  * appended to out, ids renumbered per document. 0, or -1 with a sentence. */
@@ -120,6 +139,22 @@ size_t dwrap(dcanvas *c, const char *s, double size, bool bold, double max_w, ch
              double *widest);
 void dlines_free(char **lines, size_t n);
 
+/* ------------------------------------------------------------------ facts (draw_facts.c) */
+/* A live board's settings (draw_board_live); {NULL, 0} for a plain board. */
+typedef struct {
+    const draw_live *v;
+    size_t n;
+} dlives;
+
+/* The lines under part i's label: its size and the settings it shows, in
+ * words, their colours and (a live board) marks; *n gets how many (at most
+ * 8). */
+void dpart_facts(const bp_board *b, size_t i, char facts[][128], uint32_t *colors, dmarks *marks,
+                 const dlives *lv, size_t *n);
+/* The fault lines of link i in words: "20% of acks lost", "ack of job 3 lost",
+ * "transactional", with their marks. Returns how many (at most 4). */
+size_t dlink_faults(const bp_board *b, size_t i, char out[][160], dmarks *marks, const dlives *lv);
+
 /* ------------------------------------------------------------------ board layout */
 #define DRAW_MAX_PARTS 64
 #define DRAW_MAX_LINKS 256
@@ -148,7 +183,8 @@ typedef struct {
     double size;
     bool bold;
     uint32_t color;
-    drect r; /* the line box the text occupies (measured advance x line height) */
+    drect r;      /* the line box the text occupies (measured advance x line height) */
+    dmarks marks; /* a live board's: what the page rewrites */
 } dlabel;
 
 typedef struct {
@@ -237,6 +273,7 @@ typedef struct {
     uint32_t color;
     bool bold;
     dlabel_kind kind;
+    dmarks marks;
 } dltext;
 
 typedef struct {
@@ -255,6 +292,10 @@ bool dplace_texts(const dobstacles *o, const double *xy, size_t n, const dltext 
  * room found for a label). dboard_layout_free releases it. */
 int dboard_layout_make(dcanvas *m, const bp_board *b, const draw_note *notes, size_t n_notes,
                        dboard_layout *out, char *err, size_t errn);
+/* The same for a live board (live: its settings, as draw_board_live). */
+int dboard_layout_live(dcanvas *m, const bp_board *b, const draw_note *notes, size_t n_notes,
+                       const draw_live *live, size_t n_live, dboard_layout *out, char *err,
+                       size_t errn);
 void dboard_layout_free(dboard_layout *l);
 
 /* The public functions with output options. */

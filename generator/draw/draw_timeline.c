@@ -610,6 +610,6 @@ int draw_timeline_opts(const bp_board *b, const sim_trace_entry *tr, size_t n, b
 int draw_timeline(const bp_board *b, const sim_trace_entry *tr, size_t n, buf *svg, buf *alt,
                   char *err, size_t errn)
 {
-    draw_opts o = {DTEXT_ELEMENTS, NULL};
+    draw_opts o = {DTEXT_ELEMENTS, NULL, NULL, 0};
     return draw_timeline_opts(b, tr, n, svg, alt, &o, err, errn);
 }

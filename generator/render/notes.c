@@ -204,12 +204,28 @@ void expand_measured_stamp(page_ctx *pc, buf *out)
         buf_puts(out, shown ? "; " : ": ");
         buf_puts(out, "level ");
         buf_html_s(out, sl->level->title);
-        buf_printf(out, ", %zu combinations, seed %llu, %d run%s each", sl->level->n_combos,
-                   (unsigned long long)b0->sim.seed, b0->sim.replications,
-                   b0->sim.replications == 1 ? "" : "s");
+        if (sl->level->sandbox)
+            buf_puts(out, " (free play: its starting state here, the rest in your browser)");
+        else if (sl->level->live)
+            buf_printf(out, ", %zu combinations checked here, measured again in your browser",
+                       sl->level->n_combos);
+        else
+            buf_printf(out, ", %zu combinations", sl->level->n_combos);
+        buf_printf(out, ", seed %llu, %d run%s each", (unsigned long long)b0->sim.seed,
+                   b0->sim.replications, b0->sim.replications == 1 ? "" : "s");
         shown++;
     }
-    buf_puts(out, ".</p>\n");
+    buf_puts(out, ".");
+    for (size_t i = 0; i < p->n_levels; i++) {
+        const slevel *sl = site_level_file(s, p->levels[i].path);
+        if (sl && sl->loaded && sl->level->live) {
+            buf_puts(out, " When you change a setting of a level with sliders, your browser "
+                          "measures its numbers again with the same simulator, compiled to "
+                          "WebAssembly; the level says which numbers it shows.");
+            break;
+        }
+    }
+    buf_puts(out, "</p>\n");
 }
 
 /* ------------------------------------------------------------ results.json */
@@ -228,20 +244,8 @@ void expand_results_board(page_ctx *pc, const char *key, const sboard *b)
     buf_init(&obj);
     results_json(&obj, b->board, &b->result, false);
     obj.len--; /* drop the closing brace */
-    buf_puts(&obj, ",\"display\":{");
-    int hops = sim_board_hops(&b->board->sim);
-    for (int m = 0; m < SIM_M_COUNT; m++) {
-        if (sim_measure_hop((sim_measure)m) > hops)
-            continue;
-        buf v;
-        buf_init(&v);
-        fmt_measure(&v, (sim_measure)m, b->result.m[m].mean);
-        buf_printf(&obj, "%s\"%s\":\"", m ? "," : "", sim_measure_name((sim_measure)m));
-        buf_json_str(&obj, v.data, v.len);
-        buf_putc(&obj, '"');
-        buf_free(&v);
-    }
-    buf_puts(&obj, "}}");
+    results_display(&obj, b->board, &b->result);
+    buf_putc(&obj, '}');
     buf_put(&pc->results, obj.data, obj.len);
     buf_free(&obj);
 }

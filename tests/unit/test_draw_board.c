@@ -144,7 +144,7 @@ static char *render(const bp_board *b, const draw_note *notes, size_t n, dtext_m
     buf_init(&svg);
     buf_init(&alt);
     char err[256] = "";
-    draw_opts o = {mode, NULL};
+    draw_opts o = {mode, NULL, NULL, 0};
     if (draw_board_opts(b, notes, n, &svg, &alt, &o, err, sizeof err) != 0)
         fail_msg("board %s: %s", b->id, err);
     assert_true(alt.len > 0);
@@ -200,9 +200,9 @@ static void golden(const char *name, const char *got)
 static void layout_known_boards(void **state)
 {
     (void)state;
-    draw_note notes[] = {{2, "183 charged twice", DRAW_FAIL},
-                         {2, "0 lost writes", DRAW_PASS},
-                         {1, "1200 deliveries", DRAW_NEUTRAL}};
+    draw_note notes[] = {{2, "183 charged twice", DRAW_FAIL, NULL, 0},
+                         {2, "0 lost writes", DRAW_PASS, NULL, 0},
+                         {1, "1200 deliveries", DRAW_NEUTRAL, NULL, 0}};
     bp_board *b = fx_every_delivery();
     check_layout(b, NULL, 0);
     check_layout(b, notes, 3);
@@ -235,8 +235,8 @@ static void layout_long_labels(void **state)
         {2, 4, SIM_PROTO_SQL, 0, 0, NULL, 0, false},
         {2, 5, SIM_PROTO_SQL, 0, 0, NULL, 0, false},
     };
-    draw_note notes[] = {{2, "12 charged twice, far above the goal of none", DRAW_FAIL},
-                         {3, "0 lost writes", DRAW_PASS}};
+    draw_note notes[] = {{2, "12 charged twice, far above the goal of none", DRAW_FAIL, NULL, 0},
+                         {3, "0 lost writes", DRAW_PASS, NULL, 0}};
     for (size_t n = 2; n <= 6; n++) {
         bp_board *b = fx_board("long", "Long labels", parts, n, links, n - 1);
         if (n > 2) {
@@ -365,7 +365,8 @@ static void layout_random_boards(void **state)
         static const char *const note_text[] = {"0 lost writes", "183 charged twice",
                                                 "12.5% errors, far above the goal"};
         for (size_t k = 0; k < nn; k++)
-            notes[k] = (draw_note){(int)rnd((uint32_t)n), note_text[rnd(3)], (draw_tone)rnd(3)};
+            notes[k] =
+                (draw_note){(int)rnd((uint32_t)n), note_text[rnd(3)], (draw_tone)rnd(3), NULL, 0};
         check_layout(b, notes, nn);
         fx_board_free(b);
     }
@@ -374,7 +375,8 @@ static void layout_random_boards(void **state)
 static void goldens(void **state)
 {
     (void)state;
-    draw_note notes[] = {{2, "183 charged twice", DRAW_FAIL}, {2, "0 lost writes", DRAW_PASS}};
+    draw_note notes[] = {{2, "183 charged twice", DRAW_FAIL, NULL, 0},
+                         {2, "0 lost writes", DRAW_PASS, NULL, 0}};
     bp_board *b = fx_every_delivery();
     char *svg = render(b, notes, 2, DTEXT_ELEMENTS);
     golden("every-delivery", svg);
@@ -406,7 +408,7 @@ static void xml_wellformed_and_accessible(void **state)
         buf_init(&svg);
         buf_init(&alt);
         char err[256];
-        draw_opts o = {(dtext_mode)mode, NULL};
+        draw_opts o = {(dtext_mode)mode, NULL, NULL, 0};
         assert_int_equal(draw_board_opts(b, NULL, 0, &svg, &alt, &o, err, sizeof err), 0);
         assert_true(fx_wellformed(&svg));
         assert_non_null(strstr(svg.data, "<title>Tricky &lt;title&gt; &amp; more</title>"));
@@ -481,10 +483,10 @@ static void bad_input(void **state)
     assert_int_equal(draw_board(b, NULL, 0, &svg, &alt, err, sizeof err), -1);
     assert_string_equal(err, "lose_reply of link 2 is 1.5, outside 0 to 1");
     b->sim.links[1].lose_reply = 0.2;
-    draw_note bad_note[] = {{7, "x", DRAW_PASS}};
+    draw_note bad_note[] = {{7, "x", DRAW_PASS, NULL, 0}};
     assert_int_equal(draw_board(b, bad_note, 1, &svg, &alt, err, sizeof err), -1);
     assert_string_equal(err, "note 1 names part 8, which the board does not have");
-    draw_note bad_text[] = {{1, "\xFF", DRAW_PASS}};
+    draw_note bad_text[] = {{1, "\xFF", DRAW_PASS, NULL, 0}};
     assert_int_equal(draw_board(b, bad_text, 1, &svg, &alt, err, sizeof err), -1);
     assert_string_equal(err, "the text of note 1 is not valid UTF-8 (bad byte at offset 0)");
     assert_int_equal(draw_board(b, NULL, 0, &svg, &alt, err, sizeof err), 0);
