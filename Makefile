@@ -29,7 +29,7 @@ TEST_CMDS := clang:clang /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt
              /usr/lib/python3/dist-packages/yaml/__init__.py:python3-yaml
 # SimPy 3 (python3-simpy3) for Debian's /usr/bin/python3; python3-simpy is SimPy 2.3.
 BENCH_CMDS := hugo:hugo /usr/lib/python3/dist-packages/simpy/core.py:python3-simpy3 \
-              /usr/bin/python3:python3 /usr/bin/time:time node:nodejs
+              /usr/bin/python3:python3 /usr/bin/time:time node:nodejs npm:npm /usr/bin/chromium:chromium
 
 # $(call ensure,PKGCONFIG:DEB ...,CMD-OR-FILE:DEB ...,WHY): install what is missing.
 define ensure
@@ -269,7 +269,9 @@ unit-tests: test-build
 
 # ---------------------------------------------------------------- bench, fuzz
 # make bench: the release build (-O2, no sanitizers) against its references
-# (tests/bench/run.py prints the table; BENCH_RUNS=N for more runs).
+# (tests/bench/run.py prints the table; BENCH_RUNS=N for more runs,
+# BENCH_ONLY="wasm live" for some sections). The live rows drive Debian's
+# Chromium with playwright-core from tests/browser/package-lock.json.
 BENCH_TOOLS := $(addprefix $(BUILD)/bench/,heap fsref cmarkref simdrv drawbench)
 BENCH_GEN_OBJ := $(filter-out $(BUILD)/obj/generator/main.o,$(GEN_OBJ))
 

@@ -14,18 +14,7 @@ BUILD=${BUILD:-build}
 out=$BUILD/test-live-browser
 mkdir -p "$out"
 
-export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
-chromium=${BP_CHROMIUM:-/usr/bin/chromium}
-if [ ! -x "$chromium" ]; then
-  echo "run-live-browser: $chromium is missing (make test installs Debian's chromium)"
-  exit 1
-fi
-want=$(node -p "require('./tests/browser/package-lock.json').packages['node_modules/playwright-core'].version")
-have=$(node -p "try { require('./tests/browser/node_modules/playwright-core/package.json').version } catch { '' }")
-if [ "$have" != "$want" ]; then
-  echo "run-live-browser: installing playwright-core $want with npm ci (no browser download)"
-  (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
-fi
+. tests/browser/ensure.sh run-live-browser
 
 "$BP" build -q --out "$out/content" --cache "$out/cache"
 "$BP" build -q --content tests/browser/live-site --out "$out/fixture" --cache "$out/cache"

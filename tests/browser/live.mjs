@@ -26,6 +26,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { createRequire } from 'node:module';
+
+const { liveLevels } = createRequire(import.meta.url)('../live/levels.js');
 
 const [BP, shotsArg, ...siteArgs] = process.argv.slice(2);
 if (!BP || !shotsArg || !siteArgs.length) {
@@ -209,26 +212,6 @@ async function move(page, id, data, i, k) {
 }
 
 // ------------------------------------------------------------ the checks
-
-function liveLevels(site, content) {
-  const out = [];
-  const walk = (dir) => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name === 'index.html') {
-        const html = fs.readFileSync(p, 'utf8');
-        const re = /<section class="bp-level bp-live-level[^"]*" id="([^"]+)"[\s\S]*?<script type="application\/json" class="bp-data">(\{[^<]*)<\/script>/g;
-        let m;
-        while ((m = re.exec(html))) {
-          out.push({ url: path.relative(site, path.dirname(p)) + '/', id: m[1], data: JSON.parse(m[2]), content });
-        }
-      }
-    }
-  };
-  walk(site);
-  return out;
-}
 
 async function watch(page, origin) {
   const problems = [];

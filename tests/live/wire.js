@@ -16,6 +16,7 @@ const path = require('path');
 const web = path.join(__dirname, '..', '..', 'generator', 'web');
 const BpLive = require(path.join(web, 'bp-live.js'));
 const BpSim = require(path.join(web, 'bp-sim.js'));
+const { liveLevels } = require('./levels.js');
 
 const [bp, wasm, ...sites] = process.argv.slice(2);
 if (!bp || !wasm || !sites.length) {
@@ -26,28 +27,6 @@ if (!bp || !wasm || !sites.length) {
 function fail(msg) {
   console.error('wire: ' + msg);
   process.exit(1);
-}
-
-/* Every live level's data block in a built site, with its content folder. */
-function liveLevels(site, content) {
-  const out = [];
-  const walk = (dir) => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name === 'index.html') {
-        const html = fs.readFileSync(p, 'utf8');
-        const re = /<script type="application\/json" class="bp-data">(\{"id":[^<]*)<\/script>/g;
-        let m;
-        while ((m = re.exec(html))) {
-          const data = JSON.parse(m[1]);
-          if (data.live) out.push({ page: p, content, data });
-        }
-      }
-    }
-  };
-  walk(site);
-  return out;
 }
 
 /* xorshift with a fixed seed: the same states every run */
