@@ -13,8 +13,8 @@
  * the build would measure.
  *
  * A run of up to MAIN_THREAD_JOB_RUNS jobs × replications (1,000 × 20:
- * about 10 ms) runs at once, in the animation frame after the change, so
- * the reader sees it in the next frame; larger ones run in a Web Worker
+ * about 10 ms) runs at once, in the change's own event, so the frame that
+ * paints the moved slider paints its numbers too; larger ones run in a Web Worker
  * (bp-live-worker.js), one at a time, the latest state next; past
  * MAX_JOB_RUNS nothing runs and the level says so. Moves are coalesced:
  * one run per frame at most, of the latest state.
@@ -322,14 +322,18 @@
       });
     }
 
-    /* One run per animation frame at most, of the latest state. */
+    /* One run per animation frame at most, of the latest state: the first
+     * change of a frame runs at once, the later ones of that frame wait for
+     * the next (a busy worker, or a module still loading, runs the latest
+     * state when it is done). */
     function schedule() {
       dirty = true;
       if (framed) return;
       framed = true;
+      run();
       requestAnimationFrame(function () {
         framed = false;
-        run();
+        if (dirty && !running && loaded) schedule();
       });
     }
 
@@ -374,11 +378,11 @@
       if (reset) reset.hidden = false;
       if (how) how.hidden = true;
       section.classList.add('bp-live');
+      section.setAttribute('data-measured', touched ? 'pending' : 'build');
+      section.setAttribute('data-state', positions.join('.'));
       if (touched) schedule();
       else say('These numbers were measured when the page was built; move a setting and ' +
         'your browser measures them again');
-      section.setAttribute('data-measured', touched ? 'pending' : 'build');
-      section.setAttribute('data-state', positions.join('.'));
     }, function (e) {
       say('These numbers were measured when the page was built; the simulator could not be ' +
         'loaded here (' + e.message + ')');

@@ -11,8 +11,7 @@
 // slider over a dozen of its positions and back to its start, as a reader
 // makes it (the slider's value set, an input event): the simulation
 // itself (bp-live.js's own timing, in the bp-live-result event) and the
-// time from the input event to the numbers rewritten (which includes the
-// wait for the next animation frame). Each move's wire bytes go to
+// time from the input event to the numbers rewritten. Each move's wire bytes go to
 // WIRE_DIR/move-N.wire (put together by bp-live.js as the page does), so
 // the bench can time the same boards natively (simdrv wire). One JSON
 // line on stdout.

@@ -333,7 +333,7 @@ def bench_live():
         len(moves), main_thread), "%s / %s" % (fmt_ms(med(sim)), fmt_ms(max(sim))),
         "native sim_run, same boards", "%s / %s" % (fmt_ms(med(nat)), fmt_ms(max(nat))),
         "%.2f× (median)" % (med(sim) / med(nat)), "", "median ≤ 16 ms", med(sim) <= 16)
-    row(sec, "slider move to every number rewritten (waits for the next frame), median / worst",
+    row(sec, "slider move to every number rewritten, median / worst",
         "%s / %s" % (fmt_ms(med(shown)), fmt_ms(max(shown))), "", "", "", "", "print")
     rmtree(wires)
 
