@@ -165,6 +165,8 @@ char *buf_detach(buf *b)
 
 void buf_html(buf *b, const char *s, size_t n)
 {
+    if (n == 0)
+        return; /* an empty buf has no data to point into */
     size_t start = 0;
     for (size_t i = 0; i < n; i++) {
         const char *rep = NULL;

@@ -99,13 +99,29 @@ int expand_compare(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
     bool same_reps = true;
     for (size_t i = 1; i < nb; i++)
         same_reps &= bs[i]->result.replications == reps;
+    /* each board against the first, run by run, when they share streams */
+    sim_stat(*diffs)[SIM_M_COUNT] = xcalloc(nb, sizeof *diffs);
+    bool paired = reps > 1;
+    char why[512] = "";
+    for (size_t i = 1; i < nb && paired; i++)
+        paired = numbers_pair(bs[0], bs[i], diffs[i], why, sizeof why) == 0;
     if (same_reps && reps > 1)
         buf_printf(out,
                    "<caption>Measured when this page was built: mean of %d runs per board; "
-                   "a goal passes only if every run meets it.</caption>\n",
+                   "a goal passes only if every run meets it.",
                    reps);
     else
-        buf_puts(out, "<caption>Measured when this page was built.</caption>\n");
+        buf_puts(out, "<caption>Measured when this page was built.");
+    if (paired) {
+        buf_puts(out, " Under each value: its difference from ");
+        buf_html_s(out, bs[0]->board->title);
+        buf_puts(out, ", run by run on the same random draws (± 95 %).");
+    } else if (reps > 1 && same_reps) {
+        buf_puts(out, " No run-by-run differences: ");
+        buf_html_s(out, why);
+        buf_putc(out, '.');
+    }
+    buf_puts(out, "</caption>\n");
     buf_puts(out, "<thead><tr><th scope=\"col\">Measure</th><th scope=\"col\">Goal</th>");
     for (size_t i = 0; i < nb; i++) {
         buf_puts(out, "<th scope=\"col\" data-board=\"");
@@ -139,22 +155,46 @@ int expand_compare(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
             buf_html_s(out, b->board->id);
             buf_printf(out, "\"><span class=\"bp-num\" data-board=\"");
             buf_html_s(out, b->board->id);
-            buf_printf(out, "\" data-measure=\"%s\">", sim_measure_name(m));
+            /* a rare count: with its exact bound, as '| ci' writes it */
+            sim_rate rt;
+            bool rare = numbers_preferred_rate(b, m, &rt) == 0;
+            buf_printf(out, "\" data-measure=\"%s\"%s>", sim_measure_name(m),
+                       rare ? " data-filter=\"ci\"" : "");
             buf v;
             buf_init(&v);
-            fmt_measure(&v, m, b->result.m[m].mean);
+            if (rare)
+                numbers_ci(&v, b, m);
+            else
+                fmt_measure(&v, m, b->result.m[m].mean);
             buf_html(out, v.data, v.len);
             buf_free(&v);
             buf_puts(out, "</span>");
+            buf_init(&v);
+            numbers_p99_note(&v, b, m);
+            buf_html(out, v.data, v.len);
+            buf_free(&v);
             if (b->result.goals[m].present)
                 buf_printf(out, " <span class=\"bp-%s\">%s</span>",
                            b->result.goals[m].pass ? "pass" : "fail",
                            b->result.goals[m].pass ? "Pass" : "Fail");
+            if (paired && i > 0) {
+                buf_puts(out, "<br><span class=\"bp-diff\" data-board=\"");
+                buf_html_s(out, b->board->id);
+                buf_puts(out, "\" data-against=\"");
+                buf_html_s(out, bs[0]->board->id);
+                buf_printf(out, "\" data-measure=\"%s\">", sim_measure_name(m));
+                buf_init(&v);
+                numbers_diff(&v, m, &diffs[i][m]);
+                buf_html(out, v.data, v.len);
+                buf_free(&v);
+                buf_puts(out, "</span>");
+            }
             buf_puts(out, "</td>");
         }
         buf_puts(out, "</tr>\n");
     }
     buf_puts(out, "</tbody></table></div>\n</section>\n");
+    free(diffs);
     return 0;
 }
 

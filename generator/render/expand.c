@@ -2,7 +2,7 @@
  * md_render calls for each {{ ... }}, which splits it into words and hands
  * it on; the value placeholders
  *   {{ BOARD.MEASURE }}, {{ BOARD.MEASURE | ci }} (min, max, worst, goal,
- *   pass), {{ catalog.SECTION.FIELD }}
+ *   pass, rate), {{ BOARD.MEASURE | diff OTHER }}, {{ catalog.SECTION.FIELD }}
  * and the figures {{ board ID }}, {{ timeline ID }}, {{ chart ID }}
  * ({{ compare }} and {{ key-numbers }}: compare.c; {{ level }}: levels.c;
  * what they all use: directive.c). Author text never reaches here; every
@@ -17,7 +17,8 @@
 
 static const char *const directives[] = {"board",    "compare", "key-numbers",
                                          "timeline", "level",   "chart"};
-static const char *const filters[] = {"ci", "min", "max", "worst", "goal", "pass"};
+static const char *const filters[] = {"ci",   "min",  "max", "worst",
+                                      "goal", "pass", "rate", "diff"};
 
 /* ------------------------------------------------------------ words */
 
@@ -58,7 +59,8 @@ static int err_unknown(const ph_at *a, const word *w, const char *what, const ch
     return expand_err_word(a, w, msg);
 }
 
-/* A measured value: mean, or with a filter. Returns -1 with a message. */
+/* A measured value: mean, or with a filter (all but diff, which needs a
+ * second board). Returns -1 with a message. */
 static int value_text(buf *out, const sboard *b, sim_measure m, const char *filter, char *err,
                       size_t errn)
 {
@@ -68,15 +70,26 @@ static int value_text(buf *out, const sboard *b, sim_measure m, const char *filt
     if (!filter) {
         fmt_measure(out, m, st->mean);
     } else if (strcmp(filter, "ci") == 0) {
-        fmt_measure(out, m, st->mean);
-        if (b->result.replications > 1) {
-            buf_puts(out, " ± ");
-            fmt_measure(out, m, st->ci95);
-        }
+        numbers_ci(out, b, m);
     } else if (strcmp(filter, "min") == 0) {
         fmt_measure(out, m, st->min);
     } else if (strcmp(filter, "max") == 0) {
         fmt_measure(out, m, st->max);
+    } else if (strcmp(filter, "rate") == 0) {
+        sim_rate rt;
+        if (sim_measure_rate_kind(m) == SIM_RATE_NONE) {
+            snprintf(err, errn,
+                     "'| rate' is for counts of faults (duplicates, lost_writes, errors ...); "
+                     "'%s' is not one",
+                     sim_measure_name(m));
+            return -1;
+        }
+        if (sim_result_rate(&b->result, m, &rt) != 0) {
+            snprintf(err, errn, "board '%s' kept no per-run counts of '%s'", b->board->id,
+                     sim_measure_name(m));
+            return -1;
+        }
+        numbers_rate(out, &rt);
     } else if (!gr->present) {
         snprintf(err, errn, "'| %s' needs a goal on '%s', and board '%s' sets none", filter,
                  sim_measure_name(m), b->board->id);
@@ -91,18 +104,43 @@ static int value_text(buf *out, const sboard *b, sim_measure m, const char *filt
     return 0;
 }
 
+/* {{ B.MEASURE | diff A }}: B − A run by run. Returns -1 (reported). */
+static int diff_text(page_ctx *pc, const ph_at *a, word *w, const sboard *b, sim_measure m,
+                     buf *out)
+{
+    char *id = expand_word_str(&w[3]);
+    sboard *base = expand_page_board(pc, id);
+    int rc = -1;
+    char why[512];
+    sim_stat d[SIM_M_COUNT];
+    if (!base) {
+        expand_err_unlisted(a, &w[3], id, "board");
+    } else if (base == b) {
+        expand_err_word(a, &w[3], "a board's difference from itself is 0; name another board");
+    } else if (numbers_pair(base, b, d, why, sizeof why) != 0) {
+        expand_err_word(a, &w[3], why);
+    } else {
+        numbers_diff(out, m, &d[m]);
+        expand_results_board(pc, base->board->id, base);
+        rc = 0;
+    }
+    free(id);
+    return rc;
+}
+
 /* ------------------------------------------------------------ inline */
 
 static int expand_inline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
 {
     site *s = pc->s;
-    if (n != 1 && !(n == 3 && w[1].len == 1 && w[1].s[0] == '|'))
+    bool piped = (n == 3 || n == 4) && w[1].len == 1 && w[1].s[0] == '|';
+    if (n != 1 && !piped)
         return expand_err_word(
             a, &w[0],
-            "a value placeholder is {{ BOARD.MEASURE }}, {{ BOARD.MEASURE | FILTER }} "
-            "or {{ catalog.SECTION.FIELD }}");
+            "a value placeholder is {{ BOARD.MEASURE }}, {{ BOARD.MEASURE | FILTER }}, "
+            "{{ BOARD.MEASURE | diff OTHER }} or {{ catalog.SECTION.FIELD }}");
     char *expr = expand_word_str(&w[0]);
-    char *filter = n == 3 ? expand_word_str(&w[2]) : NULL;
+    char *filter = piped ? expand_word_str(&w[2]) : NULL;
     int rc = -1;
     char *dot = strchr(expr, '.');
     if (filter) {
@@ -111,6 +149,14 @@ static int expand_inline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *o
             ok = strcmp(filter, filters[i]) == 0;
         if (!ok) {
             err_unknown(a, &w[2], "filter", filter, filters, sizeof filters / sizeof filters[0]);
+            goto out;
+        }
+        bool is_diff = strcmp(filter, "diff") == 0;
+        if (is_diff != (n == 4)) {
+            expand_err_word(a, &w[n == 4 ? 3 : 2],
+                            is_diff ? "'| diff' names the board to subtract: "
+                                      "{{ BOARD.MEASURE | diff OTHER }}"
+                                    : "only '| diff' takes a board after it");
             goto out;
         }
     }
@@ -194,7 +240,12 @@ static int expand_inline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *o
     buf v;
     buf_init(&v);
     char err[512];
-    if (value_text(&v, b, (sim_measure)m, filter, err, sizeof err) != 0) {
+    if (n == 4) {
+        if (diff_text(pc, a, w, b, (sim_measure)m, &v) != 0) {
+            buf_free(&v);
+            goto out;
+        }
+    } else if (value_text(&v, b, (sim_measure)m, filter, err, sizeof err) != 0) {
         expand_err_word(a, &w[2], err);
         buf_free(&v);
         goto out;
@@ -207,10 +258,20 @@ static int expand_inline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *o
         buf_puts(out, "\" data-filter=\"");
         buf_html_s(out, filter);
     }
+    if (n == 4) {
+        buf_puts(out, "\" data-against=\"");
+        buf_html(out, w[3].s, w[3].len);
+    }
     buf_puts(out, "\">");
     buf_html(out, v.data, v.len);
     buf_puts(out, "</span>");
     buf_free(&v);
+    if (!filter || strcmp(filter, "ci") == 0) { /* outside the number a page script may rewrite */
+        buf_init(&v);
+        numbers_p99_note(&v, b, (sim_measure)m);
+        buf_html(out, v.data, v.len);
+        buf_free(&v);
+    }
     expand_results_board(pc, b->board->id, b);
     rc = 0;
 out:

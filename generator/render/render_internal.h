@@ -94,6 +94,26 @@ void expand_level_status(buf *out, const sboard *b);
  * for the script to rewrite, the wire bytes. */
 int expand_live_level(page_ctx *pc, const ph_at *a, slevel *sl, buf *out);
 
+/* ------------------------------------------------------------ numbers.c */
+
+/* A fault count as a rate with its exact interval: "0 in 10,000 jobs (at
+ * most 3 per 10,000 at 95 %)". */
+void numbers_rate(buf *out, const sim_rate *rt);
+/* 0 with the board's rate of m in *rt when that rate is what to quote
+ * (sim_rate.preferred), else -1. */
+int numbers_preferred_rate(const sboard *b, sim_measure m, sim_rate *rt);
+/* The mean with its 95% interval in the mean's unit: "243.1 ± 9.1", or for
+ * a rare count the exact interval "0 (at most 0.15 at 95 %)". */
+void numbers_ci(buf *out, const sboard *b, sim_measure m);
+/* A paired difference: "+104.7 ± 4.4", "−1 in every run". */
+void numbers_diff(buf *out, sim_measure m, const sim_stat *d);
+/* The paired differences b − a over the same runs. Returns 0, or -1 with a
+ * sentence in why when the two did not run on the same streams. */
+int numbers_pair(const sboard *a, const sboard *b, sim_stat diff[SIM_M_COUNT], char *why,
+                 size_t n);
+/* " (the slowest of 20 jobs)" after a p99 taken from fewer than 100 jobs. */
+void numbers_p99_note(buf *out, const sboard *b, sim_measure m);
+
 /* ------------------------------------------------------------ notes.c */
 
 /* The generated "what this model includes and leaves out" note (HTML). */

@@ -156,8 +156,26 @@ async function checkNumbers(page, what) {
   const nums = await page.$$eval('.bp-num[data-board][data-measure]:not([data-filter])', (els) =>
     els.map((e) => ({ board: e.dataset.board, measure: e.dataset.measure, text: e.textContent })),
   );
-  check(nums.length >= 10, `${what}: the page shows measured numbers (found ${nums.length})`);
+  // a mean with its interval starts with the mean
+  const cis = await page.$$eval('.bp-num[data-board][data-measure][data-filter="ci"]', (els) =>
+    els.map((e) => ({ board: e.dataset.board, measure: e.dataset.measure, text: e.textContent })),
+  );
+  for (const n of cis) {
+    const d = result(n.board).display[n.measure];
+    check(n.text === d || n.text.startsWith(`${d} `), `${what}: ${n.board}.${n.measure} | ci: got ${JSON.stringify(n.text)}, want ${JSON.stringify(d)} and its interval`);
+  }
+  // a rare count reads as its rate: the count and the jobs it came from
+  const rates = await page.$$eval('.bp-num[data-board][data-measure][data-filter="rate"]', (els) =>
+    els.map((e) => ({ board: e.dataset.board, measure: e.dataset.measure, text: e.textContent })),
+  );
+  check(nums.length + cis.length + rates.length >= 10, `${what}: the page shows measured numbers (found ${nums.length + cis.length + rates.length})`);
   for (const n of nums) eq(n.text, result(n.board).display[n.measure], `${what}: ${n.board}.${n.measure}`);
+  for (const n of rates) {
+    const rt = result(n.board).rates[n.measure];
+    check(rt !== undefined, `${what}: results.json has the rate of ${n.board}.${n.measure}`);
+    const lead = `${rt.count.toLocaleString('en-US')} in ${rt.jobs.toLocaleString('en-US')} jobs (`;
+    check(n.text.startsWith(lead), `${what}: ${n.board}.${n.measure} | rate: got ${JSON.stringify(n.text)}, want it to start ${JSON.stringify(lead)}`);
+  }
   const verdicts = await page.$$eval('.bp-compare-table td[data-board]', (tds) =>
     tds
       .filter((td) => td.querySelector('.bp-pass, .bp-fail'))
