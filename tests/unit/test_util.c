@@ -21,7 +21,8 @@ static void html_eq(const char *in, size_t n, const char *want)
     buf b;
     buf_init(&b);
     buf_html(&b, in, n);
-    assert_string_equal(b.data, want);
+    /* nothing escaped leaves an empty buffer empty: no data at all */
+    assert_string_equal(b.data ? b.data : "", want);
     buf_free(&b);
 }
 
