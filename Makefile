@@ -53,6 +53,7 @@ deps:
 	@$(call ensure,$(BUILD_PKGS),$(BUILD_CMDS),to build boardpress)
 test-deps: deps
 	@$(call ensure,,$(TEST_CMDS),by make test)
+	@tests/browser/ready.sh
 bench-deps: deps
 	@$(call ensure,,$(BENCH_CMDS),by make bench)
 

@@ -159,27 +159,76 @@
 
   /* ------------------------------------------------------------ levels */
 
-  /* The largest picture of a set, so its box can be reserved. */
-  function largest(combos, wKey, hKey) {
-    var w = 0;
-    var h = 0;
-    combos.forEach(function (c) {
-      if (c[wKey] > w) w = c[wKey];
-      if (c[hKey] > h) h = c[hKey];
-    });
-    return w > 0 && h > 0 ? { w: w, h: h } : null;
+  /* A level's pictures come as a <picture> (generator/render/figure.c):
+   * three <source>s (wide dark, wide, narrow dark) and the <img> (narrow).
+   * Each combination in the page data names its files and sizes in that
+   * order: "svg", "w", "h" for the <img>, "sources" and "sizes" for the
+   * sources (a timeline's keys: "timeline", "tw", "th", "timeline_sources",
+   * "timeline_sizes"). */
+  function sourcesOf(img) {
+    var pic = img && img.parentNode;
+    if (!pic || pic.nodeName !== 'PICTURE') return [];
+    return all(pic, 'source');
   }
 
+  /* The largest of each picture of a set, so its box can be reserved and
+   * swapping pictures never moves what follows. */
+  function largest(combos, srcKey, wKey, hKey, sizesKey) {
+    var out = { w: 0, h: 0, sources: [] };
+    combos.forEach(function (c) {
+      if (!c[srcKey]) return;
+      if (c[wKey] > out.w) out.w = c[wKey];
+      if (c[hKey] > out.h) out.h = c[hKey];
+      (c[sizesKey] || []).forEach(function (wh, i) {
+        var s = out.sources[i] || (out.sources[i] = { w: 0, h: 0 });
+        if (wh[0] > s.w) s.w = wh[0];
+        if (wh[1] > s.h) s.h = wh[1];
+      });
+    });
+    return out.w > 0 && out.h > 0 ? out : null;
+  }
+
+  /* Which rendering the browser shows: the index of its <source>, or the
+   * number of sources for the <img>'s own file. */
+  function shownVariant(img) {
+    var file = (img.currentSrc || '').split('/').pop();
+    var sources = sourcesOf(img);
+    for (var i = 0; i < sources.length; i++)
+      if (file && sources[i].getAttribute('srcset') === file) return i;
+    return sources.length;
+  }
+
+  /* Every rendering's box is its largest over the combinations; the shown
+   * one's proportions hold the box while a loaded picture (whose own are
+   * smaller) sits in it, and again whenever the browser switches
+   * rendering (a resize, the theme). */
   function reserve(img, size) {
     if (!img || !size) return;
     img.setAttribute('width', String(size.w));
     img.setAttribute('height', String(size.h));
-    img.style.aspectRatio = size.w + ' / ' + size.h;
+    var sources = sourcesOf(img);
+    sources.forEach(function (s, i) {
+      var wh = size.sources[i];
+      if (!wh) return;
+      s.setAttribute('width', String(wh.w));
+      s.setAttribute('height', String(wh.h));
+    });
+    function fit() {
+      var i = shownVariant(img);
+      var wh = i < sources.length ? size.sources[i] : size;
+      if (wh) img.style.aspectRatio = wh.w + ' / ' + wh.h;
+    }
+    fit();
+    img.addEventListener('load', fit);
     img.classList.add('bp-reserved');
   }
 
-  function swap(img, src, alt) {
+  function swap(img, src, sources, alt) {
     if (!img || !src) return;
+    sourcesOf(img).forEach(function (s, i) {
+      if (sources && sources[i] && s.getAttribute('srcset') !== sources[i])
+        s.setAttribute('srcset', sources[i]);
+    });
     if (img.getAttribute('src') !== src) img.setAttribute('src', src);
     img.setAttribute('alt', alt || '');
   }
@@ -234,8 +283,8 @@
       var combo = combos[comboIndex(opts)];
       if (!combo) return;
       if (counts && combo.counts !== undefined) counts.textContent = combo.counts;
-      swap(diagram, combo.svg, combo.alt);
-      swap(timeline, combo.timeline, combo.timeline_alt);
+      swap(diagram, combo.svg, combo.sources, combo.alt);
+      swap(timeline, combo.timeline, combo.timeline_sources, combo.timeline_alt);
       if (goalsBody && combo.goals) {
         combo.goals.forEach(function (g) {
           var row = goalsBody.querySelector('tr[data-measure="' + g.measure + '"]');
@@ -301,8 +350,8 @@
       reset.hidden = false;
     }
 
-    reserve(diagram, largest(combos, 'w', 'h'));
-    reserve(timeline, largest(combos, 'tw', 'th'));
+    reserve(diagram, largest(combos, 'svg', 'w', 'h', 'sizes'));
+    reserve(timeline, largest(combos, 'timeline', 'tw', 'th', 'timeline_sizes'));
     section.classList.add('bp-live');
     render();
 

@@ -13,7 +13,8 @@ BUILD=${BUILD:-build}
 out=$BUILD/test-browser/site
 mkdir -p "$BUILD/test-browser"
 
-. tests/browser/ensure.sh run-browser
+# Chromium, and playwright-core as the lockfile pins it
+tests/browser/ready.sh
 
 "$BP" build -q --content tests/browser/site --out "$out"
 cd tests/browser

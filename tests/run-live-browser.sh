@@ -14,7 +14,8 @@ BUILD=${BUILD:-build}
 out=$BUILD/test-live-browser
 mkdir -p "$out"
 
-. tests/browser/ensure.sh run-live-browser
+# Chromium, and playwright-core as the lockfile pins it
+tests/browser/ready.sh
 
 "$BP" build -q --out "$out/content" --cache "$out/cache"
 "$BP" build -q --content tests/browser/live-site --out "$out/fixture" --cache "$out/cache"

@@ -43,6 +43,7 @@
 struct dcanvas {
     cairo_surface_t *surface;
     cairo_t *cr;
+    draw_theme theme;
     dtext_mode text;
     bool svg;
     buf raw;             /* cairo's SVG stream */
@@ -50,6 +51,78 @@ struct dcanvas {
     const dmarks *marks; /* of the text being drawn (dc_text_marked) */
     int w, h;
 };
+
+/* ------------------------------------------------------------------ palette */
+
+/* Light: the card a little off white on the light page. Dark: the card a
+ * step above the dark page (static/boardpress.css --bg #15181c), texts
+ * light. Okabe-Ito's chart colours, darkened where they were under 3:1 on
+ * the light card, lightened for the dark one; series also differ by marker
+ * shape, so colour is never the only signal. */
+static const uint32_t palette[2][DC_COUNT] = {
+    [DRAW_LIGHT] =
+        {
+            [DC_CARD] = 0xFAFBFC,        [DC_CARD_EDGE] = 0xD3DAE1,   [DC_INK] = 0x1F2933,
+            [DC_MUTED] = 0x52606D,       [DC_LINE] = 0x52606D,        [DC_BOX] = 0xEEF2F6,
+            [DC_BOX_EDGE] = 0x66788A,    [DC_EXTERNAL] = 0xFFFFFF,    [DC_BADGE] = 0xDCE6F0,
+            [DC_BADGE_INK] = 0x243B53,   [DC_PROTO] = 0x334E68,       [DC_FAIL] = 0xB42318,
+            [DC_FAIL_BG] = 0xFCE8E6,     [DC_PASS] = 0x17733A,        [DC_SKIP] = 0x0B6285,
+            [DC_GRID] = 0xE3E8ED,        [DC_LIFELINE] = 0x7B8794,    [DC_GLYPH_BACK] = 0x9AA5B1,
+            [DC_SERIES0] = 0x0072B2,     [DC_SERIES0 + 1] = 0xD55E00, [DC_SERIES0 + 2] = 0x007A5E,
+            [DC_SERIES0 + 3] = 0xB5549A, [DC_SERIES0 + 4] = 0x8C6D00, [DC_SERIES0 + 5] = 0x3F6FB5,
+        },
+    [DRAW_DARK] =
+        {
+            [DC_CARD] = 0x1B2026,        [DC_CARD_EDGE] = 0x3A444F,   [DC_INK] = 0xE6E9EC,
+            [DC_MUTED] = 0xA7B2BD,       [DC_LINE] = 0xA7B2BD,        [DC_BOX] = 0x262D35,
+            [DC_BOX_EDGE] = 0x8594A3,    [DC_EXTERNAL] = 0x1F252C,    [DC_BADGE] = 0x2C3E52,
+            [DC_BADGE_INK] = 0xD6E4F2,   [DC_PROTO] = 0xB4CAE0,       [DC_FAIL] = 0xFF9488,
+            [DC_FAIL_BG] = 0x472421,     [DC_PASS] = 0x74D394,        [DC_SKIP] = 0x62C3EA,
+            [DC_GRID] = 0x2E363F,        [DC_LIFELINE] = 0x6B7886,    [DC_GLYPH_BACK] = 0x6E7B89,
+            [DC_SERIES0] = 0x56B4E9,     [DC_SERIES0 + 1] = 0xF0A040, [DC_SERIES0 + 2] = 0x3CC79B,
+            [DC_SERIES0 + 3] = 0xE79CCB, [DC_SERIES0 + 4] = 0xE8D84A, [DC_SERIES0 + 5] = 0xA9A4F5,
+        },
+};
+
+uint32_t dpalette_rgb(draw_theme t, dcolor c)
+{
+    return (unsigned)c < DC_COUNT && (unsigned)t < 2 ? palette[t][c] : 0;
+}
+
+/* Every text role on every fill the figures draw it on (the card; a part's
+ * box, external or not; the policy badge; the timeline's duplicate band and
+ * a crashed lane), and the lines and marks on the card. */
+const dcolor_pair dpalette_pairs[] = {
+    {DC_INK, DC_CARD, 4.5},        {DC_MUTED, DC_CARD, 4.5},     {DC_PROTO, DC_CARD, 4.5},
+    {DC_FAIL, DC_CARD, 4.5},       {DC_PASS, DC_CARD, 4.5},      {DC_SKIP, DC_CARD, 4.5},
+    {DC_INK, DC_BOX, 4.5},         {DC_MUTED, DC_BOX, 4.5},      {DC_FAIL, DC_BOX, 4.5},
+    {DC_INK, DC_EXTERNAL, 4.5},    {DC_MUTED, DC_EXTERNAL, 4.5}, {DC_FAIL, DC_EXTERNAL, 4.5},
+    {DC_BADGE_INK, DC_BADGE, 4.5}, {DC_INK, DC_FAIL_BG, 4.5},    {DC_MUTED, DC_FAIL_BG, 4.5},
+    {DC_FAIL, DC_FAIL_BG, 4.5},    {DC_LINE, DC_CARD, 3},        {DC_BOX_EDGE, DC_CARD, 3},
+    {DC_LIFELINE, DC_CARD, 3},     {DC_SERIES0, DC_CARD, 3},     {DC_SERIES0 + 1, DC_CARD, 3},
+    {DC_SERIES0 + 2, DC_CARD, 3},  {DC_SERIES0 + 3, DC_CARD, 3}, {DC_SERIES0 + 4, DC_CARD, 3},
+    {DC_SERIES0 + 5, DC_CARD, 3},
+};
+const size_t dpalette_n_pairs = sizeof dpalette_pairs / sizeof dpalette_pairs[0];
+
+/* ------------------------------------------------------------------ looks */
+
+draw_look draw_look_at(int i)
+{
+    draw_look l = {(draw_layout)((i >> 1) & 1), (draw_theme)(i & 1)};
+    return l;
+}
+
+int draw_look_index(draw_look l)
+{
+    return (int)l.layout * 2 + (int)l.theme;
+}
+
+const char *draw_look_suffix(draw_look l)
+{
+    static const char *const s[DRAW_LOOKS] = {"", "-dark", "-narrow", "-narrow-dark"};
+    return s[draw_look_index(l) & 3];
+}
 
 /* ------------------------------------------------------------------ canvas */
 
@@ -85,9 +158,10 @@ dcanvas *dcanvas_new_measure(void)
     return S_canvas(cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1), c);
 }
 
-dcanvas *dcanvas_new_svg(int w, int h, dtext_mode mode)
+dcanvas *dcanvas_new_svg(int w, int h, dtext_mode mode, draw_theme t)
 {
     dcanvas *c = xcalloc(1, sizeof *c);
+    c->theme = t;
     buf_init(&c->raw);
     buf_init(&c->texts);
     c->svg = true;
@@ -100,9 +174,10 @@ dcanvas *dcanvas_new_svg(int w, int h, dtext_mode mode)
     return S_canvas(s, c);
 }
 
-dcanvas *dcanvas_new_png(int w, int h, double scale)
+dcanvas *dcanvas_new_png(int w, int h, double scale, draw_theme t)
 {
     dcanvas *c = xcalloc(1, sizeof *c);
+    c->theme = t;
     c->text = DTEXT_GLYPHS;
     c->w = w;
     c->h = h;
@@ -148,8 +223,9 @@ void dc_font_extents(dcanvas *c, double size, double *ascent, double *descent)
     *descent = fe.descent;
 }
 
-static void S_color(dcanvas *c, uint32_t rgb)
+static void S_color(dcanvas *c, dcolor role)
 {
+    uint32_t rgb = dpalette_rgb(c->theme, role);
     cairo_set_source_rgb(c->cr, ((rgb >> 16) & 0xFF) / 255.0, ((rgb >> 8) & 0xFF) / 255.0,
                          (rgb & 0xFF) / 255.0);
 }
@@ -161,7 +237,7 @@ static void S_stroke_style(dcanvas *c, double width, bool dashed)
     cairo_set_dash(c->cr, dash, dashed ? 2 : 0, 0);
 }
 
-static void S_fill_stroke(dcanvas *c, uint32_t fill, uint32_t stroke, double width, bool dashed)
+static void S_fill_stroke(dcanvas *c, dcolor fill, dcolor stroke, double width, bool dashed)
 {
     if (fill != DC_NONE) {
         S_color(c, fill);
@@ -178,8 +254,8 @@ static void S_fill_stroke(dcanvas *c, uint32_t fill, uint32_t stroke, double wid
     cairo_new_path(c->cr);
 }
 
-void dc_rect(dcanvas *c, double x, double y, double w, double h, double radius, uint32_t fill,
-             uint32_t stroke, bool dashed)
+void dc_rect(dcanvas *c, double x, double y, double w, double h, double radius, dcolor fill,
+             dcolor stroke, bool dashed)
 {
     cairo_t *cr = c->cr;
     if (radius <= 0) {
@@ -196,14 +272,14 @@ void dc_rect(dcanvas *c, double x, double y, double w, double h, double radius, 
     S_fill_stroke(c, fill, stroke, 1.0, dashed);
 }
 
-void dc_line(dcanvas *c, double x0, double y0, double x1, double y1, uint32_t color, double width,
+void dc_line(dcanvas *c, double x0, double y0, double x1, double y1, dcolor color, double width,
              bool dashed)
 {
     double xy[4] = {x0, y0, x1, y1};
     dc_polyline(c, xy, 2, color, width, dashed);
 }
 
-void dc_polyline(dcanvas *c, const double *xy, size_t n_pts, uint32_t color, double width,
+void dc_polyline(dcanvas *c, const double *xy, size_t n_pts, dcolor color, double width,
                  bool dashed)
 {
     if (n_pts < 2)
@@ -214,7 +290,7 @@ void dc_polyline(dcanvas *c, const double *xy, size_t n_pts, uint32_t color, dou
     S_fill_stroke(c, DC_NONE, color, width, dashed);
 }
 
-void dc_polygon(dcanvas *c, const double *xy, size_t n_pts, uint32_t fill, uint32_t stroke)
+void dc_polygon(dcanvas *c, const double *xy, size_t n_pts, dcolor fill, dcolor stroke)
 {
     if (n_pts < 3)
         return;
@@ -225,14 +301,14 @@ void dc_polygon(dcanvas *c, const double *xy, size_t n_pts, uint32_t fill, uint3
     S_fill_stroke(c, fill, stroke, 1.0, false);
 }
 
-void dc_circle(dcanvas *c, double cx, double cy, double r, uint32_t fill, uint32_t stroke)
+void dc_circle(dcanvas *c, double cx, double cy, double r, dcolor fill, dcolor stroke)
 {
     cairo_new_sub_path(c->cr);
     cairo_arc(c->cr, cx, cy, r, 0, 2 * PI);
     S_fill_stroke(c, fill, stroke, 1.0, false);
 }
 
-void dc_arrowhead(dcanvas *c, double x, double y, double dx, double dy, uint32_t color)
+void dc_arrowhead(dcanvas *c, double x, double y, double dx, double dy, dcolor color)
 {
     double len = sqrt(dx * dx + dy * dy);
     if (len == 0)
@@ -245,7 +321,7 @@ void dc_arrowhead(dcanvas *c, double x, double y, double dx, double dy, uint32_t
     dc_polygon(c, xy, 3, color, DC_NONE);
 }
 
-void dc_cross(dcanvas *c, double x, double y, double r, uint32_t color, double width)
+void dc_cross(dcanvas *c, double x, double y, double r, dcolor color, double width)
 {
     cairo_move_to(c->cr, x - r, y - r);
     cairo_line_to(c->cr, x + r, y + r);
@@ -294,7 +370,7 @@ static void S_text_body(buf *t, const char *s, const dmarks *m)
     buf_html(t, s + at, n - at);
 }
 
-void dc_text(dcanvas *c, double x, double y, dtext_anchor a, double size, bool bold, uint32_t color,
+void dc_text(dcanvas *c, double x, double y, dtext_anchor a, double size, bool bold, dcolor color,
              const char *s, bool rotate_ccw)
 {
     if (c->text == DTEXT_ELEMENTS && c->svg) {
@@ -321,10 +397,11 @@ void dc_text(dcanvas *c, double x, double y, dtext_anchor a, double size, bool b
         if (a != DT_START)
             buf_puts(t, a == DT_MIDDLE ? " text-anchor=\"middle\"" : " text-anchor=\"end\"");
         if (color != DC_INK)
-            buf_printf(t, " fill=\"#%06x\"", (unsigned)color);
+            buf_printf(t, " fill=\"#%06x\"", (unsigned)dpalette_rgb(c->theme, color));
         if (c->marks && c->marks->goal)
             buf_printf(t, " data-goal=\"%s\" data-fill-pass=\"#%06x\" data-fill-fail=\"#%06x\"",
-                       c->marks->goal, (unsigned)DC_PASS, (unsigned)DC_FAIL);
+                       c->marks->goal, (unsigned)dpalette_rgb(c->theme, DC_PASS),
+                       (unsigned)dpalette_rgb(c->theme, DC_FAIL));
         buf_putc(t, '>');
         S_text_body(t, s, c->marks);
         buf_puts(t, "</text>\n");
@@ -345,7 +422,7 @@ void dc_text(dcanvas *c, double x, double y, dtext_anchor a, double size, bool b
 }
 
 void dc_text_marked(dcanvas *c, double x, double y, dtext_anchor a, double size, bool bold,
-                    uint32_t color, const char *s, const dmarks *marks)
+                    dcolor color, const char *s, const dmarks *marks)
 {
     c->marks = marks && (marks->n || marks->goal) ? marks : NULL;
     dc_text(c, x, y, a, size, bold, color, s, false);
@@ -480,7 +557,7 @@ int dcanvas_finish_svg(dcanvas *c, const char *title, const char *desc, buf *out
     buf_put(out, doc.data + head, (size_t)(close - doc.data) - head);
     if (c->texts.len) {
         buf_puts(out, "<g font-family=\"" SVG_FONT_FAMILY "\" font-size=\"12\" fill=\"#");
-        buf_printf(out, "%06x\">\n", (unsigned)DC_INK);
+        buf_printf(out, "%06x\">\n", (unsigned)dpalette_rgb(c->theme, DC_INK));
         buf_put(out, c->texts.data, c->texts.len);
         buf_puts(out, "</g>\n");
     }

@@ -14,6 +14,31 @@
 
 typedef enum { DRAW_NEUTRAL, DRAW_PASS, DRAW_FAIL } draw_tone;
 
+/* SPEC §7: every drawing comes in a wide and a narrow layout and a light
+ * and a dark rendering. The wide layout is at most DRAW_WIDE_MAX px wide
+ * (a board that would be wider wraps its columns onto more rows); the
+ * narrow one at most DRAW_NARROW_W, the text column of a 320 px phone,
+ * with no text under DRAW_MIN_TEXT px: parts top to bottom, timeline rows
+ * that carry their own words, a chart's legend above the plot. The dark
+ * rendering paints the same layout in a dark palette. */
+typedef enum { DRAW_WIDE, DRAW_NARROW } draw_layout;
+typedef enum { DRAW_LIGHT, DRAW_DARK } draw_theme;
+typedef struct {
+    draw_layout layout;
+    draw_theme theme;
+} draw_look;
+#define DRAW_LOOKS 4 /* look index: layout * 2 + theme */
+#define DRAW_WIDE_MAX 912
+#define DRAW_NARROW_W 288
+#define DRAW_MIN_TEXT 11.0
+
+/* The look with index i (0 .. DRAW_LOOKS-1), and back. */
+draw_look draw_look_at(int i);
+int draw_look_index(draw_look l);
+/* What a look adds to a drawing's file name: "", "-dark", "-narrow",
+ * "-narrow-dark" (static string). */
+const char *draw_look_suffix(draw_look l);
+
 /* A measured number to show next to a part ("1 charged twice", "0 lost
  * writes"). Text is pre-formatted by the caller; the drawing adds a ✓ (pass)
  * or ✗ (fail) mark so that colour is not the only signal. On a live board
@@ -48,13 +73,13 @@ typedef struct {
  * Returns 0, or -1 with one sentence in err (size errn): a label that is not
  * valid UTF-8, a number out of range, a cairo error. On -1 svg and alt are
  * left as they were. */
-int draw_board(const bp_board *b, const draw_note *notes, size_t n_notes, buf *svg, buf *alt,
-               char *err, size_t errn);
+int draw_board(const bp_board *b, const draw_note *notes, size_t n_notes, draw_look look, buf *svg,
+               buf *alt, char *err, size_t errn);
 /* The same for a live board: live[0..n_live) are the settings the reader
  * changes; the description says it is of the starting state. */
 int draw_board_live(const bp_board *b, const draw_note *notes, size_t n_notes,
-                    const draw_live *live, size_t n_live, buf *svg, buf *alt, char *err,
-                    size_t errn);
+                    const draw_live *live, size_t n_live, draw_look look, buf *svg, buf *alt,
+                    char *err, size_t errn);
 
 /* Sequence diagram of a (small, at most DRAW_TIMELINE_MAX entries) trace of
  * board b: one lane per part that appears, time downwards in event order
@@ -62,8 +87,8 @@ int draw_board_live(const bp_board *b, const draw_note *notes, size_t n_notes,
  * cross, ID-check skips and duplicate effects are marked. Same contract as
  * draw_board. */
 #define DRAW_TIMELINE_MAX 600
-int draw_timeline(const bp_board *b, const sim_trace_entry *tr, size_t n, buf *svg, buf *alt,
-                  char *err, size_t errn);
+int draw_timeline(const bp_board *b, const sim_trace_entry *tr, size_t n, draw_look look, buf *svg,
+                  buf *alt, char *err, size_t errn);
 
 /* Line chart: x/y series with axes, ticks, labels and a legend. With
  * x_percent / y_percent the values are fractions (0.2) shown as "20%"; with
@@ -89,7 +114,7 @@ typedef struct {
 } draw_chart;
 
 #define DRAW_CHART_MAX_SERIES 12
-int draw_chart_svg(const draw_chart *c, buf *svg, buf *alt, char *err, size_t errn);
+int draw_chart_svg(const draw_chart *c, draw_look look, buf *svg, buf *alt, char *err, size_t errn);
 
 /* The advance width in CSS pixels of s in the drawing font (DejaVu Sans) at
  * size_px, as the layout measures it. For tests and callers that size HTML

@@ -10,15 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHART_W 640
+#define CHART_W 640 /* wide */
 #define CHART_H 400
+#define NARROW_H 340 /* narrow: DRAW_NARROW_W wide */
 #define MARGIN 16
 #define MAX_POINTS 10000
 
-/* Okabe-Ito colours: distinguishable with the common colour-vision
- * deficiencies, and dark enough for the light card. */
-static const uint32_t palette[] = {0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7, 0x8C6D00, 0x56B4E9};
-#define N_PALETTE (sizeof palette / sizeof palette[0])
+/* Series colours: the palette's DC_SERIES0.. (Okabe-Ito's, distinguishable
+ * with the common colour-vision deficiencies), one marker shape each. */
+static dcolor S_series_color(size_t s)
+{
+    return (dcolor)(DC_SERIES0 + (int)(s % DC_N_SERIES));
+}
 
 typedef struct {
     double lo, hi, step;
@@ -115,7 +118,7 @@ static int S_check(const draw_chart *c, char *err, size_t errn)
     return 0;
 }
 
-static void S_marker(dcanvas *cv, size_t s, double x, double y, uint32_t color)
+static void S_marker(dcanvas *cv, size_t s, double x, double y, dcolor color)
 {
     switch (s % 6) {
     case 0:
@@ -145,14 +148,24 @@ static void S_marker(dcanvas *cv, size_t s, double x, double y, uint32_t color)
 }
 
 typedef struct {
+    int w, h; /* the figure */
+    char **title;
+    size_t n_title; /* the title's lines */
+    int x_every;    /* label every x_every-th x tick (narrow: so they never touch) */
     axis ax, ay;
     double left, right, top, bottom; /* plot area */
     double legend_y;                 /* first legend row's centre */
     double *entry_x, *entry_row;     /* per series */
 } frame;
 
-static void S_frame(dcanvas *m, const draw_chart *c, frame *f)
+static void S_frame(dcanvas *m, const draw_chart *c, draw_layout layout, frame *f)
 {
+    f->w = layout == DRAW_NARROW ? DRAW_NARROW_W : CHART_W;
+    f->h = layout == DRAW_NARROW ? NARROW_H : CHART_H;
+    f->title = NULL;
+    f->n_title = 0;
+    if (c->title)
+        f->n_title = dwrap(m, c->title, DF_LABEL, true, f->w - 2 * MARGIN, &f->title, NULL);
     double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
     for (size_t s = 0; s < c->n_series; s++)
         for (size_t i = 0; i < c->series[s].n; i++) {
@@ -169,14 +182,14 @@ static void S_frame(dcanvas *m, const draw_chart *c, frame *f)
     S_nice(ymin, ymax, &f->ay);
     double y = MARGIN;
     if (c->title)
-        y += DL_LABEL + 6;
+        y += DL_LABEL * (double)f->n_title + 6;
     /* legend rows */
     f->entry_x = xcalloc(c->n_series, sizeof *f->entry_x);
     f->entry_row = xcalloc(c->n_series, sizeof *f->entry_row);
     double x = MARGIN, row = 0;
     for (size_t s = 0; s < c->n_series; s++) {
         double w = 30 + dc_text_width(m, c->series[s].name, DF_SMALL, false);
-        if (x > MARGIN && x + w > CHART_W - MARGIN) {
+        if (x > MARGIN && x + w > f->w - MARGIN) {
             x = MARGIN;
             row++;
         }
@@ -195,8 +208,19 @@ static void S_frame(dcanvas *m, const draw_chart *c, frame *f)
     }
     f->left = round(MARGIN + DL_SMALL + 6 + tick_w + 8);
     S_tick_text(t, sizeof t, f->ax.hi, &f->ax, c->x_percent);
-    f->right = round(CHART_W - MARGIN - dc_text_width(m, t, DF_BADGE, false) / 2);
-    f->bottom = CHART_H - MARGIN - DL_SMALL - 4 - DL_SMALL - 4;
+    f->right = round(f->w - MARGIN - dc_text_width(m, t, DF_BADGE, false) / 2);
+    f->bottom = f->h - MARGIN - DL_SMALL - 4 - DL_SMALL - 4;
+    /* x tick labels at least 8 px apart: every second (third...) when not */
+    double widest = 0;
+    int ticks = 0;
+    for (double v = f->ax.lo; v <= f->ax.hi + f->ax.step / 2; v += f->ax.step, ticks++) {
+        S_tick_text(t, sizeof t, v, &f->ax, c->x_percent);
+        widest = fmax(widest, dc_text_width(m, t, DF_BADGE, false));
+    }
+    double pitch = ticks > 1 ? (f->right - f->left) / (ticks - 1) : f->right - f->left;
+    f->x_every = 1;
+    while (f->x_every < ticks && pitch * f->x_every < widest + 8)
+        f->x_every++;
 }
 
 static double S_px(const frame *f, double x)
@@ -212,9 +236,10 @@ static double S_py(const frame *f, double y)
 static void S_paint(dcanvas *cv, const draw_chart *c, const frame *f)
 {
     char t[64];
-    dc_rect(cv, 0.5, 0.5, CHART_W - 1, CHART_H - 1, 8, DC_CARD, DC_CARD_EDGE, false);
-    if (c->title)
-        dc_text(cv, MARGIN, MARGIN + 13.5, DT_START, DF_LABEL, true, DC_INK, c->title, false);
+    dc_rect(cv, 0.5, 0.5, f->w - 1, f->h - 1, 8, DC_CARD, DC_CARD_EDGE, false);
+    for (size_t k = 0; k < f->n_title; k++)
+        dc_text(cv, MARGIN, MARGIN + 13.5 + DL_LABEL * (double)k, DT_START, DF_LABEL, true, DC_INK,
+                f->title[k], false);
     /* grid and y ticks */
     for (double v = f->ay.lo; v <= f->ay.hi + f->ay.step / 2; v += f->ay.step) {
         double y = dc_half(round(S_py(f, v)));
@@ -222,23 +247,26 @@ static void S_paint(dcanvas *cv, const draw_chart *c, const frame *f)
         S_tick_text(t, sizeof t, v, &f->ay, c->y_percent);
         dc_text(cv, f->left - 8, y + 4, DT_END, DF_BADGE, false, DC_MUTED, t, false);
     }
-    for (double v = f->ax.lo; v <= f->ax.hi + f->ax.step / 2; v += f->ax.step) {
+    int k = 0;
+    for (double v = f->ax.lo; v <= f->ax.hi + f->ax.step / 2; v += f->ax.step, k++) {
         double x = dc_half(round(S_px(f, v)));
         dc_line(cv, x, f->bottom, x, f->bottom + 5, DC_MUTED, 1, false);
+        if (k % f->x_every)
+            continue;
         S_tick_text(t, sizeof t, v, &f->ax, c->x_percent);
         dc_text(cv, x, f->bottom + 5 + 13, DT_MIDDLE, DF_BADGE, false, DC_MUTED, t, false);
     }
     dc_line(cv, f->left, dc_half(f->bottom), f->right + 1, dc_half(f->bottom), DC_MUTED, 1, false);
     dc_line(cv, dc_half(f->left), f->top, dc_half(f->left), f->bottom + 1, DC_MUTED, 1, false);
     /* axis labels */
-    dc_text(cv, (f->left + f->right) / 2, CHART_H - MARGIN - 3, DT_MIDDLE, DF_SMALL, false, DC_INK,
+    dc_text(cv, (f->left + f->right) / 2, f->h - MARGIN - 3, DT_MIDDLE, DF_SMALL, false, DC_INK,
             c->x_label, false);
     dc_text(cv, MARGIN + 11, (f->top + f->bottom) / 2, DT_MIDDLE, DF_SMALL, false, DC_INK,
             c->y_label, true);
     /* series: lines, then markers on top */
     for (size_t s = 0; s < c->n_series; s++) {
         const draw_series *se = &c->series[s];
-        uint32_t col = palette[s % N_PALETTE];
+        dcolor col = S_series_color(s);
         if (se->n >= 2) {
             double *xy = xmalloc(se->n * 2 * sizeof *xy);
             for (size_t i = 0; i < se->n; i++) {
@@ -253,7 +281,7 @@ static void S_paint(dcanvas *cv, const draw_chart *c, const frame *f)
     }
     /* legend */
     for (size_t s = 0; s < c->n_series; s++) {
-        uint32_t col = palette[s % N_PALETTE];
+        dcolor col = S_series_color(s);
         double x = f->entry_x[s], y = f->legend_y + f->entry_row[s] * DL_SMALL;
         dc_line(cv, x, y, x + 22, y, col, 2, false);
         S_marker(cv, s, x + 11, y, col);
@@ -300,19 +328,19 @@ int draw_chart_opts(const draw_chart *c, buf *svg, buf *alt, const draw_opts *o,
         return -1;
     dcanvas *m = dcanvas_new_measure();
     frame f;
-    S_frame(m, c, &f);
+    S_frame(m, c, o->look.layout, &f);
     dcanvas_free(m);
     buf desc;
     buf_init(&desc);
     S_alt(c, &f, &desc);
-    dcanvas *cv = dcanvas_new_svg(CHART_W, CHART_H, o->text);
+    dcanvas *cv = dcanvas_new_svg(f.w, f.h, o->text, o->look.theme);
     S_paint(cv, c, &f);
     buf doc;
     buf_init(&doc);
     int rc = dcanvas_finish_svg(cv, c->title ? c->title : "Line chart", desc.data, &doc, err, errn);
     dcanvas_free(cv);
     if (rc == 0 && o->png_path) {
-        cv = dcanvas_new_png(CHART_W, CHART_H, 2);
+        cv = dcanvas_new_png(f.w, f.h, 2, o->look.theme);
         S_paint(cv, c, &f);
         rc = dcanvas_finish_png(cv, o->png_path, err, errn);
         dcanvas_free(cv);
@@ -325,11 +353,12 @@ int draw_chart_opts(const draw_chart *c, buf *svg, buf *alt, const draw_opts *o,
     buf_free(&desc);
     free(f.entry_x);
     free(f.entry_row);
+    dlines_free(f.title, f.n_title);
     return rc;
 }
 
-int draw_chart_svg(const draw_chart *c, buf *svg, buf *alt, char *err, size_t errn)
+int draw_chart_svg(const draw_chart *c, draw_look look, buf *svg, buf *alt, char *err, size_t errn)
 {
-    draw_opts o = {DTEXT_ELEMENTS, NULL, NULL, 0};
+    draw_opts o = {DTEXT_ELEMENTS, NULL, look, NULL, 0};
     return draw_chart_opts(c, svg, alt, &o, err, errn);
 }

@@ -76,7 +76,7 @@ static bool S_board_set(const bp_board *b, size_t i, const char *field)
     return (b->part_set[i].bits >> bit) & 1u;
 }
 
-void dpart_facts(const bp_board *b, size_t i, char facts[][128], uint32_t *colors, dmarks *marks,
+void dpart_facts(const bp_board *b, size_t i, char facts[][128], dcolor *colors, dmarks *marks,
                  const dlives *lv, size_t *n)
 {
     const sim_part *p = &b->sim.parts[i];

@@ -11,28 +11,48 @@
 #include <stdint.h>
 
 /* ------------------------------------------------------------------ palette
- * Everything is drawn on a light card with a subtle border, so the same
- * colours work on light and dark pages. Text colours keep at least 4.5:1
- * contrast against the card and the box fill. */
-#define DC_NONE 0xFF000000u /* no fill / no stroke */
-enum {
-    DC_CARD = 0xFAFBFC,
-    DC_CARD_EDGE = 0xD3DAE1,
-    DC_INK = 0x1F2933,      /* main text */
-    DC_MUTED = 0x52606D,    /* secondary text */
-    DC_LINE = 0x52606D,     /* links, arrows */
-    DC_BOX = 0xEEF2F6,      /* part fill */
-    DC_BOX_EDGE = 0x66788A, /* part border */
-    DC_EXTERNAL = 0xFFFFFF, /* external part fill */
-    DC_BADGE = 0xDCE6F0,    /* policy badge fill */
-    DC_BADGE_INK = 0x243B53,
-    DC_PROTO = 0x334E68, /* protocol labels */
-    DC_FAIL = 0xB42318,  /* faults, duplicates, goal missed */
-    DC_FAIL_BG = 0xFCE8E6,
-    DC_PASS = 0x17733A, /* goal met */
-    DC_SKIP = 0x0B6285, /* ID check hit */
-    DC_GRID = 0xE3E8ED, /* chart grid, lifelines */
-};
+ * Colours are roles, not RGB: each drawing is painted once per theme
+ * (draw_theme), and the canvas looks the role up in that theme's palette
+ * (draw.c: dpalette_rgb). Everything is drawn on a card with a subtle
+ * border; text roles keep at least 4.5:1 against every fill they are drawn
+ * on, and lines and marks 3:1 against the card, in both themes
+ * (dpalette_pairs; test_draw_palette measures them). */
+typedef enum {
+    DC_NONE = 0, /* no fill / no stroke */
+    DC_CARD,
+    DC_CARD_EDGE,
+    DC_INK,      /* main text */
+    DC_MUTED,    /* secondary text */
+    DC_LINE,     /* links, arrows */
+    DC_BOX,      /* part fill */
+    DC_BOX_EDGE, /* part border */
+    DC_EXTERNAL, /* external part fill */
+    DC_BADGE,    /* policy badge fill */
+    DC_BADGE_INK,
+    DC_PROTO, /* protocol labels */
+    DC_FAIL,  /* faults, duplicates, goal missed */
+    DC_FAIL_BG,
+    DC_PASS,       /* goal met */
+    DC_SKIP,       /* ID check hit */
+    DC_GRID,       /* chart grid */
+    DC_LIFELINE,   /* timeline lifelines */
+    DC_GLYPH_BACK, /* the users glyph's second figure (decoration) */
+    DC_SERIES0,    /* chart lines: DC_SERIES0 + k, k < DC_N_SERIES */
+    DC_COUNT = DC_SERIES0 + 6,
+} dcolor;
+#define DC_N_SERIES 6
+
+/* The RGB of a role in a theme (0xRRGGBB). */
+uint32_t dpalette_rgb(draw_theme t, dcolor c);
+
+/* A colour pair the palette promises: fg on bg with at least min_ratio of
+ * WCAG 2 contrast (4.5 for text, 3 for lines and marks). */
+typedef struct {
+    dcolor fg, bg;
+    double min_ratio;
+} dcolor_pair;
+extern const dcolor_pair dpalette_pairs[];
+extern const size_t dpalette_n_pairs;
 
 /* ------------------------------------------------------------------ sizes (CSS px) */
 #define DF_LABEL 14.0 /* part labels */
@@ -52,6 +72,7 @@ typedef enum { DTEXT_ELEMENTS, DTEXT_GLYPHS } dtext_mode;
 typedef struct {
     dtext_mode text;
     const char *png_path;  /* also render a PNG (2x) here, for looking at it */
+    draw_look look;        /* layout and theme */
     const draw_live *live; /* a live board's settings (draw_board_live) */
     size_t n_live;
 } draw_opts;
@@ -72,10 +93,10 @@ typedef struct {
 
 /* A canvas that only measures text (no output). */
 dcanvas *dcanvas_new_measure(void);
-/* An SVG canvas of w x h CSS pixels. */
-dcanvas *dcanvas_new_svg(int w, int h, dtext_mode mode);
+/* An SVG canvas of w x h CSS pixels, painting in theme t's palette. */
+dcanvas *dcanvas_new_svg(int w, int h, dtext_mode mode, draw_theme t);
 /* A PNG canvas of w x h CSS pixels drawn at scale (2 = 2 device px per px). */
-dcanvas *dcanvas_new_png(int w, int h, double scale);
+dcanvas *dcanvas_new_png(int w, int h, double scale, draw_theme t);
 void dcanvas_free(dcanvas *c);
 
 double dc_text_width(dcanvas *c, const char *s, double size, bool bold);
@@ -84,25 +105,25 @@ void dc_font_extents(dcanvas *c, double size, double *ascent, double *descent);
 
 /* Shapes. Coordinates are CSS px; 1 px lines are crisp when the caller passes
  * half-pixel coordinates (dc_half). */
-void dc_rect(dcanvas *c, double x, double y, double w, double h, double radius, uint32_t fill,
-             uint32_t stroke, bool dashed);
-void dc_line(dcanvas *c, double x0, double y0, double x1, double y1, uint32_t color, double width,
+void dc_rect(dcanvas *c, double x, double y, double w, double h, double radius, dcolor fill,
+             dcolor stroke, bool dashed);
+void dc_line(dcanvas *c, double x0, double y0, double x1, double y1, dcolor color, double width,
              bool dashed);
-void dc_polyline(dcanvas *c, const double *xy, size_t n_pts, uint32_t color, double width,
+void dc_polyline(dcanvas *c, const double *xy, size_t n_pts, dcolor color, double width,
                  bool dashed);
-void dc_polygon(dcanvas *c, const double *xy, size_t n_pts, uint32_t fill, uint32_t stroke);
-void dc_circle(dcanvas *c, double cx, double cy, double r, uint32_t fill, uint32_t stroke);
+void dc_polygon(dcanvas *c, const double *xy, size_t n_pts, dcolor fill, dcolor stroke);
+void dc_circle(dcanvas *c, double cx, double cy, double r, dcolor fill, dcolor stroke);
 /* A filled arrowhead with its tip at (x, y) pointing in direction (dx, dy). */
-void dc_arrowhead(dcanvas *c, double x, double y, double dx, double dy, uint32_t color);
+void dc_arrowhead(dcanvas *c, double x, double y, double dx, double dy, dcolor color);
 /* A cross (✗ mark) of half-size r centred at (x, y). */
-void dc_cross(dcanvas *c, double x, double y, double r, uint32_t color, double width);
+void dc_cross(dcanvas *c, double x, double y, double r, dcolor color, double width);
 /* One line of text; y is the baseline; rotate_ccw turns it 90° anticlockwise
  * about (x, y) (for a y-axis label). */
-void dc_text(dcanvas *c, double x, double y, dtext_anchor a, double size, bool bold, uint32_t color,
+void dc_text(dcanvas *c, double x, double y, dtext_anchor a, double size, bool bold, dcolor color,
              const char *s, bool rotate_ccw);
 /* The same with a live board's marks (NULL: none; drawn only into <text>). */
 void dc_text_marked(dcanvas *c, double x, double y, dtext_anchor a, double size, bool bold,
-                    uint32_t color, const char *s, const dmarks *marks);
+                    dcolor color, const char *s, const dmarks *marks);
 
 /* Finish: the standalone document with <title> (title) and <desc> (desc)
  * appended to out, ids renumbered per document. 0, or -1 with a sentence. */
@@ -149,7 +170,7 @@ typedef struct {
 /* The lines under part i's label: its size and the settings it shows, in
  * words, their colours and (a live board) marks; *n gets how many (at most
  * 8). */
-void dpart_facts(const bp_board *b, size_t i, char facts[][128], uint32_t *colors, dmarks *marks,
+void dpart_facts(const bp_board *b, size_t i, char facts[][128], dcolor *colors, dmarks *marks,
                  const dlives *lv, size_t *n);
 /* The fault lines of link i in words: "20% of acks lost", "ack of job 3 lost",
  * "transactional", with their marks. Returns how many (at most 4). */
@@ -182,7 +203,7 @@ typedef struct {
     dtext_anchor anchor;
     double size;
     bool bold;
-    uint32_t color;
+    dcolor color;
     drect r;      /* the line box the text occupies (measured advance x line height) */
     dmarks marks; /* a live board's: what the page rewrites */
 } dlabel;
@@ -206,6 +227,7 @@ typedef struct {
 
 typedef struct {
     int width, height;
+    draw_layout layout; /* the layout made (narrow falls back to wide: dboard_layout_make) */
     dpart_geom *parts;
     size_t n_parts;
     dlink_geom *links;
@@ -270,7 +292,7 @@ void dobst_line(dobstacles *o, const double *xy, size_t n);
 typedef struct {
     const char *text;
     double w;
-    uint32_t color;
+    dcolor color;
     bool bold;
     dlabel_kind kind;
     dmarks marks;
@@ -288,13 +310,58 @@ typedef struct {
 bool dplace_texts(const dobstacles *o, const double *xy, size_t n, const dltext *t, size_t nt,
                   double asc_small, dlplace *out);
 
-/* Lay a board out (no drawing). 0, or -1 with a sentence (bad input, or no
- * room found for a label). dboard_layout_free releases it. */
+/* ------------------------------------------------------------------ board contents (draw_board.c)
+ */
+#define DB_PAD_X 12 /* inside a box */
+#define DB_PAD_Y 9
+#define DB_BOX_MIN_W 96
+#define DB_BOX_MIN_H 48
+#define DB_GLYPH_W 28 /* the users glyph's column */
+#define DB_BADGE_H 18
+#define DB_COL_GAP 64
+#define DB_ROW_GAP 32
+
+/* One line of text in or under a box. */
+typedef struct {
+    char *text;
+    double size;
+    bool bold;
+    dcolor color;
+    double w;
+    dmarks marks; /* a live board's (not wrapped: the runs stay on one line) */
+} dbline;
+
+/* What a part's box holds, measured: its label and facts wrapped at the
+ * layout's text width, the policy badge, the notes under it. */
+typedef struct {
+    dbline *lines;
+    size_t n, cap;
+    size_t n_label; /* the first n_label lines are the part's label */
+    char *badge;
+    double badge_w; /* pill width */
+    dbline *notes;
+    size_t n_notes, cap_notes;
+    double w, h; /* box */
+    double notes_w, notes_h;
+    bool users, external;
+} dpart_content;
+
+/* Every part's contents, labels and facts wrapped at text_w px, notes at
+ * note_w, under the box or (notes_inside) in it, below the label and badge
+ * (caller frees with dboard_contents_free); lv: a live board's settings
+ * (NULL for a plain board), marked for the page. */
+dpart_content *dboard_contents(dcanvas *m, const bp_board *b, const draw_note *notes,
+                               size_t n_notes, double text_w, double note_w, bool notes_inside,
+                               const dlives *lv);
+void dboard_contents_free(dpart_content *pc, size_t n);
+/* v rounded up to a multiple of step. */
+double dceil_to(double v, double step);
+
+/* Lay a board out (no drawing) in the wide or the narrow layout
+ * (draw_board_layout.c). 0, or -1 with a sentence (bad input, or no room
+ * found for a label). dboard_layout_free releases it. */
 int dboard_layout_make(dcanvas *m, const bp_board *b, const draw_note *notes, size_t n_notes,
-                       dboard_layout *out, char *err, size_t errn);
-/* The same for a live board (live: its settings, as draw_board_live). */
-int dboard_layout_live(dcanvas *m, const bp_board *b, const draw_note *notes, size_t n_notes,
-                       const draw_live *live, size_t n_live, dboard_layout *out, char *err,
+                       draw_layout layout, const dlives *lv, dboard_layout *out, char *err,
                        size_t errn);
 void dboard_layout_free(dboard_layout *l);
 
@@ -324,22 +391,55 @@ typedef struct {
     int from_lane, to_lane; /* to_lane = from_lane for marks */
     double y;
     char *text; /* owned */
-    uint32_t color;
+    dcolor color;
     int64_t t_us, job;
+    int lines; /* narrow: the lines its words wrap onto (0 before placing) */
 } dtl_item;
 
 typedef struct {
-    int width, height;
+    int width, height; /* wide: of the rows; narrow: of the whole figure */
+    draw_layout layout;
     int *lane_part; /* part index per lane */
     double *lane_x;
     size_t n_lanes;
-    dtl_item *items;
+    dtl_item *items; /* y: wide, the row's top from MARGIN; narrow, its text's baseline */
     size_t n_items, cap_items;
+    /* narrow: the lane headers (two staggered rows when one has no room) */
+    int head_rows;
+    double head_top[2], head_h, head_wrap;
+    double time_w;     /* the time before each row's words */
+    double legend_top; /* the first legend row's centre */
 } dtimeline_layout;
 
+/* The events of a trace as rows, in the wide layout (lanes spaced for
+ * their labels, time in a column at the left) or the narrow one
+ * (draw_timeline_narrow.c: lanes spread across DRAW_NARROW_W, each row a
+ * line of words above its arrow or mark). */
 int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *tr, size_t n,
-                          dtimeline_layout *out, char *err, size_t errn);
+                          draw_layout layout, dtimeline_layout *out, char *err, size_t errn);
 void dtimeline_layout_free(dtimeline_layout *l);
+
+/* draw_timeline.c, for both layouts: duplicates and skips are the point of
+ * the picture (their words are bold); the mark of an item; the legend of
+ * the marks that appear, from (x0, y) in rows no wider than max_x (c NULL:
+ * measure only; *rows gets how many; returns the right end). */
+#define DTL_LEGEND_ROW 20.0
+bool dtl_bold(dtl_kind k);
+/* A lane's header box centred at x from top, h tall: the part's label at
+ * size (14: 18 px lines, else 15), wrapped at wrap, the box pad wider. */
+void dtl_head(dcanvas *c, dcanvas *m, const bp_board *b, int part, double x, double top, double h,
+              double size, double wrap, double pad, double radius);
+/* A message from x0 towards x1 at height y: an arrow, or a dashed line
+ * ending in a cross 60% of the way when lost. Returns where it ends. */
+double dtl_message(dcanvas *c, const dtl_item *it, double x0, double x1, double y);
+/* The restart after crash item crash on its lane, or -1. */
+long dtl_restart_of(const dtimeline_layout *l, size_t crash);
+void dtl_mark(dcanvas *c, dtl_kind k, double x, double y, dcolor color);
+double dtl_legend(dcanvas *c, dcanvas *m, const dtimeline_layout *l, double x0, double ly,
+                  double max_x, int *rows);
+/* draw_timeline_narrow.c */
+void dtimeline_place_narrow(dcanvas *m, const bp_board *b, dtimeline_layout *l);
+void dtimeline_paint_narrow(dcanvas *c, dcanvas *m, const bp_board *b, const dtimeline_layout *l);
 
 /* Shared by the board and timeline checks. */
 int dcheck_board(const bp_board *b, char *err, size_t errn);

@@ -16,7 +16,7 @@
 #define LANE_MIN_GAP 150
 #define LABEL_PAD 12
 
-static dtl_item *S_item(dtimeline_layout *l, dtl_kind kind, int from, int to, uint32_t color,
+static dtl_item *S_item(dtimeline_layout *l, dtl_kind kind, int from, int to, dcolor color,
                         const sim_trace_entry *e, char *text)
 {
     l->items = xgrow(l->items, sizeof *l->items, &l->cap_items, l->n_items + 1);
@@ -33,7 +33,7 @@ static dtl_item *S_item(dtimeline_layout *l, dtl_kind kind, int from, int to, ui
 }
 
 /* Duplicates and skips are the point of the picture: their words are bold. */
-static bool S_bold(dtl_kind k)
+bool dtl_bold(dtl_kind k)
 {
     return k == DTL_DUPLICATE || k == DTL_SKIP || k == DTL_PROV_SKIP;
 }
@@ -118,10 +118,49 @@ static long S_ahead(const sim_trace_entry *tr, size_t n, size_t i, const bool *c
     return -1;
 }
 
+/* A step of the effect's own commit (the ID recorded, the event stored)
+ * joins the effect's row: one step, one row. True when it did. */
+static bool S_join_effect(dtimeline_layout *out, const sim_trace_entry *e, const char *what)
+{
+    dtl_item *last = out->n_items ? &out->items[out->n_items - 1] : NULL;
+    if (!last || last->kind != DTL_EFFECT || last->job != e->job || last->t_us != e->t_us)
+        return false;
+    char *t = xasprintf("%s, %s", last->text, what);
+    free(last->text);
+    last->text = t;
+    return true;
+}
+
+/* The handler an entry is about: the part itself, or the handler that
+ * wrote to it (a database names its handler as the peer). */
+static int S_handler(const bp_board *b, const sim_trace_entry *e)
+{
+    if (dpart_handles(b->sim.parts[e->part].kind) || e->peer < 0)
+        return e->part;
+    return e->peer;
+}
+
+/* Handlers of the second hop: fed by a broker that a handler publishes to. */
+static bool *S_second_hop(const bp_board *b)
+{
+    size_t np = b->sim.n_parts;
+    bool *second = xcalloc(np, sizeof *second);
+    for (size_t i = 0; i < b->sim.n_links; i++) {
+        const sim_link *in = &b->sim.links[i];
+        if (!dpart_handles(b->sim.parts[in->from].kind) ||
+            b->sim.parts[in->to].kind != SIM_KIND_BROKER)
+            continue;
+        for (size_t k = 0; k < b->sim.n_links; k++)
+            if (b->sim.links[k].from == in->to)
+                second[b->sim.links[k].to] = true;
+    }
+    return second;
+}
+
 #define K(k) (1u << (k))
 
 int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *tr, size_t n,
-                          dtimeline_layout *out, char *err, size_t errn)
+                          draw_layout layout, dtimeline_layout *out, char *err, size_t errn)
 {
     memset(out, 0, sizeof *out);
     if (S_check(b, tr, n, err, errn))
@@ -129,7 +168,10 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
     size_t np = b->sim.n_parts;
     int *lane_of = xmalloc(np * sizeof *lane_of);
     bool *present = xcalloc(np, sizeof *present);
-    int *effects = NULL; /* standing effects per job, to word "charged twice" */
+    int *effects = NULL;   /* standing effects per job and handler, to word "charged twice" */
+    int *publishes = NULL; /* a handler's (or its relay's) publishes per job */
+    bool *second = S_second_hop(b);
+    bool *publisher = xcalloc(np, sizeof *publisher); /* parts whose publishes are traced */
     int64_t max_job = 0;
     for (size_t i = 0; i < n; i++) {
         present[tr[i].part] = true;
@@ -142,8 +184,11 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
         }
         if (tr[i].job > max_job)
             max_job = tr[i].job;
+        if (tr[i].kind == SIM_TR_PUBLISH)
+            publisher[tr[i].part] = true;
     }
-    effects = xcalloc((size_t)max_job + 1, sizeof *effects);
+    effects = xcalloc(((size_t)max_job + 1) * np, sizeof *effects);
+    publishes = xcalloc((size_t)max_job + 1, sizeof *publishes);
     for (size_t p = 0; p < np; p++) {
         lane_of[p] = -1;
         if (present[p]) {
@@ -165,6 +210,8 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
         switch (e->kind) {
         case SIM_TR_ARRIVE: {
             int q = S_peer(b, e, true);
+            if (publisher[e->part])
+                break; /* its publishes are drawn, with their tries */
             if (q >= 0 && b->sim.parts[q].kind == SIM_KIND_BROKER)
                 S_item(out, DTL_ARROW, lane, lane_of[q], DC_LINE, e, xasprintf("job %lld", job));
             break;
@@ -186,8 +233,10 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
             char try_s[32] = "";
             if (e->kind == SIM_TR_SEND && e->detail > 1)
                 snprintf(try_s, sizeof try_s, ", try %lld", (long long)e->detail);
+            /* the second hop carries the first handler's event about the job */
             S_item(out, lost ? DTL_LOST : DTL_ARROW, lane, lane_of[q], lost ? DC_FAIL : DC_LINE, e,
-                   xasprintf("job %lld%s%s", job, try_s, lost ? " lost" : ""));
+                   xasprintf("%sjob %lld%s%s", second[q] ? "event of " : "", job, try_s,
+                             lost ? " lost" : ""));
             break;
         }
         case SIM_TR_CALL:
@@ -225,9 +274,70 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
                     lost = true;
                 }
             }
+            /* a broker's answer to whoever published to it is a confirm */
+            bool confirm = part->kind == SIM_KIND_BROKER;
             S_item(out, lost ? DTL_LOST : DTL_ARROW, lane, lane_of[q], lost ? DC_FAIL : DC_LINE, e,
-                   xasprintf("%s %lld%s", dreply_word(S_protocol(b, e->part, q), false), job,
-                             lost ? " lost" : ""));
+                   xasprintf("%s %lld%s",
+                             confirm ? "confirm" : dreply_word(S_protocol(b, e->part, q), false),
+                             job, lost ? " lost" : ""));
+            break;
+        }
+        case SIM_TR_PUBLISH: {
+            int q = S_peer(b, e, true);
+            if (q < 0)
+                break;
+            long j = S_ahead(tr, n, i, consumed, K(SIM_TR_LOST_REQUEST),
+                             K(SIM_TR_PUBLISH) | K(SIM_TR_ACCEPT) | K(SIM_TR_DEDUP));
+            bool lost = j >= 0;
+            if (lost)
+                consumed[j] = true;
+            char *t;
+            if (part->kind == SIM_KIND_USERS) {
+                char try_s[32] = "";
+                if (e->detail > 1)
+                    snprintf(try_s, sizeof try_s, ", try %lld", (long long)e->detail);
+                t = xasprintf("job %lld%s%s", job, try_s, lost ? " lost" : "");
+            } else {
+                int k = ++publishes[e->job];
+                t = xasprintf("event of job %lld%s%s", job, k > 1 ? " again" : "",
+                              lost ? " lost" : "");
+            }
+            S_item(out, lost ? DTL_LOST : DTL_ARROW, lane, lane_of[q], lost ? DC_FAIL : DC_LINE, e,
+                   t);
+            break;
+        }
+        case SIM_TR_ACCEPT:
+            /* a publish the broker takes as a new message: only a second copy
+             * of the same job is news */
+            if (e->copy > 0)
+                S_item(out, DTL_OTHER_MARK, lane, lane, DC_FAIL, e,
+                       xasprintf("job %lld queued again (copy %d)", job, e->copy + 1));
+            break;
+        case SIM_TR_DEDUP:
+            S_item(out, DTL_SKIP, lane, lane, DC_SKIP, e,
+                   xasprintf("job %lld: ID seen, publish dropped", job));
+            break;
+        case SIM_TR_CONFIRM: {
+            int q = S_peer(b, e, true);
+            if (q >= 0)
+                S_item(out, DTL_ARROW, lane_of[q], lane, DC_LINE, e,
+                       xasprintf("confirm %lld", job));
+            break;
+        }
+        case SIM_TR_CLAIM:
+            S_item(out, DTL_OTHER_MARK, lane, lane, DC_MUTED, e,
+                   xasprintf("%s of job %lld claimed", bkey ? "key" : "ID", job));
+            break;
+        case SIM_TR_HELD:
+            S_item(out, DTL_SKIP, lane, lane, DC_SKIP, e,
+                   xasprintf("job %lld: claimed by another copy, held", job));
+            break;
+        case SIM_TR_OUTBOX: {
+            /* stored with the commit of the effect it goes with */
+            if (S_join_effect(out, e, "event in outbox"))
+                break;
+            S_item(out, DTL_OTHER_MARK, lane, lane, DC_MUTED, e,
+                   xasprintf("event of job %lld in outbox", job));
             break;
         }
         case SIM_TR_SKIP:
@@ -239,24 +349,29 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
                    xasprintf("job %lld: key seen, not %s again", job, verb));
             break;
         case SIM_TR_EFFECT: {
-            int k = ++effects[e->job];
+            int h = S_handler(b, e);
+            int k = ++effects[(size_t)e->job * np + (size_t)h];
+            /* the second hop's handler acts on the event: it is not the charge */
+            const char *v = second[h] ? "handled" : verb;
             char *t;
             if (e->detail == 1 && k == 2)
-                t = xasprintf("job %lld %s twice", job, verb);
+                t = xasprintf("job %lld %s twice", job, v);
             else if (e->detail == 1 && k > 2)
-                t = xasprintf("job %lld %s %d times", job, verb, k);
+                t = xasprintf("job %lld %s %d times", job, v, k);
             else
-                t = xasprintf("job %lld %s", job, verb);
+                t = xasprintf("job %lld %s", job, v);
             S_item(out, e->detail == 1 ? DTL_DUPLICATE : DTL_EFFECT, lane, lane,
                    e->detail == 1 ? DC_FAIL : DC_INK, e, t);
             break;
         }
-        case SIM_TR_ROLLBACK:
-            if (effects[e->job] > 0)
-                effects[e->job]--;
+        case SIM_TR_ROLLBACK: {
+            int *c = &effects[(size_t)e->job * np + (size_t)S_handler(b, e)];
+            if (*c > 0)
+                (*c)--;
             S_item(out, DTL_OTHER_MARK, lane, lane, DC_MUTED, e,
                    xasprintf("job %lld rolled back", job));
             break;
+        }
         case SIM_TR_CALL_FAILED:
             S_item(out, DTL_OTHER_MARK, lane, lane, DC_FAIL, e,
                    xasprintf("call for job %lld failed", job));
@@ -267,15 +382,22 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
         case SIM_TR_RESTART:
             S_item(out, DTL_RESTART, lane, lane, DC_MUTED, e, xstrdup("restarted"));
             break;
-        case SIM_TR_RECORD_KEY:
+        case SIM_TR_RECORD_KEY: {
+            /* recorded in the effect's own transaction */
+            if (part->idempotency == SIM_IDEM_KEY_IN_TRANSACTION &&
+                S_join_effect(out, e, bkey ? "key recorded" : "ID recorded"))
+                break;
             S_item(out, DTL_OTHER_MARK, lane, lane, DC_MUTED, e,
                    xasprintf("%s of job %lld recorded", bkey ? "key" : "ID", job));
             break;
+        }
         case SIM_TR_TIMEOUT: {
             int q = S_peer(b, e, true);
             sim_protocol pr = q >= 0 ? S_protocol(b, e->part, q) : SIM_PROTO_HTTP2;
-            S_item(out, DTL_OTHER_MARK, lane, lane, DC_MUTED, e,
-                   xasprintf("no %s for job %lld", dreply_word(pr, false), job));
+            bool confirm = q >= 0 && publisher[e->part] && b->sim.parts[q].kind == SIM_KIND_BROKER;
+            S_item(
+                out, DTL_OTHER_MARK, lane, lane, DC_MUTED, e,
+                xasprintf("no %s for job %lld", confirm ? "confirm" : dreply_word(pr, false), job));
             break;
         }
         case SIM_TR_GIVE_UP:
@@ -293,8 +415,16 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
     }
     free(consumed);
     free(effects);
+    free(publishes);
+    free(second);
+    free(publisher);
     free(present);
     free(lane_of);
+    out->layout = layout;
+    if (layout == DRAW_NARROW) {
+        dtimeline_place_narrow(m, b, out);
+        return 0;
+    }
 
     /* lanes: far enough apart for the headers, arrow labels and mark labels */
     size_t nl = out->n_lanes;
@@ -314,7 +444,7 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
     right = head_w[nl - 1] / 2;
     for (size_t i = 0; i < out->n_items; i++) {
         dtl_item *it = &out->items[i];
-        double w = dc_text_width(m, it->text, DF_SMALL, S_bold(it->kind));
+        double w = dc_text_width(m, it->text, DF_SMALL, dtl_bold(it->kind));
         int a = it->from_lane < it->to_lane ? it->from_lane : it->to_lane;
         int z = it->from_lane < it->to_lane ? it->to_lane : it->from_lane;
         if (a == z) { /* a mark: label to the right of the lane */
@@ -372,13 +502,13 @@ typedef struct {
     double legend_h;
 } tl_frame;
 
-static void S_diamond(dcanvas *c, double x, double y, double r, uint32_t fill, uint32_t stroke)
+static void S_diamond(dcanvas *c, double x, double y, double r, dcolor fill, dcolor stroke)
 {
     double xy[8] = {x, y - r, x + r, y, x, y + r, x - r, y};
     dc_polygon(c, xy, 4, fill, stroke);
 }
 
-static void S_mark(dcanvas *c, dtl_kind k, double x, double y, uint32_t color)
+void dtl_mark(dcanvas *c, dtl_kind k, double x, double y, dcolor color)
 {
     switch (k) {
     case DTL_SKIP:
@@ -406,9 +536,48 @@ static void S_mark(dcanvas *c, dtl_kind k, double x, double y, uint32_t color)
     }
 }
 
-/* The legend of the marks that appear, from the left at baseline row y.
- * With c NULL it only measures. Returns the right end. */
-static double S_legend(dcanvas *c, dcanvas *m, const dtimeline_layout *l, double ly)
+void dtl_head(dcanvas *c, dcanvas *m, const bp_board *b, int part, double x, double top, double h,
+              double size, double wrap, double pad, double radius)
+{
+    char **lines;
+    double w, line_h = size >= DF_LABEL ? DL_LABEL : 15;
+    size_t k = dwrap(m, dpart_label(b, (size_t)part), size, false, wrap, &lines, &w);
+    double bw = ceil(w) + pad;
+    bool ext = b->sim.parts[part].external;
+    dc_rect(c, round(x - bw / 2) + 0.5, top + 0.5, bw - 1, h - 1, radius,
+            ext ? DC_EXTERNAL : DC_BOX, DC_BOX_EDGE, ext);
+    double ty = top + (h - line_h * (double)k) / 2;
+    for (size_t j = 0; j < k; j++) {
+        dc_text(c, x, ty + line_h * 0.75, DT_MIDDLE, size, false, DC_INK, lines[j], false);
+        ty += line_h;
+    }
+    dlines_free(lines, k);
+}
+
+double dtl_message(dcanvas *c, const dtl_item *it, double x0, double x1, double y)
+{
+    double dir = x1 > x0 ? 1 : -1;
+    double end = it->kind == DTL_LOST ? x0 + (x1 - x0) * 0.6 : x1;
+    if (it->kind == DTL_LOST) {
+        dc_line(c, x0, y, end - dir * 5, y, DC_FAIL, 1, true);
+        dc_cross(c, end, y, 4, DC_FAIL, 2);
+    } else {
+        dc_line(c, x0, y, end - dir * 6, y, DC_LINE, 1, false);
+        dc_arrowhead(c, end - dir * 0.5, y, dir, 0, DC_LINE);
+    }
+    return end;
+}
+
+long dtl_restart_of(const dtimeline_layout *l, size_t crash)
+{
+    for (size_t j = crash + 1; j < l->n_items; j++)
+        if (l->items[j].kind == DTL_RESTART && l->items[j].from_lane == l->items[crash].from_lane)
+            return (long)j;
+    return -1;
+}
+
+double dtl_legend(dcanvas *c, dcanvas *m, const dtimeline_layout *l, double x0, double ly,
+                  double max_x, int *rows)
 {
     static const struct {
         dtl_kind kind;
@@ -418,7 +587,8 @@ static double S_legend(dcanvas *c, dcanvas *m, const dtimeline_layout *l, double
         {DTL_EFFECT, "effect"},     {DTL_DUPLICATE, "duplicate effect"},
         {DTL_CRASH, "crash"},
     };
-    double lx = MARGIN + 4;
+    double lx = x0, right = x0;
+    *rows = 1;
     for (size_t k = 0; k < sizeof legend / sizeof legend[0]; k++) {
         bool seen = false;
         for (size_t i = 0; i < l->n_items && !seen; i++)
@@ -426,13 +596,20 @@ static double S_legend(dcanvas *c, dcanvas *m, const dtimeline_layout *l, double
                    (legend[k].kind == DTL_SKIP && l->items[i].kind == DTL_PROV_SKIP);
         if (!seen)
             continue;
+        double w = 16 + dc_text_width(m, legend[k].text, DF_SMALL, false);
+        if (lx > x0 && lx + w > max_x) { /* on the next row */
+            lx = x0;
+            ly += DTL_LEGEND_ROW;
+            (*rows)++;
+        }
         if (c) {
-            S_mark(c, legend[k].kind, lx + 5, ly, legend[k].kind == DTL_SKIP ? DC_SKIP : DC_FAIL);
+            dtl_mark(c, legend[k].kind, lx + 5, ly, legend[k].kind == DTL_SKIP ? DC_SKIP : DC_FAIL);
             dc_text(c, lx + 16, ly + 4, DT_START, DF_SMALL, false, DC_MUTED, legend[k].text, false);
         }
-        lx += 16 + dc_text_width(m, legend[k].text, DF_SMALL, false) + 20;
+        right = fmax(right, lx + w);
+        lx += w + 20;
     }
-    return lx - 20;
+    return right;
 }
 
 static void S_paint(dcanvas *c, dcanvas *m, const bp_board *b, const dtimeline_layout *l,
@@ -452,32 +629,17 @@ static void S_paint(dcanvas *c, dcanvas *m, const bp_board *b, const dtimeline_l
     for (size_t i = 0; i < l->n_items; i++) {
         if (l->items[i].kind != DTL_CRASH)
             continue;
-        double y0 = top + l->items[i].y - MARGIN + ROW_H / 2, y1 = bottom;
-        for (size_t j = i + 1; j < l->n_items; j++)
-            if (l->items[j].kind == DTL_RESTART && l->items[j].from_lane == l->items[i].from_lane) {
-                y1 = top + l->items[j].y - MARGIN + ROW_H / 2;
-                break;
-            }
+        long r = dtl_restart_of(l, i);
+        double y0 = top + l->items[i].y - MARGIN + ROW_H / 2,
+               y1 = r < 0 ? bottom : top + l->items[r].y - MARGIN + ROW_H / 2;
         dc_rect(c, l->lane_x[l->items[i].from_lane] - 3, y0, 7, y1 - y0, 0, DC_FAIL_BG, DC_NONE,
                 false);
     }
     /* lane headers and lifelines */
     for (size_t i = 0; i < l->n_lanes; i++) {
-        const char *label = dpart_label(b, (size_t)l->lane_part[i]);
-        char **lines;
-        double w;
-        size_t k = dwrap(m, label, DF_LABEL, false, HEAD_TEXT_W, &lines, &w);
-        double bw = ceil(w) + 24, x = l->lane_x[i];
-        bool ext = b->sim.parts[l->lane_part[i]].external;
-        dc_line(c, x + 0.5, MARGIN + f->head_h, x + 0.5, bottom, 0xAAB4BE, 1, true);
-        dc_rect(c, round(x - bw / 2) + 0.5, MARGIN + 0.5, bw - 1, f->head_h - 1, 6,
-                ext ? DC_EXTERNAL : DC_BOX, DC_BOX_EDGE, ext);
-        double ty = MARGIN + (f->head_h - DL_LABEL * (double)k) / 2;
-        for (size_t j = 0; j < k; j++) {
-            dc_text(c, x, ty + 13.5, DT_MIDDLE, DF_LABEL, false, DC_INK, lines[j], false);
-            ty += DL_LABEL;
-        }
-        dlines_free(lines, k);
+        double x = l->lane_x[i];
+        dc_line(c, x + 0.5, MARGIN + f->head_h, x + 0.5, bottom, DC_LIFELINE, 1, true);
+        dtl_head(c, m, b, l->lane_part[i], x, MARGIN, f->head_h, DF_LABEL, HEAD_TEXT_W, 24, 6);
     }
     /* rows */
     char tbuf[48] = "", last[48] = "";
@@ -491,26 +653,18 @@ static void S_paint(dcanvas *c, dcanvas *m, const bp_board *b, const dtimeline_l
             snprintf(last, sizeof last, "%s", tbuf);
         }
         double x0 = l->lane_x[it->from_lane] + 0.5, x1 = l->lane_x[it->to_lane] + 0.5;
-        bool bold = S_bold(it->kind);
+        bool bold = dtl_bold(it->kind);
         if (it->from_lane != it->to_lane) {
-            double dir = x1 > x0 ? 1 : -1;
-            double end = it->kind == DTL_LOST ? x0 + (x1 - x0) * 0.6 : x1;
-            if (it->kind == DTL_LOST) {
-                dc_line(c, x0, line_y, end - dir * 5, line_y, DC_FAIL, 1, true);
-                dc_cross(c, end, line_y, 4, DC_FAIL, 2);
-            } else {
-                dc_line(c, x0, line_y, end - dir * 6, line_y, DC_LINE, 1, false);
-                dc_arrowhead(c, end - dir * 0.5, line_y, dir, 0, DC_LINE);
-            }
-            double mid = (x0 + end) / 2;
+            double mid = (x0 + dtl_message(c, it, x0, x1, line_y)) / 2;
             dc_text(c, mid, line_y - 5, DT_MIDDLE, DF_SMALL, bold,
                     it->kind == DTL_LOST ? DC_FAIL : DC_INK, it->text, false);
         } else {
-            S_mark(c, it->kind, x0, line_y - 4, it->color);
+            dtl_mark(c, it->kind, x0, line_y - 4, it->color);
             dc_text(c, x0 + 14, line_y, DT_START, DF_SMALL, bold, it->color, it->text, false);
         }
     }
-    S_legend(c, m, l, f->legend_top + 10);
+    int rows;
+    dtl_legend(c, m, l, MARGIN + 4, f->legend_top + 10, INFINITY, &rows);
 }
 
 static void S_alt(const bp_board *b, const dtimeline_layout *l, buf *alt)
@@ -555,43 +709,63 @@ static void S_alt(const bp_board *b, const dtimeline_layout *l, buf *alt)
                (long long)dups);
 }
 
+/* The wide frame: lane headers above the rows, the legend below them. */
+static void S_frame(dcanvas *m, const bp_board *b, const dtimeline_layout *l, tl_frame *f,
+                    int *width, int *height)
+{
+    double hmax = 1;
+    for (size_t i = 0; i < l->n_lanes; i++) {
+        char **lines;
+        size_t k = dwrap(m, dpart_label(b, (size_t)l->lane_part[i]), DF_LABEL, false, HEAD_TEXT_W,
+                         &lines, NULL);
+        dlines_free(lines, k);
+        hmax = fmax(hmax, (double)k);
+    }
+    f->head_h = ceil(DL_LABEL * hmax + 18);
+    f->legend_top = MARGIN + f->head_h + 10 + l->height - MARGIN + 12;
+    f->legend_h = 24;
+    int rows;
+    *width =
+        (int)fmax(l->width, ceil(dtl_legend(NULL, m, l, MARGIN + 4, 0, INFINITY, &rows) + MARGIN));
+    *height = (int)ceil(f->legend_top + f->legend_h + MARGIN - 8);
+}
+
+static void S_paint_look(dcanvas *c, dcanvas *m, const bp_board *b, const dtimeline_layout *l,
+                         const tl_frame *f, int width, int height)
+{
+    if (l->layout == DRAW_NARROW)
+        dtimeline_paint_narrow(c, m, b, l);
+    else
+        S_paint(c, m, b, l, f, width, height);
+}
+
 int draw_timeline_opts(const bp_board *b, const sim_trace_entry *tr, size_t n, buf *svg, buf *alt,
                        const draw_opts *o, char *err, size_t errn)
 {
     dcanvas *m = dcanvas_new_measure();
     dtimeline_layout l;
-    if (dtimeline_layout_make(m, b, tr, n, &l, err, errn)) {
+    if (dtimeline_layout_make(m, b, tr, n, o->look.layout, &l, err, errn)) {
         dcanvas_free(m);
         return -1;
     }
-    tl_frame f;
-    double hmax = 1;
-    for (size_t i = 0; i < l.n_lanes; i++) {
-        char **lines;
-        size_t k = dwrap(m, dpart_label(b, (size_t)l.lane_part[i]), DF_LABEL, false, HEAD_TEXT_W,
-                         &lines, NULL);
-        dlines_free(lines, k);
-        hmax = fmax(hmax, (double)k);
-    }
-    f.head_h = ceil(DL_LABEL * hmax + 18);
-    f.legend_top = MARGIN + f.head_h + 10 + l.height - MARGIN + 12;
-    f.legend_h = 24;
-    int width = (int)fmax(l.width, ceil(S_legend(NULL, m, &l, 0) + MARGIN)),
-        height = (int)ceil(f.legend_top + f.legend_h + MARGIN - 8);
+    tl_frame f = {0, 0, 0};
+    int width = l.width, height = l.height; /* narrow: the layout is the whole figure */
+    if (l.layout == DRAW_WIDE)
+        S_frame(m, b, &l, &f, &width, &height);
     buf desc;
     buf_init(&desc);
     S_alt(b, &l, &desc);
     char *title = b->title ? xasprintf("Timeline: %s", b->title)
                            : xasprintf("Timeline of board %s", b->id ? b->id : "");
-    dcanvas *c = dcanvas_new_svg(width, height, o->text);
-    S_paint(c, m, b, &l, &f, width, height);
+    dcanvas *c = dcanvas_new_svg(width, height, o->text, o->look.theme);
+    S_paint_look(c, m, b, &l, &f, width, height);
     buf doc;
     buf_init(&doc);
     int rc = dcanvas_finish_svg(c, title, desc.data, &doc, err, errn);
     dcanvas_free(c);
     if (rc == 0 && o->png_path) {
-        c = dcanvas_new_png(width, height, 2);
-        S_paint(c, m, b, &l, &f, width, height);
+        c = dcanvas_new_png(width, height, 2, o->look.theme);
+        S_paint_look(c, m, b, &l, &f, width, height);
         rc = dcanvas_finish_png(c, o->png_path, err, errn);
         dcanvas_free(c);
     }
@@ -607,9 +781,9 @@ int draw_timeline_opts(const bp_board *b, const sim_trace_entry *tr, size_t n, b
     return rc;
 }
 
-int draw_timeline(const bp_board *b, const sim_trace_entry *tr, size_t n, buf *svg, buf *alt,
-                  char *err, size_t errn)
+int draw_timeline(const bp_board *b, const sim_trace_entry *tr, size_t n, draw_look look, buf *svg,
+                  buf *alt, char *err, size_t errn)
 {
-    draw_opts o = {DTEXT_ELEMENTS, NULL, NULL, 0};
+    draw_opts o = {DTEXT_ELEMENTS, NULL, look, NULL, 0};
     return draw_timeline_opts(b, tr, n, svg, alt, &o, err, errn);
 }

@@ -1,7 +1,8 @@
 /* drawcache.c — see drawcache.h. Files "draw-HASH.bin" in the cache folder:
- * the key's length and bytes (the key starts "BPDC2\n"; the bytes rule out
- * hash collisions), the SVG and the alt text, each with its length, then a
- * checksum of everything before it (cache_seal). */
+ * the key's length and bytes (the key starts "BPDC3\n"; the bytes rule out
+ * hash collisions), the four renderings' SVGs (in look order) and the alt
+ * text, each with its length, then a checksum of everything before it
+ * (cache_seal). */
 #define _GNU_SOURCE
 #include "draw/drawcache.h"
 #include "run/cache.h"
@@ -16,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAGIC "BPDC2\n"
+#define MAGIC "BPDC3\n"
 
 /* The fonts draw.c asks for ("DejaVu Sans", regular and bold), where Debian's
  * fonts-dejavu-core puts them: their size and time stamp join the key. */
@@ -226,7 +227,7 @@ static bool take_u64(const char **p, size_t *left, uint64_t *v)
     return true;
 }
 
-bool drawcache_get(const char *dir, const buf *key, char **svg, char **alt)
+bool drawcache_get(const char *dir, const buf *key, sfigure *fig)
 {
     pthread_once(&build_id_once, read_build_id);
     if (!build_id_len)
@@ -242,32 +243,38 @@ bool drawcache_get(const char *dir, const buf *key, char **svg, char **alt)
         free(data);
         return false;
     }
-    const char *p = data, *k, *s, *a;
+    const char *p = data, *k, *part[FIGURE_LOOKS + 1];
     size_t left = len;
-    uint64_t klen, slen, alen;
+    uint64_t klen, plen[FIGURE_LOOKS + 1];
     bool ok = take_u64(&p, &left, &klen) && klen == key->len && take(&p, &left, klen, &k) &&
-              memcmp(k, key->data, klen) == 0 && take_u64(&p, &left, &slen) &&
-              take(&p, &left, slen, &s) && take_u64(&p, &left, &alen) &&
-              take(&p, &left, alen, &a) && left == 0;
+              memcmp(k, key->data, klen) == 0;
+    for (int i = 0; ok && i <= FIGURE_LOOKS; i++)
+        ok = take_u64(&p, &left, &plen[i]) && take(&p, &left, plen[i], &part[i]);
+    ok = ok && left == 0;
     if (ok) {
-        *svg = xstrndup(s, slen);
-        *alt = xstrndup(a, alen);
+        for (int i = 0; i < FIGURE_LOOKS; i++)
+            fig->svg[i] = xstrndup(part[i], plen[i]);
+        fig->alt = xstrndup(part[FIGURE_LOOKS], plen[FIGURE_LOOKS]);
     }
     free(data);
     return ok;
 }
 
-void drawcache_put(const char *dir, const buf *key, const char *svg, const char *alt)
+void drawcache_put(const char *dir, const buf *key, const sfigure *fig)
 {
     pthread_once(&build_id_once, read_build_id);
     if (!build_id_len || (mkdir(dir, 0755) != 0 && errno != EEXIST))
         return;
+    for (int i = 0; i < FIGURE_LOOKS; i++)
+        if (!fig->svg[i])
+            return;
     buf b;
     buf_init(&b);
     put_u64(&b, key->len);
     buf_put(&b, key->data, key->len);
-    put_str(&b, svg);
-    put_str(&b, alt);
+    for (int i = 0; i < FIGURE_LOOKS; i++)
+        put_str(&b, fig->svg[i]);
+    put_str(&b, fig->alt);
     cache_seal(&b);
     char *final = draw_path(dir, key, ".bin");
     file_write_atomic(final, b.data, b.len);

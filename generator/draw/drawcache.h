@@ -1,4 +1,5 @@
-/* drawcache.h — board diagrams and timelines kept beside the results cache,
+/* drawcache.h — board diagrams, timelines and charts, in all four
+ * renderings (wide and narrow, light and dark), kept beside the results cache,
  * so a rebuild after a prose edit neither simulates nor draws. A drawing is
  * stored under a key made of everything that can change it: the program
  * itself (its GNU build ID: any change to the drawing code, or to how
@@ -25,11 +26,12 @@ void drawcache_key_timeline(buf *key, const bp_board *b, const sim_trace_entry *
 /* The key of a chart drawn from its points' results (in its point order). */
 void drawcache_key_chart(buf *key, const bp_chart *c, const sim_result *const *points, size_t n);
 
-/* Look a drawing up in dir: true and the SVG and alt text (caller frees)
- * when a stored drawing has exactly this key. Always false when the
- * program has no build ID. */
-bool drawcache_get(const char *dir, const buf *key, char **svg, char **alt);
-/* Store a drawing (temporary file, then rename). Failures are silent. */
-void drawcache_put(const char *dir, const buf *key, const char *svg, const char *alt);
+/* Look a drawing up in dir: true and its four SVGs and alt text in fig
+ * (the caller frees them: sfigure_free) when a stored drawing has exactly
+ * this key. Always false when the program has no build ID. */
+bool drawcache_get(const char *dir, const buf *key, sfigure *fig);
+/* Store a drawing's four renderings (temporary file, then rename).
+ * Failures are silent; a figure missing a rendering is not stored. */
+void drawcache_put(const char *dir, const buf *key, const sfigure *fig);
 
 #endif

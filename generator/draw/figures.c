@@ -16,6 +16,66 @@
  * drawing one at a time should that ever change. */
 static pthread_mutex_t draw_lock = PTHREAD_MUTEX_INITIALIZER;
 
+_Static_assert(FIGURE_LOOKS == DRAW_LOOKS, "a figure holds every look draw.h has");
+
+/* One drawing in one look, for S_draw_all. */
+typedef int (*draw_look_fn)(const void *what, draw_look look, buf *svg, buf *alt, char *err,
+                            size_t errn);
+
+/* Every look of a drawing into fig (the alt text from the first: they
+ * describe the same picture). 0, or -1 with err and fig left empty. */
+static int S_draw_all(draw_look_fn fn, const void *what, sfigure *fig, char *err, size_t errn)
+{
+    for (int i = 0; i < FIGURE_LOOKS; i++) {
+        buf svg, alt;
+        buf_init(&svg);
+        buf_init(&alt);
+        if (fn(what, draw_look_at(i), &svg, &alt, err, errn) != 0) {
+            buf_free(&svg);
+            buf_free(&alt);
+            sfigure_free(fig);
+            return -1;
+        }
+        fig->svg[i] = buf_detach(&svg);
+        if (i == 0)
+            fig->alt = buf_detach(&alt);
+        else
+            buf_free(&alt);
+    }
+    return 0;
+}
+
+typedef struct {
+    const bp_board *b;
+    const draw_note *notes;
+    size_t n_notes;
+    const sim_trace_entry *tr;
+    size_t n_tr;
+    const draw_live *live; /* a live board's settings (n_live of them), or NULL */
+    size_t n_live;
+} board_draw;
+
+static int S_board_look(const void *what, draw_look look, buf *svg, buf *alt, char *err,
+                        size_t errn)
+{
+    const board_draw *d = what;
+    return draw_board_live(d->b, d->notes, d->n_notes, d->live, d->n_live, look, svg, alt, err,
+                           errn);
+}
+
+static int S_timeline_look(const void *what, draw_look look, buf *svg, buf *alt, char *err,
+                           size_t errn)
+{
+    const board_draw *d = what;
+    return draw_timeline(d->b, d->tr, d->n_tr, look, svg, alt, err, errn);
+}
+
+static int S_chart_look(const void *what, draw_look look, buf *svg, buf *alt, char *err,
+                        size_t errn)
+{
+    return draw_chart_svg(what, look, svg, alt, err, errn);
+}
+
 /* ------------------------------------------------------------ boards */
 
 /* The measured notes next to the board's handler: each of these measures
@@ -76,26 +136,19 @@ static int draw_figure(site *s, sboard *b, const sim_measure *counted, size_t n_
         size_t n = 0;
         if (b->ran && !b->run_failed)
             board_notes(b, counted, n_counted, is_live, notes, texts, &n);
-        buf svg, alt, key;
-        buf_init(&svg);
-        buf_init(&alt);
+        buf key;
         buf_init(&key);
         char err[256];
         if (s->opt.cache)
             drawcache_key_board(&key, b->board, notes, n, live, n_live);
-        if (s->opt.cache && drawcache_get(s->opt.cache, &key, &b->svg, &b->alt)) {
+        board_draw d = {b->board, notes, n, NULL, 0, live, n_live};
+        if (s->opt.cache && drawcache_get(s->opt.cache, &key, &b->fig)) {
             /* drawn by an earlier build, from exactly these inputs */
-        } else if (draw_board_live(b->board, notes, n, live, n_live, &svg, &alt, err, sizeof err) !=
-                   0) {
+        } else if (S_draw_all(S_board_look, &d, &b->fig, err, sizeof err) != 0) {
             diag_error(&s->d, path, line, col, "cannot draw board '%s': %s", b->board->id, err);
             b->draw_failed = true;
-            buf_free(&svg);
-            buf_free(&alt);
-        } else {
-            b->svg = buf_detach(&svg);
-            b->alt = buf_detach(&alt);
-            if (s->opt.cache)
-                drawcache_put(s->opt.cache, &key, b->svg, b->alt);
+        } else if (s->opt.cache) {
+            drawcache_put(s->opt.cache, &key, &b->fig);
         }
         buf_free(&key);
     }
@@ -120,36 +173,26 @@ int figure_timeline(site *s, sboard *b, const char *path, int line, int col)
     pthread_mutex_lock(&draw_lock);
     if (!b->tl_drawn) {
         b->tl_drawn = true;
-        buf svg, alt, key;
-        buf_init(&svg);
-        buf_init(&alt);
+        buf key;
         buf_init(&key);
         char err[256];
         bool cached = false;
         if (s->opt.cache && !b->result.trace_truncated) {
             drawcache_key_timeline(&key, b->board, b->result.trace, b->result.n_trace);
-            cached = drawcache_get(s->opt.cache, &key, &b->tl_svg, &b->tl_alt);
+            cached = drawcache_get(s->opt.cache, &key, &b->tl);
         }
+        board_draw d = {b->board, NULL, 0, b->result.trace, b->result.n_trace, NULL, 0};
         if (b->result.trace_truncated) {
             snprintf(err, sizeof err, "its trace is longer than the timeline can show");
             b->tl_failed = true;
-        } else if (cached) {
-            /* drawn by an earlier build, from exactly these inputs */
-        } else if (draw_timeline(b->board, b->result.trace, b->result.n_trace, &svg, &alt, err,
-                                 sizeof err) != 0) {
+        } else if (!cached && S_draw_all(S_timeline_look, &d, &b->tl, err, sizeof err) != 0) {
             b->tl_failed = true;
         }
-        if (b->tl_failed) {
+        if (b->tl_failed)
             diag_error(&s->d, path, line, col, "cannot draw the timeline of '%s': %s", b->board->id,
                        err);
-            buf_free(&svg);
-            buf_free(&alt);
-        } else if (!cached) {
-            b->tl_svg = buf_detach(&svg);
-            b->tl_alt = buf_detach(&alt);
-            if (s->opt.cache)
-                drawcache_put(s->opt.cache, &key, b->tl_svg, b->tl_alt);
-        }
+        else if (!cached && s->opt.cache)
+            drawcache_put(s->opt.cache, &key, &b->tl);
         buf_free(&key);
     }
     int rc = b->tl_failed ? -1 : 0;
@@ -185,18 +228,10 @@ int figure_chart(site *s, schart *sc)
                          sim_measure_unit(c->measure) == SIM_UNIT_SECONDS,
                          series,
                          ns};
-        buf svg, alt;
-        buf_init(&svg);
-        buf_init(&alt);
         char err[256];
-        if (draw_chart_svg(&dc, &svg, &alt, err, sizeof err) != 0) {
+        if (S_draw_all(S_chart_look, &dc, &sc->fig, err, sizeof err) != 0) {
             diag_error(&s->d, c->path, c->pos.line, c->pos.col, "cannot draw the chart: %s", err);
             sc->draw_failed = true;
-            buf_free(&svg);
-            buf_free(&alt);
-        } else {
-            sc->svg = buf_detach(&svg);
-            sc->alt = buf_detach(&alt);
         }
         free(ys);
         free(series);
@@ -231,7 +266,7 @@ void figure_from_cache(site *s)
         buf key;
         buf_init(&key);
         drawcache_key_chart(&key, sc->chart, r, sc->n_points);
-        if (drawcache_get(s->opt.cache, &key, &sc->svg, &sc->alt))
+        if (drawcache_get(s->opt.cache, &key, &sc->fig))
             sc->from_cache = sc->drawn = true;
         buf_free(&key);
         free(r);
@@ -242,7 +277,7 @@ void figure_to_cache(site *s)
 {
     for (size_t i = 0; s->opt.cache && i < s->n_charts; i++) {
         schart *sc = s->charts[i];
-        if (sc->from_cache || !sc->drawn || sc->draw_failed || !sc->svg || !sc->alt)
+        if (sc->from_cache || !sc->drawn || sc->draw_failed || !sc->fig.alt)
             continue;
         const sim_result **r = chart_points(sc);
         if (!r)
@@ -250,7 +285,7 @@ void figure_to_cache(site *s)
         buf key;
         buf_init(&key);
         drawcache_key_chart(&key, sc->chart, r, sc->n_points);
-        drawcache_put(s->opt.cache, &key, sc->svg, sc->alt);
+        drawcache_put(s->opt.cache, &key, &sc->fig);
         buf_free(&key);
         free(r);
     }

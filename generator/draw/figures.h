@@ -9,8 +9,8 @@
 #include "draw/draw.h"
 #include "model/site.h"
 
-/* Draw board b's diagram (b->svg, b->alt) or its timeline (b->tl_svg,
- * b->tl_alt) once; later calls give the first one's outcome. Returns 0, or
+/* Draw board b's diagram (b->fig) or its timeline (b->tl), in every look,
+ * once; later calls give the first one's outcome. Returns 0, or
  * -1 after reporting at path:line:col (where a page shows it). */
 int figure_board(site *s, sboard *b, const char *path, int line, int col);
 int figure_timeline(site *s, sboard *b, const char *path, int line, int col);
@@ -20,7 +20,7 @@ int figure_timeline(site *s, sboard *b, const char *path, int line, int col);
 int figure_board_live(site *s, sboard *b, const sim_measure *counted, size_t n_counted,
                       const draw_live *live, size_t n_live, const char *path, int line, int col);
 
-/* Draw a chart (sc->svg, sc->alt) from its points' results once. Returns 0,
+/* Draw a chart (sc->fig, every look) from its points' results once. Returns 0,
  * or -1 after reporting at the chart file. */
 int figure_chart(site *s, schart *sc);
 

@@ -22,8 +22,74 @@ static void add_value(bp_catalog *c, size_t *cap, const char *section, const cha
     v->text = text;
     v->label = label;
     v->value = value;
+    v->source = BP_SOURCE_EXAMPLE;
+    v->source_text = NULL;
     v->pos.line = at->line;
     v->pos.col = at->col;
+}
+
+/* A value's source, written "documentation: WHICH", "measurement: WHAT"
+ * or "example" (also what a value without a source is). */
+static void read_source(const char *path, const ynode *n, bp_catalog_value *v, diag *d)
+{
+    char *text = NULL;
+    if (yread_text(path, n, "source", &text, d) != 0)
+        return;
+    static const struct {
+        const char *prefix;
+        bp_source_kind kind;
+    } kinds[] = {{"documentation:", BP_SOURCE_DOCS}, {"measurement:", BP_SOURCE_MEASURED}};
+    if (strcmp(text, "example") == 0) {
+        v->source = BP_SOURCE_EXAMPLE;
+        free(text);
+        return;
+    }
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        size_t len = strlen(kinds[i].prefix);
+        if (strncmp(text, kinds[i].prefix, len) != 0)
+            continue;
+        const char *what = text + len;
+        while (*what == ' ')
+            what++;
+        if (*what == '\0')
+            break;
+        v->source = kinds[i].kind;
+        free(v->source_text);
+        v->source_text = xstrdup(what);
+        free(text);
+        return;
+    }
+    diag_error(d, path, n->line, n->col,
+               "a source is 'documentation: WHICH', 'measurement: WHAT' or 'example', not '%s'",
+               text);
+    free(text);
+}
+
+/* A section's `sources:` map: the source of each value it names. */
+static void load_sources(bp_catalog *c, const char *path, const ynode *sec, const char *section,
+                         diag *d)
+{
+    const ynode *src = ymap_get(sec, "sources");
+    if (!src)
+        return;
+    char what[96];
+    snprintf(what, sizeof what, "the sources of catalog section '%s'", section);
+    if (yexpect(path, src, YN_MAP, what, d) != 0)
+        return;
+    for (size_t i = 0; i + 1 < src->n; i += 2) {
+        const ynode *k = src->kids[i];
+        bp_catalog_value *v = NULL;
+        for (size_t j = 0; j < c->n_values && k->type == YN_SCALAR; j++)
+            if (strcmp(c->values[j].section, section) == 0 && strcmp(c->values[j].field, k->s) == 0)
+                v = &c->values[j];
+        if (!v) {
+            diag_error(d, path, k->line, k->col,
+                       "'%s' is not a value of catalog section '%s' (a source belongs to one)",
+                       k->type == YN_SCALAR ? k->s : "?", section);
+            continue;
+        }
+        read_source(path, src->kids[i + 1], v, d);
+    }
 }
 
 /* The number behind a field, for bp_catalog_value.value (seconds for
@@ -60,12 +126,13 @@ static void load_fields(bp_catalog *c, size_t *cap, const char *path, const ynod
                         const char *section, const field_def *table, size_t n_table,
                         unsigned kind_bit, void *target, char **label_out, diag *d)
 {
-    const char *allowed[40];
+    const char *allowed[48];
     size_t n_allowed = 0;
     allowed[n_allowed++] = "label";
     for (size_t i = 0; i < n_table; i++)
         if (kind_bit == 0 || (table[i].kinds & kind_bit))
             allowed[n_allowed++] = table[i].name;
+    allowed[n_allowed++] = "sources";
     char what[96];
     snprintf(what, sizeof what, "key|in catalog section '%s'", section);
     ycheck_keys(path, sec, what, allowed, n_allowed, d);
@@ -95,12 +162,13 @@ static void load_fields(bp_catalog *c, size_t *cap, const char *path, const ynod
         char *label = xasprintf("%s %s", *label_out ? *label_out : section, f->label);
         add_value(c, cap, section, f->name, buf_detach(&text), label, field_number(f, target), v);
     }
+    load_sources(c, path, sec, section, d);
 }
 
 static void load_price(bp_catalog *c, size_t *cap, const char *path, const ynode *sec, diag *d)
 {
-    static const char *const keys[] = {"vcpu", "gb"};
-    ycheck_keys(path, sec, "key|in catalog section 'price'", keys, 2, d);
+    static const char *const keys[] = {"vcpu", "gb", "sources"};
+    ycheck_keys(path, sec, "key|in catalog section 'price'", keys, 3, d);
     double *dst[2] = {&c->prices.vcpu_usd_month, &c->prices.gb_usd_month};
     static const char *const labels[] = {"Price per vCPU per month", "Price per GB per month"};
     for (size_t i = 0; i < 2; i++) {
@@ -116,12 +184,13 @@ static void load_price(bp_catalog *c, size_t *cap, const char *path, const ynode
         fmt_usd_month(&t, *dst[i]);
         add_value(c, cap, "price", keys[i], buf_detach(&t), xstrdup(labels[i]), *dst[i], v);
     }
+    load_sources(c, path, sec, "price", d);
 }
 
 static void load_traffic(bp_catalog *c, size_t *cap, const char *path, const ynode *sec, diag *d)
 {
-    static const char *const keys[] = {"op", "arrivals", "repeat_share"};
-    ycheck_keys(path, sec, "key|in catalog section 'traffic'", keys, 3, d);
+    static const char *const keys[] = {"op", "arrivals", "repeat_share", "sources"};
+    ycheck_keys(path, sec, "key|in catalog section 'traffic'", keys, 4, d);
     for (size_t i = 0; i < 3; i++) {
         const ynode *v = ymap_get(sec, keys[i]);
         if (!v) {
@@ -153,6 +222,7 @@ static void load_traffic(bp_catalog *c, size_t *cap, const char *path, const yno
                                              "Share of legitimate repeats"};
         add_value(c, cap, "traffic", keys[i], buf_detach(&t), xstrdup(labels[i]), 0, v);
     }
+    load_sources(c, path, sec, "traffic", d);
 }
 
 static void load_retention(bp_catalog *c, size_t *cap, const char *path, const ynode *sec, diag *d)
@@ -171,8 +241,8 @@ static void load_retention(bp_catalog *c, size_t *cap, const char *path, const y
             free(name);
             continue;
         }
-        static const char *const keys[] = {"ttl", "label"};
-        ycheck_keys(path, v, "key|in a retention entry", keys, 2, d);
+        static const char *const keys[] = {"ttl", "label", "source"};
+        ycheck_keys(path, v, "key|in a retention entry", keys, 3, d);
         const ynode *ttl = ymap_get(v, "ttl"), *lab = ymap_get(v, "label");
         int64_t us = 0;
         char *label = NULL;
@@ -194,6 +264,9 @@ static void load_retention(bp_catalog *c, size_t *cap, const char *path, const y
             buf_init(&t);
             fmt_duration_us(&t, us);
             add_value(c, cap, "retention", name, buf_detach(&t), label, (double)us / 1e6, ttl);
+            const ynode *src = ymap_get(v, "source");
+            if (src)
+                read_source(path, src, &c->values[c->n_values - 1], d);
         } else {
             free(label);
         }

@@ -34,6 +34,8 @@ typedef struct {
     int64_t min, max;  /* FT_INT range */
     const char *label; /* key-numbers wording after the kind or protocol label */
     const char *unit;  /* display unit for FT_INT / FT_NUMBER ("tries") */
+    int rank;          /* {{ key-numbers }} with no names lists the page's values of rank > 0,
+                          lowest first: the settings that decide duplicates and losses */
 } field_def;
 
 #define KIND_BIT(k) (1u << (unsigned)(k))

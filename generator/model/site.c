@@ -47,6 +47,7 @@ void catalog_free(bp_catalog *c)
         free(c->values[i].field);
         free(c->values[i].text);
         free(c->values[i].label);
+        free(c->values[i].source_text);
     }
     free(c->values);
     for (int k = 0; k < SIM_KIND_COUNT; k++)
@@ -175,6 +176,14 @@ void page_free(bp_page *p)
 
 /* ------------------------------------------------------------ the site */
 
+void sfigure_free(sfigure *f)
+{
+    for (int i = 0; i < FIGURE_LOOKS; i++)
+        free(f->svg[i]);
+    free(f->alt);
+    memset(f, 0, sizeof *f);
+}
+
 void site_init(site *s, const site_options *o)
 {
     memset(s, 0, sizeof *s);
@@ -189,10 +198,8 @@ static void free_sboard(sboard *b)
     board_free(b->board);
     if (b->ran)
         sim_result_free(&b->result);
-    free(b->svg);
-    free(b->alt);
-    free(b->tl_svg);
-    free(b->tl_alt);
+    sfigure_free(&b->fig);
+    sfigure_free(&b->tl);
 }
 
 static void free_config(site_config *c)
@@ -237,8 +244,7 @@ void site_free(site *s)
             free_sboard(&sc->points[k]);
         free(sc->points);
         chart_free(sc->chart);
-        free(sc->svg);
-        free(sc->alt);
+        sfigure_free(&sc->fig);
         free(sc->file);
         free(sc);
     }

@@ -63,6 +63,11 @@ typedef struct bp_board {
     bp_pos until_pos; /* of replications: {until}, when the board has it */
 } bp_board;
 
+/* Where a catalog value comes from (the catalog's `sources:` maps): a
+ * product's documentation, a measurement, or, when the catalog names
+ * neither, a value chosen for the example. */
+typedef enum { BP_SOURCE_EXAMPLE, BP_SOURCE_DOCS, BP_SOURCE_MEASURED } bp_source_kind;
+
 /* A catalog value by name, for {{ catalog.SECTION.FIELD }} and key-numbers. */
 typedef struct {
     char *section; /* "payment-provider", "amqp", "price", "retention" */
@@ -70,6 +75,8 @@ typedef struct {
     char *text;    /* formatted for a page: "150 ms", "5 tries", "1 RTT" */
     char *label;   /* for the key-numbers table: "Payment provider call, median" */
     double value;  /* the number (seconds for durations, INFINITY for "forever") */
+    bp_source_kind source;
+    char *source_text; /* which documentation or measurement; NULL for an example value */
     bp_pos pos;
 } bp_catalog_value;
 
@@ -243,6 +250,18 @@ typedef struct {
     bp_pos about_pos;
 } site_config;
 
+/* A drawing in its four renderings (SPEC §7: wide and narrow, light and
+ * dark; draw/draw.h's look index: layout * 2 + theme), each a complete SVG
+ * document, and the one alt text they share. */
+#define FIGURE_LOOKS 4
+typedef struct {
+    char *svg[FIGURE_LOOKS];
+    char *alt;
+} sfigure;
+
+/* Free what a figure holds (not f itself). */
+void sfigure_free(sfigure *f);
+
 /* One board variant to simulate and draw: a board file as it is, one
  * combination of a level, or one point of a chart. */
 typedef struct {
@@ -256,9 +275,9 @@ typedef struct {
     sim_result result;
     /* draw/: the drawings, made on first use */
     bool drawn, draw_failed;
-    char *svg, *alt;
+    sfigure fig; /* the diagram */
     bool tl_drawn, tl_failed;
-    char *tl_svg, *tl_alt;
+    sfigure tl; /* the timeline */
 } sboard;
 
 /* A live level's board as wire bytes (sim-core/WIRE.md), cut so the page
@@ -307,7 +326,7 @@ typedef struct {
     size_t n_points;
     bool drawn, draw_failed;
     bool from_cache; /* its drawing was an earlier build's */
-    char *svg, *alt;
+    sfigure fig;
 } schart;
 
 typedef struct {

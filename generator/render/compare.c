@@ -1,9 +1,11 @@
 /* compare.c — the directives that tabulate boards: {{ compare A B ... }}
  * (the boards' figures behind a switcher, and a Measure / Goal / board...
- * table with Pass and Fail) and {{ key-numbers }} (the catalog values the
- * page's boards use and do not set themselves). */
+ * table with Pass and Fail) and {{ key-numbers [SECTION.FIELD ...] }} (the
+ * catalog values a page names, or by default the few that decide the
+ * page's boards' duplicates, each with its source). */
 #include "render/render_internal.h"
 #include "base/fmt.h"
+#include "draw/figures.h"
 #include "load/fields.h"
 
 #include <stdlib.h>
@@ -68,10 +70,23 @@ int expand_compare(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
     if (rc != 0)
         return -1;
     pc->interactive = true;
+    /* every board switches to its wide drawing where the widest fits, so a
+     * switch never swaps a wide picture for a narrow one */
+    int widest = 0;
+    for (size_t i = 0; i < nb; i++) {
+        if (figure_board(pc->s, bs[i], pc->page->path, a->line, a->col) != 0) {
+            rc = -1;
+            continue;
+        }
+        int fw, fh;
+        expand_svg_size(bs[i]->fig.svg[draw_look_index((draw_look){DRAW_WIDE, DRAW_LIGHT})], &fw,
+                        &fh);
+        widest = fw > widest ? fw : widest;
+    }
     buf figs;
     buf_init(&figs);
-    for (size_t i = 0; i < nb; i++)
-        if (expand_board_figure(pc, bs[i], a, bs[i]->board->id, &figs) != 0)
+    for (size_t i = 0; i < nb && rc == 0; i++)
+        if (expand_board_figure(pc, bs[i], a, bs[i]->board->id, widest, &figs) != 0)
             rc = -1;
     if (rc != 0) {
         buf_free(&figs);
@@ -80,7 +95,8 @@ int expand_compare(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
     buf_puts(out, "<section class=\"bp-compare\" id=\"");
     expand_unique_id(pc, out, "compare");
     buf_puts(out, "\">\n<div class=\"bp-switcher\" role=\"group\" aria-label=\"Board to show\" "
-                  "hidden><span class=\"bp-switcher-label\">Board to show</span>");
+                  "hidden><span class=\"bp-switcher-label\">Board to show</span>"
+                  "<div class=\"bp-switches\">");
     for (size_t i = 0; i < nb; i++) {
         buf_printf(out,
                    "<button type=\"button\" class=\"bp-switch\" aria-pressed=\"%s\" "
@@ -91,10 +107,11 @@ int expand_compare(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
         buf_html_s(out, bs[i]->board->title);
         buf_puts(out, "</button>");
     }
-    buf_puts(out, "</div>\n<div class=\"bp-compare-boards\">\n");
+    buf_puts(out, "</div></div>\n<div class=\"bp-compare-boards\">\n");
     buf_put(out, figs.data, figs.len);
     buf_free(&figs);
-    buf_puts(out, "</div>\n<div class=\"bp-table-wrap\"><table class=\"bp-compare-table\">\n");
+    buf_puts(out,
+             "</div>\n<div class=\"bp-table-wrap\"><table class=\"bp-compare-table bp-reflow\">\n");
     int reps = bs[0]->result.replications;
     bool same_reps = true;
     for (size_t i = 1; i < nb; i++)
@@ -135,7 +152,7 @@ int expand_compare(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
     size_t nr = compare_rows(bs, nb, rows);
     for (size_t r = 0; r < nr; r++) {
         sim_measure m = rows[r];
-        buf_printf(out, "<tr data-measure=\"%s\"><th scope=\"row\">%s</th><td>",
+        buf_printf(out, "<tr data-measure=\"%s\"><th scope=\"row\">%s</th><td data-label=\"Goal\">",
                    sim_measure_name(m), fmt_measure_label(m));
         for (size_t i = 0; i < nb; i++) {
             const sim_goal *g = &bs[i]->board->sim.goals[m];
@@ -153,6 +170,8 @@ int expand_compare(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
             const sboard *b = bs[i];
             buf_puts(out, "<td data-board=\"");
             buf_html_s(out, b->board->id);
+            buf_puts(out, "\" data-label=\"");
+            buf_html_s(out, b->board->title);
             buf_printf(out, "\"><span class=\"bp-num\" data-board=\"");
             buf_html_s(out, b->board->id);
             /* a rare count: with its exact bound, as '| ci' writes it */
@@ -311,10 +330,27 @@ static void kn_board(const site *s, const bp_board *b, bool *used)
     }
 }
 
-int expand_key_numbers(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
+/* The rank of a catalog value for the default list (field_def.rank; 0:
+ * never listed unless a page names it). */
+static int kn_rank(const bp_catalog_value *v)
 {
-    if (n != 1)
-        return expand_err_word(a, &w[1], "key-numbers takes no arguments");
+    size_t np, nl;
+    const field_def *pf = fields_part(&np), *lf = fields_link(&nl);
+    const field_def *f = fields_find(pf, np, v->field);
+    if (!f)
+        f = fields_find(lf, nl, v->field);
+    return f && strcmp(v->section, "price") != 0 && strcmp(v->section, "traffic") != 0 &&
+                   strcmp(v->section, "retention") != 0
+               ? f->rank
+               : 0;
+}
+
+/* The default list: the values the page's boards use and do not set, of
+ * rank > 0, lowest rank first (file order among equals), at most this many. */
+#define KN_DEFAULT_ROWS 4
+
+static size_t kn_default(page_ctx *pc, const bp_catalog_value **rows)
+{
     site *s = pc->s;
     bool *used = xcalloc(s->cat->n_values + 1, sizeof *used);
     for (size_t i = 0; i < pc->page->n_boards; i++)
@@ -328,31 +364,97 @@ int expand_key_numbers(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out
             if (s->levels[k]->level && strcmp(s->levels[k]->file, pc->page->levels[i].path) == 0 &&
                 s->levels[k]->combos && s->levels[k]->combos[s->levels[k]->start].board)
                 kn_board(s, s->levels[k]->combos[s->levels[k]->start].board, used);
-    buf_puts(out, "<div class=\"bp-table-wrap\"><table class=\"bp-key-numbers\">\n"
-                  "<caption>Defaults from the catalog that the boards on this page use "
-                  "(a board may override any of them).</caption>\n"
-                  "<thead><tr><th scope=\"col\">Number</th><th scope=\"col\">Value</th></tr>"
-                  "</thead>\n<tbody>\n");
-    size_t rows = 0;
-    for (size_t i = 0; i < s->cat->n_values; i++) {
-        if (!used[i])
-            continue;
-        const bp_catalog_value *v = &s->cat->values[i];
+    size_t n = 0;
+    for (int rank = 1; n < KN_DEFAULT_ROWS; rank++) {
+        bool any = false;
+        for (size_t i = 0; i < s->cat->n_values && n < KN_DEFAULT_ROWS; i++) {
+            int r = kn_rank(&s->cat->values[i]);
+            any |= r >= rank;
+            if (used[i] && r == rank)
+                rows[n++] = &s->cat->values[i];
+        }
+        if (!any)
+            break;
+    }
+    free(used);
+    return n;
+}
+
+/* Where a value comes from, in the table's last column. */
+static void kn_source(buf *out, const bp_catalog_value *v)
+{
+    switch (v->source) {
+    case BP_SOURCE_DOCS:
+        buf_puts(out, "Documentation: ");
+        buf_html_s(out, v->source_text);
+        break;
+    case BP_SOURCE_MEASURED:
+        buf_puts(out, "Measured: ");
+        buf_html_s(out, v->source_text);
+        break;
+    case BP_SOURCE_EXAMPLE:
+        buf_puts(out, "Chosen for the example");
+        break;
+    }
+}
+
+#define KN_MAX_NAMES 17
+
+int expand_key_numbers(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
+{
+    if (n > KN_MAX_NAMES)
+        return expand_err_word(a, &w[KN_MAX_NAMES], "key-numbers shows at most 16 values");
+    const bp_catalog_value *rows[KN_MAX_NAMES];
+    size_t nr = 0;
+    int rc = 0;
+    for (size_t i = 1; i < n; i++) {
+        char *name = expand_word_str(&w[i]);
+        char *dot = strchr(name, '.');
+        if (!dot) {
+            rc = expand_err_word(a, &w[i],
+                                 "key-numbers takes catalog values as SECTION.FIELD: "
+                                 "{{ key-numbers message-broker.tries consumer.key_ttl }}");
+        } else {
+            *dot = '\0';
+            const bp_catalog_value *v = expand_catalog_value(a, &w[i], name, dot + 1);
+            if (!v)
+                rc = -1;
+            for (size_t k = 0; v && k < nr; k++)
+                if (rows[k] == v) {
+                    rc = expand_err_word(a, &w[i], "this value is already in the list");
+                    v = NULL;
+                }
+            if (v)
+                rows[nr++] = v;
+        }
+        free(name);
+    }
+    if (rc != 0)
+        return rc;
+    if (n == 1)
+        nr = kn_default(pc, rows);
+    buf_puts(out, "<div class=\"bp-table-wrap\"><table class=\"bp-key-numbers bp-reflow\">\n"
+                  "<caption>Defaults from the catalog behind this page's boards (a board "
+                  "may override any of them), and where each comes from.</caption>\n"
+                  "<thead><tr><th scope=\"col\">Number</th><th scope=\"col\">Value</th>"
+                  "<th scope=\"col\">Source</th></tr></thead>\n<tbody>\n");
+    for (size_t i = 0; i < nr; i++) {
+        const bp_catalog_value *v = rows[i];
         buf_printf(out, "<tr data-key=\"");
         buf_html_s(out, v->section);
         buf_putc(out, '.');
         buf_html_s(out, v->field);
         buf_puts(out, "\"><th scope=\"row\">");
         buf_html_s(out, v->label);
-        buf_puts(out, "</th><td>");
+        buf_puts(out, "</th><td data-label=\"Value\">");
         buf_html_s(out, v->text);
+        buf_puts(out, "</td><td data-label=\"Source\">");
+        kn_source(out, v);
         buf_puts(out, "</td></tr>\n");
-        rows++;
     }
-    if (rows == 0)
-        buf_puts(out, "<tr><td colspan=\"2\">The boards on this page set every value "
-                      "themselves.</td></tr>\n");
+    if (nr == 0)
+        buf_puts(out, "<tr><td colspan=\"3\">The boards on this page set every value that "
+                      "decides their duplicates themselves.</td></tr>\n");
     buf_puts(out, "</tbody></table></div>\n");
-    free(used);
     return 0;
 }

@@ -1,8 +1,8 @@
 /* directive.c — what every directive of a page uses (render_internal.h):
  * the page's boards, levels and charts by id (what is found counts as
  * shown), files in the page folder (once each, through the sink), unique
- * element ids, errors at a word of the placeholder, an <img> of a drawing,
- * a board's figure, goals in words. */
+ * element ids, errors at a word of the placeholder, a board's figure,
+ * goals in words. */
 #include "render/render_internal.h"
 #include "base/fmt.h"
 #include "draw/figures.h"
@@ -97,20 +97,6 @@ void expand_svg_size(const char *svg, int *w, int *h)
         *h = (int)ceil(strtod(hs + 9, NULL));
 }
 
-void expand_img(buf *out, const char *file, const char *svg, const char *alt, const char *cls)
-{
-    int w, h;
-    expand_svg_size(svg, &w, &h);
-    buf_printf(out, "<img class=\"%s\" src=\"", cls);
-    buf_html_s(out, file);
-    buf_puts(out, "\"");
-    if (w > 0 && h > 0)
-        buf_printf(out, " width=\"%d\" height=\"%d\"", w, h);
-    buf_puts(out, " alt=\"");
-    buf_html_s(out, alt);
-    buf_puts(out, "\">");
-}
-
 static bool has_goals(const bp_board *b)
 {
     for (int m = 0; m < SIM_M_COUNT; m++)
@@ -136,13 +122,16 @@ static void verdict(buf *out, const sboard *b)
 }
 
 /* The board's figure, its SVG written into the page folder. */
-int expand_board_figure(page_ctx *pc, sboard *b, const ph_at *a, const char *file_stem, buf *out)
+int expand_board_figure(page_ctx *pc, sboard *b, const ph_at *a, const char *file_stem, int wide_w,
+                        buf *out)
 {
     if (figure_board(pc->s, b, pc->page->path, a->line, a->col) != 0)
         return -1;
-    char *file = xasprintf("%s.svg", file_stem);
-    if (expand_page_file(pc, file, b->svg) != 0) {
-        free(file);
+    buf pic;
+    buf_init(&pic);
+    fig_spec f = {&b->fig, file_stem, "bp-diagram", 0, wide_w, false, NULL};
+    if (expand_figure(pc, &f, &pic) != 0) {
+        buf_free(&pic);
         return -1;
     }
     buf_puts(out, "<figure class=\"bp-figure bp-board\" id=\"");
@@ -152,13 +141,13 @@ int expand_board_figure(page_ctx *pc, sboard *b, const ph_at *a, const char *fil
     buf_puts(out, "\" data-board=\"");
     buf_html_s(out, b->board->id);
     buf_puts(out, "\">");
-    expand_img(out, file, b->svg, b->alt, "bp-diagram");
+    buf_put(out, pic.data, pic.len);
+    buf_free(&pic);
     buf_puts(out, "<figcaption><span class=\"bp-board-title\">");
     buf_html_s(out, b->board->title);
     buf_puts(out, "</span>");
     verdict(out, b);
     buf_puts(out, "</figcaption></figure>\n");
-    free(file);
     expand_results_board(pc, b->board->id, b);
     return 0;
 }

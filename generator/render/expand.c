@@ -17,8 +17,7 @@
 
 static const char *const directives[] = {"board",    "compare", "key-numbers",
                                          "timeline", "level",   "chart"};
-static const char *const filters[] = {"ci",   "min",  "max", "worst",
-                                      "goal", "pass", "rate", "diff"};
+static const char *const filters[] = {"ci", "min", "max", "worst", "goal", "pass", "rate", "diff"};
 
 /* ------------------------------------------------------------ words */
 
@@ -57,6 +56,32 @@ static int err_unknown(const ph_at *a, const word *w, const char *what, const ch
     char msg[1024];
     diag_unknown_text(msg, sizeof msg, what, name, cands, n);
     return expand_err_word(a, w, msg);
+}
+
+/* The catalog value SECTION.FIELD, or NULL after an error at w naming the
+ * nearest section or field. */
+const bp_catalog_value *expand_catalog_value(const ph_at *a, const word *w, const char *section,
+                                             const char *field)
+{
+    const bp_catalog *cat = a->pc->s->cat;
+    const bp_catalog_value *v = catalog_find(cat, section, field);
+    if (v)
+        return v;
+    const char *cands[512];
+    size_t nc = 0;
+    bool section_known = false;
+    for (size_t i = 0; i < cat->n_values; i++)
+        section_known |= strcmp(cat->values[i].section, section) == 0;
+    for (size_t i = 0; i < cat->n_values && nc < 512; i++) {
+        const bp_catalog_value *cv = &cat->values[i];
+        if (section_known && strcmp(cv->section, section) == 0)
+            cands[nc++] = cv->field;
+        else if (!section_known && (nc == 0 || strcmp(cands[nc - 1], cv->section) != 0))
+            cands[nc++] = cv->section;
+    }
+    err_unknown(a, w, section_known ? "catalog field" : "catalog section",
+                section_known ? field : section, cands, nc);
+    return NULL;
 }
 
 /* A measured value: mean, or with a filter (all but diff, which needs a
@@ -132,7 +157,6 @@ static int diff_text(page_ctx *pc, const ph_at *a, word *w, const sboard *b, sim
 
 static int expand_inline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
 {
-    site *s = pc->s;
     bool piped = (n == 3 || n == 4) && w[1].len == 1 && w[1].s[0] == '|';
     if (n != 1 && !piped)
         return expand_err_word(
@@ -168,24 +192,9 @@ static int expand_inline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *o
             goto out;
         }
         *field++ = '\0';
-        const bp_catalog_value *v = catalog_find(s->cat, section, field);
-        if (!v) {
-            const char *cands[512];
-            size_t nc = 0;
-            bool section_known = false;
-            for (size_t i = 0; i < s->cat->n_values; i++)
-                section_known |= strcmp(s->cat->values[i].section, section) == 0;
-            for (size_t i = 0; i < s->cat->n_values && nc < 512; i++) {
-                const bp_catalog_value *cv = &s->cat->values[i];
-                if (section_known && strcmp(cv->section, section) == 0)
-                    cands[nc++] = cv->field;
-                else if (!section_known && (nc == 0 || strcmp(cands[nc - 1], cv->section) != 0))
-                    cands[nc++] = cv->section;
-            }
-            err_unknown(a, &w[0], section_known ? "catalog field" : "catalog section",
-                        section_known ? field : section, cands, nc);
+        const bp_catalog_value *v = expand_catalog_value(a, &w[0], section, field);
+        if (!v)
             goto out;
-        }
         buf_puts(out, "<span class=\"bp-num\">");
         buf_html_s(out, v->text);
         buf_puts(out, "</span>");
@@ -302,14 +311,17 @@ static int expand_timeline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf 
     }
     if (figure_timeline(pc->s, b, pc->page->path, a->line, a->col) != 0)
         goto out;
-    char *file = xasprintf("%s-timeline.svg", id);
-    if (expand_page_file(pc, file, b->tl_svg) == 0) {
+    char *stem = xasprintf("%s-timeline", id);
+    buf pic;
+    buf_init(&pic);
+    fig_spec f = {&b->tl, stem, "bp-diagram", 0, 0, false, NULL};
+    if (expand_figure(pc, &f, &pic) == 0) {
         buf_puts(out, "<figure class=\"bp-figure bp-timeline\" id=\"");
         char *base = xasprintf("timeline-%s", id);
         expand_unique_id(pc, out, base);
         free(base);
         buf_puts(out, "\">");
-        expand_img(out, file, b->tl_svg, b->tl_alt, "bp-diagram");
+        buf_put(out, pic.data, pic.len);
         buf_puts(out, "<figcaption>");
         buf_html_s(out, b->board->title);
         buf_puts(out, ": every delivery, call and acknowledgment of the first run, in order"
@@ -317,7 +329,8 @@ static int expand_timeline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf 
         expand_results_board(pc, b->board->id, b);
         rc = 0;
     }
-    free(file);
+    buf_free(&pic);
+    free(stem);
 out:
     free(id);
     return rc;
@@ -340,15 +353,18 @@ static int expand_chart(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *ou
     const bp_chart *c = sc->chart;
     if (figure_chart(pc->s, sc) != 0)
         return -1;
-    char *file = xasprintf("chart-%s.svg", c->id);
-    int rc = expand_page_file(pc, file, sc->svg);
+    char *stem = xasprintf("chart-%s", c->id);
+    buf pic;
+    buf_init(&pic);
+    fig_spec f = {&sc->fig, stem, "bp-diagram", 0, 0, false, NULL};
+    int rc = expand_figure(pc, &f, &pic);
     if (rc == 0) {
         buf_puts(out, "<figure class=\"bp-figure bp-chart\" id=\"");
         char *base = xasprintf("chart-%s", c->id);
         expand_unique_id(pc, out, base);
         free(base);
         buf_puts(out, "\">");
-        expand_img(out, file, sc->svg, sc->alt, "bp-diagram");
+        buf_put(out, pic.data, pic.len);
         buf_puts(out, "<figcaption>");
         buf_html_s(out, c->title);
         buf_printf(out,
@@ -361,7 +377,8 @@ static int expand_chart(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *ou
             free(key);
         }
     }
-    free(file);
+    buf_free(&pic);
+    free(stem);
     return rc;
 }
 
@@ -406,7 +423,7 @@ int expand_placeholder(void *ctx, const char *inner, size_t len, int line, int c
                 if (!b) {
                     rc = expand_err_unlisted(&a, &w[1], id, "board");
                 } else {
-                    rc = expand_board_figure(pc, b, &a, id, out);
+                    rc = expand_board_figure(pc, b, &a, id, 0, out);
                 }
                 free(id);
                 return rc;

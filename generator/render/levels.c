@@ -78,19 +78,21 @@ void expand_level_goal_rows(buf *out, const sboard *b, const bp_level *l, bool j
             buf_init(&gt);
             expand_goal_text(&gt, (sim_measure)m, g);
             /* a live level's numbers carry data-measure themselves */
+            const char *name = sim_measure_name((sim_measure)m);
             if (live)
                 buf_puts(out, "<tr>");
             else
-                buf_printf(out, "<tr data-measure=\"%s\">", sim_measure_name((sim_measure)m));
-            buf_printf(out, "<th scope=\"row\">%s</th><td>", fmt_measure_label((sim_measure)m));
+                buf_printf(out, "<tr data-measure=\"%s\">", name);
+            buf_printf(out, "<th scope=\"row\">%s</th><td data-label=\"Goal\">",
+                       fmt_measure_label((sim_measure)m));
             buf_html(out, gt.data, gt.len);
-            const char *name = sim_measure_name((sim_measure)m);
+            buf_puts(out, "</td><td data-label=\"Measured\"><span class=\"bp-num\"");
             if (live)
-                buf_printf(out, "</td><td><span class=\"bp-num\" data-measure=\"%s\">", name);
-            else
-                buf_puts(out, "</td><td><span class=\"bp-num\">");
+                buf_printf(out, " data-measure=\"%s\"", name);
+            buf_putc(out, '>');
             buf_html(out, val.data, val.len);
-            buf_printf(out, "</span></td><td><span class=\"bp-%s\"", gr->pass ? "pass" : "fail");
+            buf_printf(out, "</span></td><td data-label=\"Result\"><span class=\"bp-%s\"",
+                       gr->pass ? "pass" : "fail");
             if (live)
                 buf_printf(out, " data-goal=\"%s\"", name);
             buf_printf(out, ">%s</span></td></tr>\n", gr->pass ? "Pass" : "Fail");
@@ -116,6 +118,55 @@ void expand_level_status(buf *out, const sboard *b)
         buf_printf(out, "Not yet: %d of %d goal%s missed.", missed, total, total == 1 ? "" : "s");
 }
 
+/* The widest wide rendering of the level's diagrams (or timelines). */
+static int widest(const slevel *sl, bool timeline)
+{
+    int most = 0;
+    for (size_t c = 0; c < sl->level->n_combos; c++) {
+        const sfigure *f = timeline ? &sl->combos[c].tl : &sl->combos[c].fig;
+        int w, h;
+        expand_svg_size(f->svg[draw_look_index((draw_look){DRAW_WIDE, DRAW_LIGHT})], &w, &h);
+        most = w > most ? w : most;
+    }
+    return most;
+}
+
+/* A combination's picture for the script: "svg" (the <img>'s file), "w",
+ * "h" (its size), "sources" and "sizes" (the <source>s', in order) and
+ * "alt", each key after prefix ("timeline_"; the diagram's "svg" is
+ * "timeline" for a timeline). The order is figure.c's. */
+static void picture_json(buf *out, const char *prefix, const char *stem, const sfigure *fig)
+{
+    static const draw_look order[] = {{DRAW_WIDE, DRAW_DARK},
+                                      {DRAW_WIDE, DRAW_LIGHT},
+                                      {DRAW_NARROW, DRAW_DARK},
+                                      {DRAW_NARROW, DRAW_LIGHT}};
+    bool tl = prefix[0] != '\0';
+    int w, h;
+    char *img = figure_file(stem, order[3]);
+    expand_svg_size(fig->svg[draw_look_index(order[3])], &w, &h);
+    buf_printf(out, "\"%s\":\"", tl ? "timeline" : "svg");
+    buf_json_str(out, img, strlen(img));
+    buf_printf(out, "\",\"%s\":%d,\"%s\":%d,\"%ssources\":[", tl ? "tw" : "w", w, tl ? "th" : "h",
+               h, prefix);
+    free(img);
+    for (int k = 0; k < 3; k++) {
+        char *file = figure_file(stem, order[k]);
+        buf_printf(out, "%s\"", k ? "," : "");
+        buf_json_str(out, file, strlen(file));
+        buf_putc(out, '"');
+        free(file);
+    }
+    buf_printf(out, "],\"%ssizes\":[", prefix);
+    for (int k = 0; k < 3; k++) {
+        expand_svg_size(fig->svg[draw_look_index(order[k])], &w, &h);
+        buf_printf(out, "%s[%d,%d]", k ? "," : "", w, h);
+    }
+    buf_printf(out, "],\"%salt\":\"", prefix);
+    buf_json_str(out, fig->alt, strlen(fig->alt));
+    buf_putc(out, '"');
+}
+
 int expand_level(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
 {
     if (n != 2)
@@ -139,10 +190,10 @@ int expand_level(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
             rc = -1;
             continue;
         }
-        char *file = xasprintf("level-%s-%zu.svg", l->id, c);
-        if (expand_page_file(pc, file, b->svg) != 0)
+        char *stem = xasprintf("level-%s-%zu", l->id, c);
+        if (expand_figure_files(pc, stem, &b->fig) != 0)
             rc = -1;
-        free(file);
+        free(stem);
         if (l->timeline) {
             if (!b->want_trace) {
                 diag_error(&pc->s->d, l->path, l->pos.line, l->pos.col,
@@ -154,10 +205,10 @@ int expand_level(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
                 rc = -1;
                 continue;
             }
-            file = xasprintf("level-%s-%zu-timeline.svg", l->id, c);
-            if (expand_page_file(pc, file, b->tl_svg) != 0)
+            stem = xasprintf("level-%s-%zu-timeline", l->id, c);
+            if (expand_figure_files(pc, stem, &b->tl) != 0)
                 rc = -1;
-            free(file);
+            free(stem);
         }
     }
     if (rc != 0)
@@ -219,23 +270,33 @@ int expand_level(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
         counts_line(out, start, l);
         buf_puts(out, "</p>\n");
     }
-    char *file = xasprintf("level-%s-%zu.svg", l->id, sl->start);
+    /* the starting combination's pictures; each switches to its wide
+     * rendering where the widest combination's fits, so they all switch
+     * together */
+    char *stem = xasprintf("level-%s-%zu", l->id, sl->start);
+    fig_spec f = {
+        &start->fig, stem, "bp-diagram bp-level-diagram", FIG_LEVEL_INSET, widest(sl, false),
+        false,       NULL};
     buf_puts(out, "<figure class=\"bp-figure bp-level-board\">");
-    expand_img(out, file, start->svg, start->alt, "bp-diagram bp-level-diagram");
-    free(file);
+    figure_markup(out, &f);
+    free(stem);
     buf_puts(out, "</figure>\n");
     if (l->timeline) {
-        file = xasprintf("level-%s-%zu-timeline.svg", l->id, sl->start);
+        stem = xasprintf("level-%s-%zu-timeline", l->id, sl->start);
+        fig_spec t = {
+            &start->tl, stem, "bp-diagram bp-level-timeline", FIG_LEVEL_INSET, widest(sl, true),
+            false,      NULL};
         buf_puts(out, "<figure class=\"bp-figure bp-timeline\">");
-        expand_img(out, file, start->tl_svg, start->tl_alt, "bp-diagram bp-level-timeline");
-        free(file);
+        figure_markup(out, &t);
+        free(stem);
         buf_puts(out, "</figure>\n");
     }
     if (!l->toggle) {
-        buf_puts(out, "<div class=\"bp-table-wrap\"><table class=\"bp-goals\">\n<thead><tr>"
-                      "<th scope=\"col\">Measure</th><th scope=\"col\">Goal</th>"
-                      "<th scope=\"col\">Measured</th><th scope=\"col\">Result</th></tr></thead>"
-                      "\n<tbody>\n");
+        buf_puts(out,
+                 "<div class=\"bp-table-wrap\"><table class=\"bp-goals bp-reflow\">\n<thead><tr>"
+                 "<th scope=\"col\">Measure</th><th scope=\"col\">Goal</th>"
+                 "<th scope=\"col\">Measured</th><th scope=\"col\">Result</th></tr></thead>"
+                 "\n<tbody>\n");
         expand_level_goal_rows(out, start, l, false, false);
         buf_puts(out, "</tbody></table></div>\n<p class=\"bp-level-status\" role=\"status\">");
         expand_level_status(out, start);
@@ -262,22 +323,18 @@ int expand_level(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
     buf_puts(out, "],\"combos\":[");
     for (size_t c = 0; c < l->n_combos; c++) {
         const sboard *b = &sl->combos[c];
-        /* w, h: each picture's size, so the script can reserve the largest
-         * and swapping pictures never moves the text below */
-        int pw, ph;
-        expand_svg_size(b->svg, &pw, &ph);
-        buf_printf(out, "%s{\"svg\":\"level-%s-%zu.svg\",\"w\":%d,\"h\":%d,\"alt\":\"",
-                   c ? "," : "", l->id, c, pw, ph);
-        buf_json_str(out, b->alt, strlen(b->alt));
-        buf_putc(out, '"');
+        /* each picture's files and sizes in the order of its <picture>'s
+         * sources and <img>, so the script can swap them and reserve the
+         * largest: swapping pictures never moves the text below */
+        char *cstem = xasprintf("level-%s-%zu", l->id, c);
+        buf_puts(out, c ? ",{" : "{");
+        picture_json(out, "", cstem, &b->fig);
+        free(cstem);
         if (l->timeline) {
-            expand_svg_size(b->tl_svg, &pw, &ph);
-            buf_printf(out,
-                       ",\"timeline\":\"level-%s-%zu-timeline.svg\",\"tw\":%d,\"th\":%d,"
-                       "\"timeline_alt\":\"",
-                       l->id, c, pw, ph);
-            buf_json_str(out, b->tl_alt, strlen(b->tl_alt));
-            buf_putc(out, '"');
+            cstem = xasprintf("level-%s-%zu-timeline", l->id, c);
+            buf_putc(out, ',');
+            picture_json(out, "timeline_", cstem, &b->tl);
+            free(cstem);
         }
         if (l->n_counts) {
             buf cl;

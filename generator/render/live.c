@@ -8,7 +8,8 @@
  * and VALUE as `boardpress sim --set PATH=VALUE` takes them), every number
  * the section shows is an element with data-measure="NAME" whose text is
  * the value formatted as the page formats it, every verdict data-goal, and
- * the diagrams are inline so their numbers can be rewritten too. The data
+ * the diagrams are inline (figure.c's inline form: all four renderings)
+ * so their numbers can be rewritten too. The data
  * block holds the board's wire bytes cut per choice (load/live.c). */
 #include "render/render_internal.h"
 #include "base/fmt.h"
@@ -43,48 +44,18 @@ static void put_json_text(buf *out, const char *s)
     buf_putc(out, '"');
 }
 
-static bool is_id_char(char c)
+/* The widest wide rendering of the level's diagrams: every one switches
+ * to its wide rendering at the same width. */
+static int widest_drawn(const slevel *sl)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-           c == '_';
-}
-
-/* A drawing (draw/: a standalone document) inside the page: no XML
- * declaration, sizes in plain numbers, role="img" (the <title> names it,
- * the <desc> describes it), and every id prefixed so that several
- * drawings share a page (id="X", href="#X", url(#X)). */
-static void inline_svg(buf *out, const char *svg, const char *prefix)
-{
-    const char *p = strstr(svg, "<svg");
-    if (!p)
-        return;
-    const char *open_end = strchr(p, '>');
-    if (!open_end)
-        return;
-    /* the root element's attributes: width="928px" -> width="928" */
-    buf_puts(out, "<svg class=\"bp-diagram\" role=\"img\"");
-    for (const char *q = p + 4; q < open_end;) {
-        if (*q == 'p' && q[1] == 'x' && q[2] == '"' && q > p && q[-1] >= '0' && q[-1] <= '9') {
-            q += 2;
-            continue;
-        }
-        buf_putc(out, *q++);
+    int most = 0;
+    for (size_t d = 0; d < sl->live->n_drawn; d++) {
+        const sfigure *f = &sl->combos[sl->live->drawn[d]].fig;
+        int w, h;
+        expand_svg_size(f->svg[draw_look_index((draw_look){DRAW_WIDE, DRAW_LIGHT})], &w, &h);
+        most = w > most ? w : most;
     }
-    static const char *const starts[] = {"id=\"", "href=\"#", "url(#"};
-    for (const char *q = open_end; *q;) {
-        size_t skip = 0;
-        for (size_t k = 0; k < 3 && !skip; k++)
-            if (strncmp(q, starts[k], strlen(starts[k])) == 0 && (k || q[-1] == ' '))
-                skip = strlen(starts[k]);
-        if (!skip) {
-            buf_putc(out, *q++);
-            continue;
-        }
-        buf_put(out, q, skip);
-        q += skip;
-        if (is_id_char(*q))
-            buf_printf(out, "%s-", prefix);
-    }
+    return most;
 }
 
 /* The positions of the option lists (not the ranges) of variant c, as the
@@ -303,24 +274,34 @@ int expand_live_level(page_ctx *pc, const ph_at *a, slevel *sl, buf *out)
     buf_html_s(out, l->title);
     buf_puts(out, "</p>\n");
     controls(out, sl, opts);
+    int wide_w = widest_drawn(sl);
     buf_puts(out, "<figure class=\"bp-figure bp-level-board bp-live-board\">");
     for (size_t d = 0; d < lv->n_drawn; d++) {
         size_t c = lv->drawn[d];
         buf_puts(out, "<div class=\"bp-live-drawing\" data-options=\"");
         drawn_key(out, sl, c);
         buf_printf(out, "\"%s>", c == sl->start ? "" : " hidden");
+        /* inline, all four renderings: the page rewrites their numbers */
         char *prefix = xasprintf("level-%s-d%zu", l->id, d);
-        inline_svg(out, sl->combos[c].svg, prefix);
+        fig_spec f = {&sl->combos[c].fig,
+                      NULL,
+                      "bp-diagram bp-level-diagram",
+                      FIG_LEVEL_INSET,
+                      wide_w,
+                      true,
+                      prefix};
+        figure_markup(out, &f);
         free(prefix);
         buf_puts(out, "</div>");
     }
     buf_puts(out, "</figure>\n");
     provenance(out, start);
     if (!l->sandbox) {
-        buf_puts(out, "<div class=\"bp-table-wrap\"><table class=\"bp-goals\">\n<thead><tr>"
-                      "<th scope=\"col\">Measure</th><th scope=\"col\">Goal</th>"
-                      "<th scope=\"col\">Measured</th><th scope=\"col\">Result</th></tr></thead>"
-                      "\n<tbody>\n");
+        buf_puts(out,
+                 "<div class=\"bp-table-wrap\"><table class=\"bp-goals bp-reflow\">\n<thead><tr>"
+                 "<th scope=\"col\">Measure</th><th scope=\"col\">Goal</th>"
+                 "<th scope=\"col\">Measured</th><th scope=\"col\">Result</th></tr></thead>"
+                 "\n<tbody>\n");
         expand_level_goal_rows(out, start, l, false, true);
         buf_puts(out, "</tbody></table></div>\n");
     }

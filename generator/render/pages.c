@@ -205,10 +205,7 @@ static void render_page(site *s, const render_sink *sink, void *out, bp_page *p,
         tmpl_set_html(sc, "content", body.data ? body.data : "");
         buf note;
         buf_init(&note);
-        expand_model_note(&pc, &note);
-        tmpl_set_html(sc, "model_note", note.data ? note.data : "");
-        buf_clear(&note);
-        expand_measured_stamp(&pc, &note);
+        expand_measured(&pc, &note);
         tmpl_set_html(sc, "measured", note.data ? note.data : "");
         buf_free(&note);
         tmpl_set_text(sc, "interactive", pc.interactive ? "yes" : "");
@@ -323,7 +320,6 @@ static void render_default_index(site *s, const render_sink *sink, void *out, tm
     tmpl_set_text(sc, "slug", "");
     tmpl_set_text(sc, "canonical", s->cfg.base_url);
     tmpl_set_html(sc, "content", "");
-    tmpl_set_html(sc, "model_note", "");
     tmpl_set_html(sc, "measured", "");
     tmpl_set_text(sc, "interactive", "");
     tmpl_set_text(sc, "live", "");

@@ -7,6 +7,7 @@
 #ifndef BP_RENDER_INTERNAL_H
 #define BP_RENDER_INTERNAL_H
 
+#include "draw/draw.h"
 #include "model/site.h"
 #include "render/render.h"
 
@@ -47,6 +48,11 @@ typedef struct {
 int expand_placeholder(void *ctx, const char *inner, size_t len, int line, int col, bool alone,
                        buf *out, bool *block);
 
+/* The catalog value SECTION.FIELD, or NULL after an error at w that names
+ * the nearest section or field ({{ catalog.S.F }}, {{ key-numbers S.F }}). */
+const bp_catalog_value *expand_catalog_value(const ph_at *a, const word *w, const char *section,
+                                             const char *field);
+
 /* ------------------------------------------------------------ directive.c */
 
 /* The word as a string (caller frees). */
@@ -60,11 +66,12 @@ int expand_err_unlisted(const ph_at *a, const word *w, const char *name, const c
 void expand_unique_id(page_ctx *pc, buf *out, const char *base);
 /* Width and height from an SVG's root element, for <img> sizes. */
 void expand_svg_size(const char *svg, int *w, int *h);
-/* An <img> of a drawing written into the page folder as file. */
-void expand_img(buf *out, const char *file, const char *svg, const char *alt, const char *cls);
-/* The board's figure, its SVG written into the page folder as
- * file_stem.svg. Returns 0 or -1 (reported). */
-int expand_board_figure(page_ctx *pc, sboard *b, const ph_at *a, const char *file_stem, buf *out);
+/* The board's figure, its four SVGs written into the page folder as
+ * file_stem.svg, file_stem-dark.svg, ... (figure.c), its wide rendering
+ * shown from where one wide_w px wide fits (0: its own width). Returns 0
+ * or -1 (reported). */
+int expand_board_figure(page_ctx *pc, sboard *b, const ph_at *a, const char *file_stem, int wide_w,
+                        buf *out);
 /* The goal as words: "none", "under 40 s", "at least 99%". */
 void expand_goal_text(buf *b, sim_measure m, const sim_goal *g);
 
@@ -75,6 +82,45 @@ slevel *expand_page_level(page_ctx *pc, const char *id);
 schart *expand_page_chart(page_ctx *pc, const char *id);
 /* Write a file into the page's folder, once per page. Returns 0 or -1. */
 int expand_page_file(page_ctx *pc, const char *name, const char *data);
+
+/* ------------------------------------------------------------ figure.c */
+
+/* What the page takes from the viewport's width around a figure: the
+ * figure column is the viewport less FIG_PAGE_INSET (static/boardpress.css
+ * --wide, 100vw - 3rem); a level's padding and border take FIG_LEVEL_INSET
+ * more (.bp-level). The stylesheet's numbers and these must agree (the
+ * browser test measures every drawing's text on the real pages). */
+#define FIG_PAGE_INSET 48
+#define FIG_LEVEL_INSET 42
+/* The inline form's steps (the bp-fit-N classes boardpress.css knows: 320,
+ * 384, ... 960; a wider drawing's class matches no rule and stays narrow). */
+#define FIG_FIT_MIN 320
+#define FIG_FIT_STEP 64
+#define FIG_FIT_MAX 960
+
+/* A drawing to put on the page. */
+typedef struct {
+    const sfigure *fig;    /* its four renderings and alt text */
+    const char *stem;      /* its files: stem + draw_look_suffix + ".svg" */
+    const char *cls;       /* class of the <img> (inline: of each rendering's box) */
+    int inset;             /* px its box takes beyond the page's (FIG_LEVEL_INSET in a level) */
+    int wide_w;            /* width the wide rendering is shown from (0: its own; a level: its
+                              widest, so every combination switches at the same width) */
+    bool inline_svg;       /* the SVGs in the page, for a script to change (else <picture>) */
+    const char *id_prefix; /* inline: what the SVGs' ids start with, unique on the page */
+} fig_spec;
+
+/* The viewport width from which a wide drawing wide_w px wide is shown. */
+int figure_breakpoint(int wide_w, int inset);
+/* The file of one rendering: stem + draw_look_suffix + ".svg" (caller frees). */
+char *figure_file(const char *stem, draw_look look);
+/* Append the figure's markup: a <picture> of its four files, or (inline)
+ * the four SVGs in boxes the stylesheet switches. */
+void figure_markup(buf *out, const fig_spec *f);
+/* Write a figure's four files into the page folder. Returns 0 or -1. */
+int expand_figure_files(page_ctx *pc, const char *stem, const sfigure *fig);
+/* Both: the files (unless inline), then the markup. Returns 0 or -1. */
+int expand_figure(page_ctx *pc, const fig_spec *f, buf *out);
 
 /* ------------------------------------------------------------ the other directives */
 
@@ -109,18 +155,18 @@ void numbers_ci(buf *out, const sboard *b, sim_measure m);
 void numbers_diff(buf *out, sim_measure m, const sim_stat *d);
 /* The paired differences b − a over the same runs. Returns 0, or -1 with a
  * sentence in why when the two did not run on the same streams. */
-int numbers_pair(const sboard *a, const sboard *b, sim_stat diff[SIM_M_COUNT], char *why,
-                 size_t n);
+int numbers_pair(const sboard *a, const sboard *b, sim_stat diff[SIM_M_COUNT], char *why, size_t n);
 /* " (the slowest of 20 jobs)" after a p99 taken from fewer than 100 jobs. */
 void numbers_p99_note(buf *out, const sboard *b, sim_measure m);
 
 /* ------------------------------------------------------------ notes.c */
 
-/* The generated "what this model includes and leaves out" note (HTML). */
-void expand_model_note(page_ctx *pc, buf *out);
-/* The line saying when the page's numbers were measured, with each board's
- * seed and runs (HTML; nothing for a page without boards). */
-void expand_measured_stamp(page_ctx *pc, buf *out);
+/* "How these numbers were measured" (HTML; nothing for a page without
+ * boards, levels or charts): the date and simulator version, the set-up
+ * the page's boards share said once, a table of each board's seed, the
+ * runs the simulator made and what it changes from that set-up, and the
+ * model note in a <details>. */
+void expand_measured(page_ctx *pc, buf *out);
 /* Append a board's results object to the page's results.json (once). */
 void expand_results_board(page_ctx *pc, const char *key, const sboard *b);
 /* Write the page's results.json, when it has results. Returns 0 or -1. */

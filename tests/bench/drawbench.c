@@ -105,7 +105,8 @@ int main(int argc, char **argv)
     buf svg, alt;
     buf_init(&svg);
     buf_init(&alt);
-    if (draw_board(boards[0], NULL, 0, &svg, &alt, err, sizeof err) != 0) /* warm */
+    draw_look look = {DRAW_WIDE, DRAW_LIGHT};
+    if (draw_board(boards[0], NULL, 0, look, &svg, &alt, err, sizeof err) != 0) /* warm */
         return 1;
     size_t bytes = 0, count = 0;
     double t0 = now_s();
@@ -113,7 +114,7 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < n; i++) {
             buf_clear(&svg);
             buf_clear(&alt);
-            if (draw_board(boards[i], NULL, 0, &svg, &alt, err, sizeof err) != 0) {
+            if (draw_board(boards[i], NULL, 0, look, &svg, &alt, err, sizeof err) != 0) {
                 fprintf(stderr, "drawbench: %s: %s\n", argv[4 + i], err);
                 return 1;
             }

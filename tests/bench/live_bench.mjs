@@ -17,13 +17,13 @@
 // line on stdout.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { serve } from '../browser/serve.mjs';
 
 const require = createRequire(import.meta.url);
-// playwright-core as tests/browser/package-lock.json pins it (tests/browser/ensure.sh)
+// playwright-core as tests/browser/package-lock.json pins it (tests/browser/ready.sh)
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const { chromium } = createRequire(path.join(HERE, '..', 'browser', 'package.json'))('playwright-core');
 const [siteArg, wireDir, simdrv] = process.argv.slice(2);
@@ -34,27 +34,7 @@ if (!siteArg || !wireDir || !simdrv) {
 const SITE = path.resolve(siteArg);
 const BpLive = require(path.join(SITE, 'static', 'bp-live.js'));
 const { liveLevels } = require('../live/levels.js');
-const TYPES = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.js': 'text/javascript',
-  '.svg': 'image/svg+xml', '.wasm': 'application/wasm' };
 const STOPS = 12;
-
-function serve() {
-  const server = http.createServer((req, res) => {
-    let file = path.join(SITE, path.normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)));
-    if (!file.startsWith(SITE)) file = path.join(SITE, 'nonexistent');
-    if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
-    fs.readFile(file, (err, body) => {
-      if (err) {
-        res.writeHead(404);
-        res.end();
-        return;
-      }
-      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
-      res.end(body);
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 async function main() {
   const levels = liveLevels(SITE, null);
@@ -72,7 +52,7 @@ async function main() {
   const data = level.data, prep = BpLive.prepare(data);
   const sliders = data.choices.map((c, i) => (c.range ? i : -1)).filter((i) => i >= 0);
 
-  const server = await serve();
+  const server = await serve(SITE);
   const origin = `http://127.0.0.1:${server.address().port}`;
   const browser = await chromium.launch({ executablePath: process.env.BP_CHROMIUM || '/usr/bin/chromium' });
   const page = await browser.newPage();

@@ -298,9 +298,8 @@ def bench_live():
     over a dozen positions and back (tests/bench/live_bench.mjs). Beside
     them the native build on the very same boards (the wire bytes each move
     put together, simdrv wire, 3 runs each)."""
-    chrome = subprocess.run(["bash", "-c", ". tests/browser/ensure.sh bench && echo ok"],
-                            cwd=ROOT, capture_output=True, text=True)
-    if chrome.returncode != 0 or "ok" not in chrome.stdout:
+    chrome = subprocess.run(["tests/browser/ready.sh"], cwd=ROOT, capture_output=True, text=True)
+    if chrome.returncode != 0:
         failures.append("live: cannot drive Chromium: %s" % chrome.stderr.strip()[-400:])
         return
     site, wires = os.path.join(OUT, "live-site"), os.path.join(OUT, "live-wires")

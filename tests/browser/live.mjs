@@ -24,9 +24,9 @@
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { serve } from './serve.mjs';
 
 const { liveLevels } = createRequire(import.meta.url)('../live/levels.js');
 
@@ -47,44 +47,6 @@ function check(ok, what) {
 }
 function eq(got, want, what) {
   check(got === want, `${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
-}
-
-// ------------------------------------------------------------ static server
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.wasm': 'application/wasm',
-};
-
-function serve(root) {
-  const server = http.createServer((req, res) => {
-    let rel;
-    try {
-      rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    } catch {
-      rel = '/';
-    }
-    let file = path.join(root, path.normalize(rel));
-    if (!file.startsWith(root)) file = root + '/nonexistent';
-    if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
-    fs.readFile(file, (err, body) => {
-      if (err) {
-        res.writeHead(404, { 'content-type': 'text/plain' });
-        res.end('not found');
-        return;
-      }
-      res.writeHead(200, {
-        'content-type': TYPES[path.extname(file)] || 'application/octet-stream',
-        'cache-control': 'no-store',
-      });
-      res.end(body);
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
 // ------------------------------------------------------------ the native numbers

@@ -14,8 +14,8 @@
 
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
+import { serve } from './serve.mjs';
 
 const [siteArg, shotsArg] = process.argv.slice(2);
 if (!siteArg || !shotsArg) {
@@ -37,45 +37,6 @@ function check(ok, what) {
 }
 function eq(got, want, what) {
   check(got === want, `${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
-}
-
-// ------------------------------------------------------------ static server
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.xml': 'application/xml',
-};
-
-function serve(root) {
-  const server = http.createServer((req, res) => {
-    let rel;
-    try {
-      rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    } catch {
-      rel = '/';
-    }
-    let file = path.join(root, path.normalize(rel));
-    if (!file.startsWith(root)) file = root + '/nonexistent';
-    if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
-    fs.readFile(file, (err, body) => {
-      if (err) {
-        res.writeHead(404, { 'content-type': 'text/plain' });
-        res.end('not found');
-        return;
-      }
-      res.writeHead(200, {
-        'content-type': TYPES[path.extname(file)] || 'application/octet-stream',
-        'cache-control': 'no-store',
-      });
-      res.end(body);
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
 // ------------------------------------------------------------ page helpers
@@ -487,8 +448,11 @@ async function guard(context, origin, problems) {
     // Chromium fetches the favicon on its own schedule and aborts that fetch
     // when the test navigates or closes the page first: not the site's fault
     // (a missing favicon still shows as an HTTP error below).
+    // The same for a drawing: a <picture> drops the fetch of a rendering it
+    // no longer wants when the theme or width changes, and the page script
+    // drops one it has replaced (a missing drawing is an HTTP error below).
     const aborted = r.failure()?.errorText === 'net::ERR_ABORTED';
-    if (aborted && r.url().endsWith('/favicon.svg')) return;
+    if (aborted && r.url().endsWith('.svg')) return;
     problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`);
   });
   context.on('response', (r) => {

@@ -102,7 +102,7 @@ static void board(const char *text, size_t len, diag *d)
         buf_init(&svg);
         buf_init(&alt);
         char err[256];
-        draw_board(b, NULL, 0, &svg, &alt, err, sizeof err);
+        draw_board(b, NULL, 0, (draw_look){DRAW_WIDE, DRAW_LIGHT}, &svg, &alt, err, sizeof err);
         buf_free(&svg);
         buf_free(&alt);
     }

@@ -96,6 +96,14 @@ static void real_catalog(void **state)
     value_is(c, "retention", "sqs-fifo", "5 min", 300);
     value_is(c, "retention", "stripe", "24 h", 86400);
     assert_int_equal(c->kinds[SIM_KIND_PROVIDER].key_ttl_us, 86400000000LL); /* key_ttl: stripe */
+    /* sources: a retention entry's and a section's, and a value with none */
+    const bp_catalog_value *stripe = catalog_find(c, "retention", "stripe");
+    assert_int_equal(stripe->source, BP_SOURCE_DOCS);
+    assert_non_null(strstr(stripe->source_text, "Stripe"));
+    assert_int_equal(catalog_find(c, "consumer", "lease")->source, BP_SOURCE_DOCS);
+    const bp_catalog_value *tries = catalog_find(c, "message-broker", "tries");
+    assert_int_equal(tries->source, BP_SOURCE_EXAMPLE);
+    assert_null(tries->source_text);
     assert_int_equal(c->kinds[SIM_KIND_CONSUMER].key_ttl_us, SIM_FOREVER);
     assert_string_equal(catalog_find(c, "payment-provider", "call_median")->label,
                         "Payment provider call, median");
@@ -207,7 +215,7 @@ static void errors(void **state)
             "c.yaml:6:8: error: catalog section 'users' needs 'timeout'\n");
     refused("per-publish}", "per-publish, vcpu: 1}",
             "c.yaml:6:72: error: unknown key 'vcpu' in catalog section 'users' (expected "
-            "'label', 'tries', 'message_id' or 'timeout')\n");
+            "'label', 'tries', 'message_id', 'timeout' or 'sources')\n");
     refused("message_id: per-publish", "message_id: per-try",
             "c.yaml:6:59: error: unknown message_id 'per-try' (expected 'producer' or "
             "'per-publish')\n");

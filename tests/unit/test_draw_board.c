@@ -44,14 +44,17 @@ static void squeeze_spaces(char *s)
 
 /* Every layout rule the issue names, checked on the layout the SVG is
  * painted from. */
-static void check_layout(const bp_board *b, const draw_note *notes, size_t n_notes)
+static draw_layout check_layout_in(const bp_board *b, const draw_note *notes, size_t n_notes,
+                                   draw_layout want)
 {
     dcanvas *m = dcanvas_new_measure();
     dboard_layout l;
     char err[256] = "";
-    int rc = dboard_layout_make(m, b, notes, n_notes, &l, err, sizeof err);
+    int rc = dboard_layout_make(m, b, notes, n_notes, want, NULL, &l, err, sizeof err);
     if (rc != 0)
-        fail_msg("board %s: %s", b->id, err);
+        fail_msg("board %s (%s): %s", b->id, want == DRAW_NARROW ? "narrow" : "wide", err);
+    draw_layout layout = l.layout; /* narrow may fall back to wide */
+    assert_true(want == DRAW_NARROW || layout == DRAW_WIDE);
     drect canvas = {0, 0, l.width, l.height};
     /* boxes: apart, inside the card, wide enough for their texts */
     for (size_t i = 0; i < l.n_parts; i++) {
@@ -115,10 +118,22 @@ static void check_layout(const bp_board *b, const draw_note *notes, size_t n_not
             }
         }
     }
+    /* narrow: every part in one column, notes inside their box */
+    for (size_t k = 0; layout == DRAW_NARROW && k < l.n_labels; k++) {
+        const dlabel *t = &l.labels[k];
+        if (t->kind != DL_NOTE)
+            continue;
+        drect box = l.parts[t->part].box;
+        if (!(t->r.x >= box.x + 8 && t->r.x + t->r.w <= box.x + box.w - 8 && t->r.y >= box.y &&
+              t->r.y + t->r.h <= box.y + box.h))
+            fail_msg("board %s: narrow note '%s' is not inside its box", b->id, t->text);
+    }
+    for (size_t i = 0; layout == DRAW_NARROW && i < l.n_parts; i++)
+        assert_int_equal(l.parts[i].col, 0);
     /* free texts (link labels, faults, notes): apart from each other, boxes and lines */
     for (size_t k = 0; k < l.n_labels; k++) {
         const dlabel *t = &l.labels[k];
-        if (t->kind == DL_PART_TEXT)
+        if (t->kind == DL_PART_TEXT || (layout == DRAW_NARROW && t->kind == DL_NOTE))
             continue;
         assert_true(t->r.x >= 0 && t->r.y >= 0 && t->r.x + t->r.w <= canvas.w &&
                     t->r.y + t->r.h <= canvas.h);
@@ -127,7 +142,9 @@ static void check_layout(const bp_board *b, const draw_note *notes, size_t n_not
             if (drect_overlap(t->r, l.parts[p].box))
                 fail_msg("board %s: '%s' overlaps part %zu", b->id, t->text, p);
         for (size_t j = 0; j < l.n_labels; j++)
-            if (j != k && l.labels[j].kind != DL_PART_TEXT && drect_overlap(t->r, l.labels[j].r))
+            if (j != k && l.labels[j].kind != DL_PART_TEXT &&
+                !(layout == DRAW_NARROW && l.labels[j].kind == DL_NOTE) &&
+                drect_overlap(t->r, l.labels[j].r))
                 fail_msg("board %s: '%s' overlaps '%s'", b->id, t->text, l.labels[j].text);
         for (size_t i = 0; i < l.n_links; i++)
             for (size_t s = 0; s + 1 < l.links[i].n_pts; s++)
@@ -136,15 +153,24 @@ static void check_layout(const bp_board *b, const draw_note *notes, size_t n_not
     }
     dboard_layout_free(&l);
     dcanvas_free(m);
+    return layout;
 }
 
-static char *render(const bp_board *b, const draw_note *notes, size_t n, dtext_mode mode)
+/* Both layouts obey every rule; returns the layout the narrow one made. */
+static draw_layout check_layout(const bp_board *b, const draw_note *notes, size_t n_notes)
+{
+    check_layout_in(b, notes, n_notes, DRAW_WIDE);
+    return check_layout_in(b, notes, n_notes, DRAW_NARROW);
+}
+
+static char *render_opts(const bp_board *b, const draw_note *notes, size_t n, dtext_mode mode,
+                         draw_look look)
 {
     buf svg, alt;
     buf_init(&svg);
     buf_init(&alt);
     char err[256] = "";
-    draw_opts o = {mode, NULL, NULL, 0};
+    draw_opts o = {mode, NULL, look, NULL, 0};
     if (draw_board_opts(b, notes, n, &svg, &alt, &o, err, sizeof err) != 0)
         fail_msg("board %s: %s", b->id, err);
     assert_true(alt.len > 0);
@@ -152,47 +178,14 @@ static char *render(const bp_board *b, const draw_note *notes, size_t n, dtext_m
     return buf_detach(&svg);
 }
 
-/* Compare with tests/golden-svg/NAME.svg; BOARDPRESS_REGEN=1 rewrites it. */
-static void golden(const char *name, const char *got)
+static char *render(const bp_board *b, const draw_note *notes, size_t n, dtext_mode mode)
 {
-    char *path = xasprintf("tests/golden-svg/%s.svg", name);
-    const char *regen = getenv("BOARDPRESS_REGEN");
-    if (regen && strcmp(regen, "1") == 0) {
-        FILE *f = fopen(path, "wb");
-        assert_non_null(f);
-        fputs(got, f);
-        fclose(f);
-        printf("rewrote %s\n", path);
-        free(path);
-        return;
-    }
-    char *want = NULL;
-    size_t len = 0;
-    if (file_read(path, 1 << 22, &want, &len) != 0)
-        fail_msg("cannot read %s (BOARDPRESS_REGEN=1 writes it)", path);
-    if (strcmp(want, got) != 0) {
-        size_t line = 1, i = 0;
-        while (want[i] && want[i] == got[i]) {
-            if (want[i] == '\n')
-                line++;
-            i++;
-        }
-        char *actual = xasprintf("/tmp/boardpress-golden-%s.svg", name);
-        FILE *f = fopen(actual, "wb");
-        if (f) {
-            fputs(got, f);
-            fclose(f);
-        }
-        print_error("%s differs from the drawing at line %zu\n  see: diff -u %s %s\n"
-                    "  if the change is intended: BOARDPRESS_REGEN=1 make test\n",
-                    path, line, path, actual);
-        free(actual);
-        free(want);
-        free(path);
-        fail();
-    }
-    free(want);
-    free(path);
+    return render_opts(b, notes, n, mode, FX_LOOK);
+}
+
+static char *render_look(const bp_board *b, const draw_note *notes, size_t n, draw_look look)
+{
+    return render_opts(b, notes, n, DTEXT_ELEMENTS, look);
 }
 
 /* ------------------------------------------------------------------ tests */
@@ -270,7 +263,7 @@ static void layout_pinned(void **state)
     dcanvas *m = dcanvas_new_measure();
     dboard_layout l;
     char err[256];
-    assert_int_equal(dboard_layout_make(m, b, NULL, 0, &l, err, sizeof err), 0);
+    assert_int_equal(dboard_layout_make(m, b, NULL, 0, DRAW_WIDE, NULL, &l, err, sizeof err), 0);
     assert_int_equal(l.parts[2].col, 0);
     assert_int_equal(l.parts[2].row, 1);
     assert_true(l.parts[2].box.y > l.parts[0].box.y + l.parts[0].box.h);
@@ -308,6 +301,7 @@ static void layout_random_boards(void **state)
     };
     static const sim_kind kinds[] = {SIM_KIND_USERS,   SIM_KIND_BROKER,   SIM_KIND_CONSUMER,
                                      SIM_KIND_SERVICE, SIM_KIND_PROVIDER, SIM_KIND_DATABASE};
+    int fallbacks = 0;
     for (int round = 0; round < 200; round++) {
         size_t n = 2 + rnd(5);
         fx_part parts[6];
@@ -367,7 +361,85 @@ static void layout_random_boards(void **state)
         for (size_t k = 0; k < nn; k++)
             notes[k] =
                 (draw_note){(int)rnd((uint32_t)n), note_text[rnd(3)], (draw_tone)rnd(3), NULL, 0};
-        check_layout(b, notes, nn);
+        fallbacks += check_layout(b, notes, nn) != DRAW_NARROW;
+        fx_board_free(b);
+    }
+    /* boards whose links cross back around each other may not stack */
+    if (fallbacks > 10)
+        fail_msg("%d of 200 random boards had no narrow layout", fallbacks);
+}
+
+/* A board with two hops, like the outbox page's: seven parts in a chain
+ * with a database beside each handler. */
+static bp_board *two_hop(void)
+{
+    fx_part parts[] = {
+        {"users", "Checkout", SIM_KIND_USERS, 0, 0, false, SIM_IDEM_NONE},
+        {"q", "Order queue", SIM_KIND_BROKER, 1, 1, false, SIM_IDEM_NONE},
+        {"orders", "Order service", SIM_KIND_CONSUMER, 2, 2, false, SIM_IDEM_KEY_IN_TRANSACTION},
+        {"odb", "Order database", SIM_KIND_DATABASE, 2, 4, false, SIM_IDEM_NONE},
+        {"events", "Event broker", SIM_KIND_BROKER, 1, 1, false, SIM_IDEM_NONE},
+        {"ship", "Shipping service", SIM_KIND_CONSUMER, 2, 2, false, SIM_IDEM_KEY_IN_TRANSACTION},
+        {"sdb", "Shipping database", SIM_KIND_DATABASE, 2, 4, false, SIM_IDEM_NONE},
+    };
+    fx_link links[] = {
+        {0, 1, SIM_PROTO_HTTP2, 0, 0, NULL, 0, false},
+        {1, 2, SIM_PROTO_AMQP, 0, 0, NULL, 0, false},
+        {2, 3, SIM_PROTO_SQL, 0, 0, NULL, 0, false},
+        {2, 4, SIM_PROTO_AMQP, 0, 0, NULL, 0, false},
+        {4, 5, SIM_PROTO_AMQP, 0, 0.02, NULL, 0, false},
+        {5, 6, SIM_PROTO_SQL, 0, 0, NULL, 0, false},
+    };
+    bp_board *b = fx_board("two-hop", "Event published after the commit", parts, 7, links, 6);
+    b->sim.parts[2].crash_after_effect = 0.005;
+    return b;
+}
+
+/* Each layout fits its width with no text under DRAW_MIN_TEXT; narrow puts
+ * the parts top to bottom in the order of the chain; a wide board that
+ * would pass DRAW_WIDE_MAX wraps onto more bands. */
+static void layouts_fit(void **state)
+{
+    (void)state;
+    draw_note notes[] = {{2, "4.9 lost events", DRAW_FAIL, NULL, 0},
+                         {5, "0 duplicates downstream", DRAW_PASS, NULL, 0}};
+    /* and a relay whose acks get lost: "5% of acks lost" beside the link
+     * around the database would put the narrow layout at 312 px unless it
+     * takes two lines */
+    bp_board *lossy_relay = two_hop();
+    lossy_relay->sim.links[3].lose_reply = 0.05;
+    bp_board *boards[] = {fx_every_delivery(), fx_mini(), fx_service(), two_hop(), lossy_relay};
+    for (size_t k = 0; k < sizeof boards / sizeof boards[0]; k++) {
+        bp_board *b = boards[k];
+        check_layout(b, notes, b->sim.n_parts == 7 ? 2 : 0);
+        for (int layout = 0; layout < 2; layout++) {
+            dcanvas *m = dcanvas_new_measure();
+            dboard_layout l;
+            char err[256];
+            assert_int_equal(dboard_layout_make(m, b, notes, b->sim.n_parts == 7 ? 2 : 0,
+                                                (draw_layout)layout, NULL, &l, err, sizeof err),
+                             0);
+            if (layout == DRAW_NARROW) {
+                assert_int_equal(l.layout, DRAW_NARROW);
+                if (l.width > DRAW_NARROW_W)
+                    fail_msg("board %s: narrow layout is %d px wide", b->id, l.width);
+                for (size_t i = 0; i < b->sim.n_links; i++) {
+                    const sim_link *sl = &b->sim.links[i];
+                    assert_true(l.parts[sl->to].box.y > l.parts[sl->from].box.y);
+                }
+            } else if (l.width > DRAW_WIDE_MAX) {
+                fail_msg("board %s: wide layout is %d px wide", b->id, l.width);
+            }
+            for (size_t i = 0; i < l.n_labels; i++)
+                assert_true(l.labels[i].size >= DRAW_MIN_TEXT);
+            if (b->sim.n_parts == 7 && layout == DRAW_WIDE) {
+                /* two bands: the second hop's handler under the first row */
+                assert_true(l.parts[5].box.y > l.parts[0].box.y + l.parts[0].box.h);
+                assert_true(l.parts[3].col == l.parts[2].col); /* the database under its service */
+            }
+            dboard_layout_free(&l);
+            dcanvas_free(m);
+        }
         fx_board_free(b);
     }
 }
@@ -379,17 +451,37 @@ static void goldens(void **state)
                          {2, "0 lost writes", DRAW_PASS, NULL, 0}};
     bp_board *b = fx_every_delivery();
     char *svg = render(b, notes, 2, DTEXT_ELEMENTS);
-    golden("every-delivery", svg);
+    fx_golden("every-delivery", svg);
     free(svg);
     fx_board_free(b);
     b = fx_mini();
     svg = render(b, NULL, 0, DTEXT_ELEMENTS);
-    golden("mini", svg);
+    fx_golden("mini", svg);
     free(svg);
     fx_board_free(b);
     b = fx_service();
     svg = render(b, NULL, 0, DTEXT_ELEMENTS);
-    golden("service", svg);
+    fx_golden("service", svg);
+    free(svg);
+    fx_board_free(b);
+    /* the narrow layout and the dark palette */
+    b = fx_every_delivery();
+    svg = render_look(b, notes, 2, (draw_look){DRAW_NARROW, DRAW_LIGHT});
+    fx_golden("every-delivery-narrow", svg);
+    free(svg);
+    svg = render_look(b, notes, 2, (draw_look){DRAW_NARROW, DRAW_DARK});
+    fx_golden("every-delivery-narrow-dark", svg);
+    free(svg);
+    svg = render_look(b, notes, 2, (draw_look){DRAW_WIDE, DRAW_DARK});
+    fx_golden("every-delivery-dark", svg);
+    free(svg);
+    fx_board_free(b);
+    b = two_hop();
+    svg = render_look(b, NULL, 0, (draw_look){DRAW_WIDE, DRAW_LIGHT});
+    fx_golden("two-hop", svg);
+    free(svg);
+    svg = render_look(b, NULL, 0, (draw_look){DRAW_NARROW, DRAW_LIGHT});
+    fx_golden("two-hop-narrow", svg);
     free(svg);
     fx_board_free(b);
 }
@@ -408,7 +500,7 @@ static void xml_wellformed_and_accessible(void **state)
         buf_init(&svg);
         buf_init(&alt);
         char err[256];
-        draw_opts o = {(dtext_mode)mode, NULL, NULL, 0};
+        draw_opts o = {(dtext_mode)mode, NULL, FX_LOOK, NULL, 0};
         assert_int_equal(draw_board_opts(b, NULL, 0, &svg, &alt, &o, err, sizeof err), 0);
         assert_true(fx_wellformed(&svg));
         assert_non_null(strstr(svg.data, "<title>Tricky &lt;title&gt; &amp; more</title>"));
@@ -465,31 +557,31 @@ static void bad_input(void **state)
     bp_board *b = fx_every_delivery();
     free(b->parts[1].label);
     b->parts[1].label = xstrdup("Message \xC3\x28 broker");
-    assert_int_equal(draw_board(b, NULL, 0, &svg, &alt, err, sizeof err), -1);
+    assert_int_equal(draw_board(b, NULL, 0, FX_LOOK, &svg, &alt, err, sizeof err), -1);
     assert_string_equal(err, "the label of part 2 is not valid UTF-8 (bad byte at offset 8)");
     assert_int_equal(svg.len, 0);
     assert_int_equal(alt.len, 0);
     free(b->parts[1].label);
     b->parts[1].label = xstrdup("Message\tbroker");
-    assert_int_equal(draw_board(b, NULL, 0, &svg, &alt, err, sizeof err), -1);
+    assert_int_equal(draw_board(b, NULL, 0, FX_LOOK, &svg, &alt, err, sizeof err), -1);
     assert_string_equal(err, "the label of part 2 contains a control character at offset 7");
     free(b->parts[1].label);
     b->parts[1].label = xstrdup("Message broker");
     b->sim.parts[1].vcpu = NAN;
-    assert_int_equal(draw_board(b, NULL, 0, &svg, &alt, err, sizeof err), -1);
+    assert_int_equal(draw_board(b, NULL, 0, FX_LOOK, &svg, &alt, err, sizeof err), -1);
     assert_string_equal(err, "the vcpu of part 2 is not a finite number");
     b->sim.parts[1].vcpu = 1;
     b->sim.links[1].lose_reply = 1.5;
-    assert_int_equal(draw_board(b, NULL, 0, &svg, &alt, err, sizeof err), -1);
+    assert_int_equal(draw_board(b, NULL, 0, FX_LOOK, &svg, &alt, err, sizeof err), -1);
     assert_string_equal(err, "lose_reply of link 2 is 1.5, outside 0 to 1");
     b->sim.links[1].lose_reply = 0.2;
     draw_note bad_note[] = {{7, "x", DRAW_PASS, NULL, 0}};
-    assert_int_equal(draw_board(b, bad_note, 1, &svg, &alt, err, sizeof err), -1);
+    assert_int_equal(draw_board(b, bad_note, 1, FX_LOOK, &svg, &alt, err, sizeof err), -1);
     assert_string_equal(err, "note 1 names part 8, which the board does not have");
     draw_note bad_text[] = {{1, "\xFF", DRAW_PASS, NULL, 0}};
-    assert_int_equal(draw_board(b, bad_text, 1, &svg, &alt, err, sizeof err), -1);
+    assert_int_equal(draw_board(b, bad_text, 1, FX_LOOK, &svg, &alt, err, sizeof err), -1);
     assert_string_equal(err, "the text of note 1 is not valid UTF-8 (bad byte at offset 0)");
-    assert_int_equal(draw_board(b, NULL, 0, &svg, &alt, err, sizeof err), 0);
+    assert_int_equal(draw_board(b, NULL, 0, FX_LOOK, &svg, &alt, err, sizeof err), 0);
     fx_board_free(b);
     buf_free(&svg);
     buf_free(&alt);
@@ -524,6 +616,7 @@ int main(void)
         cmocka_unit_test(layout_long_labels),
         cmocka_unit_test(layout_pinned),
         cmocka_unit_test(layout_random_boards),
+        cmocka_unit_test(layouts_fit),
         cmocka_unit_test(goldens),
         cmocka_unit_test(xml_wellformed_and_accessible),
         cmocka_unit_test(deterministic),

@@ -5,12 +5,16 @@
 
 #include "load/board.h"
 #include "base/util.h"
+#include "draw/draw.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* The look the golden and layout tests draw unless they say otherwise. */
+#define FX_LOOK ((draw_look){DRAW_WIDE, DRAW_LIGHT})
 
 typedef struct {
     const char *id, *label;
@@ -239,6 +243,49 @@ static inline size_t fx_mini_trace(bool id_check, sim_trace_entry **out)
 #undef FX_EV
     *out = t;
     return n;
+}
+
+/* Compare with tests/golden-svg/NAME.svg; BOARDPRESS_REGEN=1 rewrites it. */
+static inline void fx_golden(const char *name, const char *got)
+{
+    char *path = xasprintf("tests/golden-svg/%s.svg", name);
+    const char *regen = getenv("BOARDPRESS_REGEN");
+    if (regen && strcmp(regen, "1") == 0) {
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        fputs(got, f);
+        fclose(f);
+        printf("rewrote %s\n", path);
+        free(path);
+        return;
+    }
+    char *want = NULL;
+    size_t len = 0;
+    if (file_read(path, 1 << 22, &want, &len) != 0)
+        fail_msg("cannot read %s (BOARDPRESS_REGEN=1 writes it)", path);
+    if (strcmp(want, got) != 0) {
+        size_t line = 1, i = 0;
+        while (want[i] && want[i] == got[i]) {
+            if (want[i] == '\n')
+                line++;
+            i++;
+        }
+        char *actual = xasprintf("/tmp/boardpress-golden-%s.svg", name);
+        FILE *f = fopen(actual, "wb");
+        if (f) {
+            fputs(got, f);
+            fclose(f);
+        }
+        print_error("%s differs from the drawing at line %zu\n  see: diff -u %s %s\n"
+                    "  if the change is intended: BOARDPRESS_REGEN=1 make test\n",
+                    path, line, path, actual);
+        free(actual);
+        free(want);
+        free(path);
+        fail();
+    }
+    free(want);
+    free(path);
 }
 
 #endif

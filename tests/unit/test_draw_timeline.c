@@ -9,6 +9,7 @@
 #include "draw/draw_internal.h"
 #include "test_draw_fixtures.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static size_t count(const dtimeline_layout *l, dtl_kind k)
@@ -36,7 +37,7 @@ static void lost_ack_then_skip(void **state)
     dcanvas *m = dcanvas_new_measure();
     dtimeline_layout l;
     char err[256];
-    assert_int_equal(dtimeline_layout_make(m, b, tr, n, &l, err, sizeof err), 0);
+    assert_int_equal(dtimeline_layout_make(m, b, tr, n, DRAW_WIDE, &l, err, sizeof err), 0);
     assert_int_equal(l.n_lanes, 4);
     /* the lost ack: one cross, from the processor towards the broker */
     assert_int_equal(count(&l, DTL_LOST), 1);
@@ -69,7 +70,7 @@ static void lost_ack_then_skip(void **state)
     buf svg, alt;
     buf_init(&svg);
     buf_init(&alt);
-    assert_int_equal(draw_timeline(b, tr, n, &svg, &alt, err, sizeof err), 0);
+    assert_int_equal(draw_timeline(b, tr, n, FX_LOOK, &svg, &alt, err, sizeof err), 0);
     assert_true(fx_wellformed(&svg));
     assert_non_null(strstr(svg.data, ">ack 3 lost</text>"));
     assert_non_null(strstr(svg.data, ">job 3: ID seen, skipped</text>"));
@@ -83,9 +84,9 @@ static void lost_ack_then_skip(void **state)
     buf_init(&again);
     buf_init(&alt2);
     bp_board *other = fx_service();
-    assert_int_equal(draw_board(other, NULL, 0, &again, &alt2, err, sizeof err), 0);
+    assert_int_equal(draw_board(other, NULL, 0, FX_LOOK, &again, &alt2, err, sizeof err), 0);
     buf_clear(&again);
-    assert_int_equal(draw_timeline(b, tr, n, &again, &alt2, err, sizeof err), 0);
+    assert_int_equal(draw_timeline(b, tr, n, FX_LOOK, &again, &alt2, err, sizeof err), 0);
     assert_string_equal(svg.data, again.data);
     fx_board_free(other);
     buf_free(&again);
@@ -105,7 +106,7 @@ static void duplicate_charge_highlighted(void **state)
     dcanvas *m = dcanvas_new_measure();
     dtimeline_layout l;
     char err[256];
-    assert_int_equal(dtimeline_layout_make(m, b, tr, n, &l, err, sizeof err), 0);
+    assert_int_equal(dtimeline_layout_make(m, b, tr, n, DRAW_WIDE, &l, err, sizeof err), 0);
     assert_int_equal(count(&l, DTL_DUPLICATE), 1);
     assert_string_equal(find(&l, DTL_DUPLICATE)->text, "job 3 charged twice");
     assert_int_equal(find(&l, DTL_DUPLICATE)->color, DC_FAIL);
@@ -115,7 +116,7 @@ static void duplicate_charge_highlighted(void **state)
     buf svg, alt;
     buf_init(&svg);
     buf_init(&alt);
-    assert_int_equal(draw_timeline(b, tr, n, &svg, &alt, err, sizeof err), 0);
+    assert_int_equal(draw_timeline(b, tr, n, FX_LOOK, &svg, &alt, err, sizeof err), 0);
     assert_true(fx_wellformed(&svg));
     assert_non_null(strstr(svg.data, "font-weight=\"bold\" fill=\"#b42318\">job 3 charged twice<"));
     assert_non_null(strstr(alt.data, "6 charges applied, 1 of them duplicates."));
@@ -146,7 +147,7 @@ static void crash_restart_marks(void **state)
     dcanvas *m = dcanvas_new_measure();
     dtimeline_layout l;
     char err[256];
-    assert_int_equal(dtimeline_layout_make(m, b, tr, n, &l, err, sizeof err), 0);
+    assert_int_equal(dtimeline_layout_make(m, b, tr, n, DRAW_WIDE, &l, err, sizeof err), 0);
     assert_int_equal(count(&l, DTL_CRASH), 1);
     assert_string_equal(find(&l, DTL_CRASH)->text, "crashed (job 1)");
     assert_int_equal(count(&l, DTL_RESTART), 1);
@@ -158,12 +159,163 @@ static void crash_restart_marks(void **state)
     buf svg, alt;
     buf_init(&svg);
     buf_init(&alt);
-    assert_int_equal(draw_timeline(b, tr, n, &svg, &alt, err, sizeof err), 0);
+    assert_int_equal(draw_timeline(b, tr, n, FX_LOOK, &svg, &alt, err, sizeof err), 0);
     assert_true(fx_wellformed(&svg));
     assert_non_null(strstr(svg.data, ">crash</text>")); /* in the legend */
     assert_non_null(strstr(alt.data, "crashed (job 1); restarted"));
     buf_free(&svg);
     buf_free(&alt);
+    fx_board_free(b);
+}
+
+/* The narrow layout: lanes spread across DRAW_NARROW_W, rows carry their
+ * words above their arrows, no text under DRAW_MIN_TEXT; the ID recorded
+ * in the effect's transaction is one row with it; goldens of the narrow
+ * and the dark timeline. */
+static void narrow_and_dark(void **state)
+{
+    (void)state;
+    bp_board *b = fx_mini();
+    sim_trace_entry *tr;
+    size_t n = fx_mini_trace(true, &tr);
+    dcanvas *m = dcanvas_new_measure();
+    dtimeline_layout l;
+    char err[256];
+    assert_int_equal(dtimeline_layout_make(m, b, tr, n, DRAW_NARROW, &l, err, sizeof err), 0);
+    assert_int_equal(l.width, DRAW_NARROW_W);
+    assert_true(l.lane_x[0] > 10 && l.lane_x[l.n_lanes - 1] < DRAW_NARROW_W - 10);
+    for (size_t i = 0; i < l.n_items; i++) {
+        const dtl_item *it = &l.items[i];
+        double w = draw_text_width(it->text, DF_SMALL, true);
+        assert_true(10 + l.time_w + w <= DRAW_NARROW_W - 4); /* every row's words fit */
+        if (i)
+            assert_true(it->y >= l.items[i - 1].y + 28);
+    }
+    dtimeline_layout_free(&l);
+    dcanvas_free(m);
+    for (int k = 0; k < DRAW_LOOKS; k++) {
+        buf svg, alt;
+        buf_init(&svg);
+        buf_init(&alt);
+        draw_look look = draw_look_at(k);
+        assert_int_equal(draw_timeline(b, tr, n, look, &svg, &alt, err, sizeof err), 0);
+        assert_true(fx_wellformed(&svg));
+        /* font sizes: 12 unless written, never under the minimum */
+        for (const char *p = strstr(svg.data, "font-size=\""); p; p = strstr(p + 1, "font-size=\""))
+            assert_true(strtod(p + 11, NULL) >= DRAW_MIN_TEXT);
+        if (look.layout == DRAW_NARROW) {
+            char *name = xasprintf("mini-timeline%s", draw_look_suffix(look));
+            fx_golden(name, svg.data);
+            free(name);
+        } else if (look.theme == DRAW_DARK) {
+            fx_golden("mini-timeline-dark", svg.data);
+        }
+        buf_free(&svg);
+        buf_free(&alt);
+    }
+    free(tr);
+    fx_board_free(b);
+}
+
+/* With the ID checked in the effect's transaction, recording it is part of
+ * the effect's row, so the timeline with the check is no taller than the
+ * one without. */
+static void record_in_transaction_is_one_row(void **state)
+{
+    (void)state;
+    bp_board *b = fx_mini();
+    sim_trace_entry tr[] = {
+        {0, SIM_TR_ARRIVE, 1, 0, -1, 0, 0},     {1000, SIM_TR_SEND, 1, 1, 2, 1, 0},
+        {2000, SIM_TR_RECEIVE, 1, 2, 1, 0, 0},  {3000, SIM_TR_CALL, 1, 2, 3, 0, 0},
+        {150000, SIM_TR_EFFECT, 1, 3, 2, 0, 0}, {150000, SIM_TR_RECORD_KEY, 1, 2, -1, 0, 0},
+        {150000, SIM_TR_REPLY, 1, 2, 1, 0, 0},  {151000, SIM_TR_ACKED, 1, 1, 2, 0, 0},
+    };
+    size_t n = sizeof tr / sizeof tr[0];
+    dcanvas *m = dcanvas_new_measure();
+    dtimeline_layout l;
+    char err[256];
+    assert_int_equal(dtimeline_layout_make(m, b, tr, n, DRAW_WIDE, &l, err, sizeof err), 0);
+    assert_int_equal(count(&l, DTL_OTHER_MARK), 0);
+    assert_string_equal(find(&l, DTL_EFFECT)->text, "job 1 charged, ID recorded");
+    dtimeline_layout_free(&l);
+    /* recorded after the effect, in a step of its own: a row of its own */
+    b->sim.parts[2].idempotency = SIM_IDEM_KEY_AFTER_EFFECT;
+    assert_int_equal(dtimeline_layout_make(m, b, tr, n, DRAW_WIDE, &l, err, sizeof err), 0);
+    assert_int_equal(count(&l, DTL_OTHER_MARK), 1);
+    assert_string_equal(find(&l, DTL_EFFECT)->text, "job 1 charged");
+    dtimeline_layout_free(&l);
+    dcanvas_free(m);
+    fx_board_free(b);
+}
+
+/* The second release's steps: a relay publishes from the outbox, its
+ * confirm is lost, it publishes again, the broker queues a second copy,
+ * and the second hop's handler applies the event twice (not "charged three
+ * times": effects count per handler). */
+static void outbox_relay_publishes_twice(void **state)
+{
+    (void)state;
+    const fx_part parts[] = {
+        {"users", "Checkout", SIM_KIND_USERS, 0, 0, false, SIM_IDEM_NONE},
+        {"q", "Order queue", SIM_KIND_BROKER, 1, 1, false, SIM_IDEM_NONE},
+        {"orders", "Orders", SIM_KIND_CONSUMER, 1, 1, false, SIM_IDEM_KEY_IN_TRANSACTION},
+        {"odb", "Order database", SIM_KIND_DATABASE, 1, 1, false, SIM_IDEM_NONE},
+        {"events", "Event broker", SIM_KIND_BROKER, 1, 1, false, SIM_IDEM_NONE},
+        {"ship", "Shipping", SIM_KIND_CONSUMER, 1, 1, false, SIM_IDEM_NONE},
+        {"sdb", "Shipping database", SIM_KIND_DATABASE, 1, 1, false, SIM_IDEM_NONE},
+    };
+    const fx_link links[] = {
+        {0, 1, SIM_PROTO_HTTP2, 0, 0, NULL, 0, false}, {1, 2, SIM_PROTO_AMQP, 0, 0, NULL, 0, false},
+        {2, 3, SIM_PROTO_SQL, 0, 0, NULL, 0, false},   {2, 4, SIM_PROTO_AMQP, 0, 0, NULL, 0, false},
+        {4, 5, SIM_PROTO_AMQP, 0, 0, NULL, 0, false},  {5, 6, SIM_PROTO_SQL, 0, 0, NULL, 0, false},
+    };
+    bp_board *b = fx_board("ob", "Outbox", parts, 7, links, 6);
+    sim_trace_entry tr[] = {
+        {0, SIM_TR_ARRIVE, 1, 0, -1, 0, 0},       {1000, SIM_TR_SEND, 1, 1, 2, 1, 0},
+        {2000, SIM_TR_RECEIVE, 1, 2, 1, 1, 0},    {9000, SIM_TR_EFFECT, 1, 3, 2, 0, 0},
+        {9000, SIM_TR_OUTBOX, 1, 3, -1, 0, 0},    {9000, SIM_TR_RECORD_KEY, 1, 2, -1, 0, 0},
+        {9000, SIM_TR_REPLY, 1, 2, 1, 1, 0},      {10000, SIM_TR_ACKED, 1, 1, 2, 1, 0},
+        {2000000, SIM_TR_PUBLISH, 1, 2, 4, 1, 0}, {2000500, SIM_TR_ACCEPT, 1, 4, 2, 1, 0},
+        {2000500, SIM_TR_SEND, 1, 4, 5, 1, 0},    {2000500, SIM_TR_LOST_REPLY, 1, 4, 2, 1, 0},
+        {2001000, SIM_TR_RECEIVE, 1, 5, 4, 1, 0}, {2008000, SIM_TR_EFFECT, 1, 6, 5, 0, 0},
+        {2008000, SIM_TR_REPLY, 1, 5, 4, 1, 0},   {2009000, SIM_TR_ACKED, 1, 4, 5, 1, 0},
+        {4000000, SIM_TR_PUBLISH, 1, 2, 4, 1, 0}, {4000500, SIM_TR_ACCEPT, 1, 4, 2, 2, 1},
+        {4000500, SIM_TR_SEND, 1, 4, 5, 1, 1},    {4001000, SIM_TR_RECEIVE, 1, 5, 4, 1, 1},
+        {4001500, SIM_TR_CONFIRM, 1, 2, 4, 1, 0}, {4008000, SIM_TR_EFFECT, 1, 6, 5, 1, 1},
+        {4008000, SIM_TR_REPLY, 1, 5, 4, 1, 1},   {4009000, SIM_TR_ACKED, 1, 4, 5, 1, 1},
+    };
+    size_t n = sizeof tr / sizeof tr[0];
+    dcanvas *m = dcanvas_new_measure();
+    dtimeline_layout l;
+    char err[256];
+    assert_int_equal(dtimeline_layout_make(m, b, tr, n, DRAW_WIDE, &l, err, sizeof err), 0);
+    const char *want[] = {
+        "job 1 charged, event in outbox, ID recorded",
+        "event of job 1",
+        "confirm 1 lost",
+        "event of job 1 again",
+        "job 1 queued again (copy 2)",
+        "confirm 1",
+        "job 1 handled",
+        "job 1 handled twice",
+    };
+    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+        bool found = false;
+        for (size_t i = 0; i < l.n_items && !found; i++)
+            found = strcmp(l.items[i].text, want[w]) == 0;
+        if (!found)
+            fail_msg("no timeline row says \"%s\"", want[w]);
+    }
+    for (size_t i = 0; i < l.n_items; i++)
+        if (strstr(l.items[i].text, "3 times") || strstr(l.items[i].text, "charged twice"))
+            fail_msg("effects of two hops counted together: \"%s\"", l.items[i].text);
+    /* the lost confirm goes from the event broker back towards the relay */
+    const dtl_item *lost = find(&l, DTL_LOST);
+    assert_non_null(lost);
+    assert_true(lost->from_lane > lost->to_lane);
+    assert_int_equal(count(&l, DTL_DUPLICATE), 1);
+    dtimeline_layout_free(&l);
+    dcanvas_free(m);
     fx_board_free(b);
 }
 
@@ -177,14 +329,14 @@ static void bad_traces(void **state)
     buf_init(&svg);
     buf_init(&alt);
     char err[256];
-    assert_int_equal(draw_timeline(b, tr, 0, &svg, &alt, err, sizeof err), -1);
+    assert_int_equal(draw_timeline(b, tr, 0, FX_LOOK, &svg, &alt, err, sizeof err), -1);
     assert_string_equal(err, "the trace to draw is empty");
     tr[4].part = 9;
-    assert_int_equal(draw_timeline(b, tr, n, &svg, &alt, err, sizeof err), -1);
+    assert_int_equal(draw_timeline(b, tr, n, FX_LOOK, &svg, &alt, err, sizeof err), -1);
     assert_string_equal(err, "trace event 5 names a part the board does not have");
     tr[4].part = 3;
     tr[4].t_us = 0;
-    assert_int_equal(draw_timeline(b, tr, n, &svg, &alt, err, sizeof err), -1);
+    assert_int_equal(draw_timeline(b, tr, n, FX_LOOK, &svg, &alt, err, sizeof err), -1);
     assert_string_equal(err, "trace event 5 is earlier than the event before it");
     assert_int_equal(svg.len, 0);
     free(tr);
@@ -199,6 +351,9 @@ int main(void)
         cmocka_unit_test(lost_ack_then_skip),
         cmocka_unit_test(duplicate_charge_highlighted),
         cmocka_unit_test(crash_restart_marks),
+        cmocka_unit_test(narrow_and_dark),
+        cmocka_unit_test(record_in_transaction_is_one_row),
+        cmocka_unit_test(outbox_relay_publishes_twice),
         cmocka_unit_test(bad_traces),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -99,7 +99,7 @@ static int setup(void **state)
     gt_write(s->root, "content/boards/beta.yaml", beta_yaml);
     gt_write(s->root, "templates/page.html",
              "<!doctype html><title>{{ title }} · {{ site_title }}</title>\n"
-             "<main>{{ content }}</main>\n{{ measured }}\n{{ model_note }}\n"
+             "<main>{{ content }}</main>\n{{ measured }}\n"
              "{{#each nav }}<a href=\"{{ url }}\">{{ title }}</a>{{/each }}\n");
     gt_write(s->root, "templates/index.html",
              "<!doctype html><title>{{ site_title }}</title>\n"

@@ -1,0 +1,268 @@
+// layout.mjs — every page of a built site read as a reader would, in
+// Debian's Chromium driven by playwright-core, at 320, 375, 768 and 1280 px,
+// in the light and the dark theme. Run by tests/run-layout.sh on the real
+// content (content/).
+//
+// usage: node layout.mjs SITE_DIR SCREENSHOT_DIR
+//
+// For each page, width and theme it checks that
+//   - the page does not scroll sideways, and no figure, table or widget
+//     reaches past the viewport or is clipped by its own box (its content
+//     wider than the box that shows it);
+//   - the smallest text in every drawing the browser shows renders at 11
+//     CSS px or more: each drawing's smallest SVG font-size (read from the
+//     file the <picture> chose, or from an inline <svg>) times the scale it
+//     is drawn at (its width on screen over its own width);
+//   - the drawings match the theme: in the dark theme each shown drawing is
+//     a "-dark" rendering and its pixels are dark on average (mean relative
+//     luminance under 0.3, measured by painting it on a canvas), in the
+//     light theme light (over 0.6);
+//   - a figure narrower than the text column sits in its middle;
+//   - the site nav leaves no item alone on a line;
+//   - a switcher's buttons never wrap under its label;
+//   - axe-core (pinned by package-lock.json) finds no violations.
+// A full-page screenshot of each page, width and theme goes to
+// SCREENSHOT_DIR (PAGE-WIDTH[-dark].png). Exits 1 after listing every
+// failed check.
+
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { serve } from './serve.mjs';
+
+const require = createRequire(import.meta.url);
+const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+const [siteArg, shotsArg] = process.argv.slice(2);
+if (!siteArg || !shotsArg) {
+  console.error('usage: node layout.mjs SITE_DIR SCREENSHOT_DIR');
+  process.exit(2);
+}
+const SITE = path.resolve(siteArg);
+const SHOTS = path.resolve(shotsArg);
+const CHROMIUM = process.env.BP_CHROMIUM || '/usr/bin/chromium';
+const WIDTHS = [320, 375, 768, 1280];
+const THEMES = ['light', 'dark'];
+const MIN_TEXT = 11; // CSS px (issue 17; draw.h DRAW_MIN_TEXT)
+const DARK_MAX = 0.3; // mean relative luminance of a dark drawing
+const LIGHT_MIN = 0.6;
+
+// Every page of the site: each folder with an index.html, as a URL path.
+function pages(root) {
+  const out = [];
+  const walk = (dir, rel) => {
+    if (fs.existsSync(path.join(dir, 'index.html'))) out.push(rel);
+    for (const e of fs.readdirSync(dir, { withFileTypes: true }))
+      if (e.isDirectory() && e.name !== 'static') walk(path.join(dir, e.name), rel + e.name + '/');
+  };
+  walk(root, '');
+  return out.sort();
+}
+
+// Runs in the page: every layout problem at this width and theme, as text.
+async function inspect({ minText, darkMax, lightMin, dark }) {
+  const problems = [];
+  const vw = document.documentElement.clientWidth;
+  const name = (el) => {
+    const id = el.id || el.closest('[id]')?.id;
+    return `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\s+/).join('.') : ''}${id ? ' in #' + id : ''}`;
+  };
+  const shown = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden';
+  };
+
+  const se = document.scrollingElement;
+  if (se.scrollWidth > se.clientWidth + 1) problems.push(`the page scrolls sideways (${se.scrollWidth} px wide in ${se.clientWidth})`);
+
+  // figures, tables and widgets: inside the viewport, nothing clipped
+  const boxes = document.querySelectorAll(
+    'main figure, main table, main .bp-table-wrap, main picture, main img, main svg, main .bp-level, ' +
+      'main .bp-compare, main .bp-switcher, main .bp-toggle, main form, main pre, main details');
+  for (const el of boxes) {
+    if (!shown(el)) continue;
+    const r = el.getBoundingClientRect();
+    if (r.left < -1 || r.right > vw + 1)
+      problems.push(`${name(el)} reaches past the viewport (${Math.round(r.left)}..${Math.round(r.right)} of ${vw} px)`);
+    const cs = getComputedStyle(el);
+    if (el.tagName !== 'svg' && el.tagName !== 'IMG' && cs.overflowX !== 'visible' && el.scrollWidth > el.clientWidth + 1)
+      problems.push(`${name(el)} clips or scrolls its content (${el.scrollWidth} px in ${el.clientWidth})`);
+  }
+
+  // drawings: smallest text on screen, theme
+  const minFont = (svg) => {
+    let m = Infinity;
+    for (const t of svg.querySelectorAll('text, tspan')) {
+      let n = t;
+      while (n && n.nodeType === 1 && !n.getAttribute('font-size')) n = n.parentNode;
+      const v = n && n.nodeType === 1 ? parseFloat(n.getAttribute('font-size')) : NaN;
+      if (!Number.isNaN(v)) m = Math.min(m, v);
+    }
+    return m;
+  };
+  const ownWidth = (svg) => {
+    const vb = svg.getAttribute('viewBox');
+    if (vb) return parseFloat(vb.split(/[\s,]+/)[2]);
+    return parseFloat(svg.getAttribute('width'));
+  };
+  const luminance = async (src, w, h) => {
+    const img = new Image();
+    img.src = src;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = Math.max(1, Math.round(w));
+    c.height = Math.max(1, Math.round(h));
+    const g = c.getContext('2d');
+    g.drawImage(img, 0, 0, c.width, c.height);
+    const d = g.getImageData(0, 0, c.width, c.height).data;
+    const lin = (v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    let sum = 0;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      if (d[i + 3] < 128) continue; // transparent: the page shows through
+      sum += 0.2126 * lin(d[i] / 255) + 0.7152 * lin(d[i + 1] / 255) + 0.0722 * lin(d[i + 2] / 255);
+      n++;
+    }
+    return n ? sum / n : NaN;
+  };
+  const judge = (what, font, scale, lum, file) => {
+    if (font * scale < minText - 0.05)
+      problems.push(`${what}: smallest text ${font} px drawn at ${scale.toFixed(2)} = ${(font * scale).toFixed(1)} CSS px`);
+    if (dark && file !== null && !/-dark\.svg$/.test(file)) problems.push(`${what}: the dark theme shows ${file}`);
+    if (dark && !(lum < darkMax)) problems.push(`${what}: a dark-theme drawing is light (mean luminance ${lum.toFixed(2)})`);
+    if (!dark && !(lum > lightMin)) problems.push(`${what}: a light-theme drawing is dark (mean luminance ${lum.toFixed(2)})`);
+  };
+  const drawings = [];
+  for (const img of document.querySelectorAll('main img')) {
+    if (!shown(img) || !/\.svg$/.test(img.currentSrc)) continue;
+    const text = await (await fetch(img.currentSrc)).text();
+    const svg = new DOMParser().parseFromString(text, 'image/svg+xml').documentElement;
+    const r = img.getBoundingClientRect();
+    const file = img.currentSrc.split('/').pop();
+    judge(`drawing ${file}`, minFont(svg), r.width / ownWidth(svg), await luminance(img.currentSrc, r.width, r.height), file);
+    drawings.push(img);
+  }
+  for (const svg of document.querySelectorAll('main svg')) {
+    if (!shown(svg) || svg.closest('button, a, summary') || !svg.querySelector('text')) continue;
+    const r = svg.getBoundingClientRect();
+    const src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(new XMLSerializer().serializeToString(svg));
+    judge(`inline drawing ${name(svg)}`, minFont(svg), r.width / ownWidth(svg), await luminance(src, r.width, r.height), null);
+    drawings.push(svg);
+  }
+
+  // a drawing narrower than its column sits in its middle
+  for (const d of drawings) {
+    const fig = d.closest('figure');
+    if (!fig) continue;
+    const f = fig.getBoundingClientRect();
+    const r = d.getBoundingClientRect();
+    if (r.width < f.width - 2 && Math.abs(r.left - f.left - (f.right - r.right)) > 2)
+      problems.push(`${name(d)} is not centred in its figure (${Math.round(r.left - f.left)} px left, ${Math.round(f.right - r.right)} px right)`);
+  }
+
+  // the nav: no item alone on its line (unless each line holds one)
+  // (in a grid the items stand in columns, and a short last row is a table's)
+  const items = [...document.querySelectorAll('header nav li, header nav > a')].filter(shown);
+  const navList = document.querySelector('header nav ul');
+  if (items.length > 1 && !(navList && getComputedStyle(navList).display === 'grid')) {
+    const lines = new Map();
+    for (const it of items) {
+      const top = Math.round(it.getBoundingClientRect().top);
+      lines.set(top, (lines.get(top) || 0) + 1);
+    }
+    const counts = [...lines.values()];
+    if (counts.length > 1 && counts.some((c) => c === 1) && counts.some((c) => c > 1))
+      problems.push(`the nav leaves an item alone on a line (items per line: ${counts.join(', ')})`);
+  }
+
+  // a switcher's buttons stay beside or below its label as one group, never
+  // some beside it and some wrapped under it
+  for (const sw of document.querySelectorAll('.bp-switcher')) {
+    if (!shown(sw)) continue;
+    const label = sw.querySelector('.bp-switcher-label');
+    const buttons = [...sw.querySelectorAll('button')].filter(shown).map((b) => b.getBoundingClientRect());
+    if (!label || buttons.length < 2) continue;
+    const l = label.getBoundingClientRect();
+    const beside = buttons.some((r) => r.top < l.bottom - 1);
+    const under = buttons.some((r) => r.top >= l.bottom - 1 && r.left < l.right - 1);
+    if (beside && under) problems.push(`a switcher's buttons wrap under its label in ${name(sw)}`);
+  }
+  return problems;
+}
+
+// The gap under the last row of each timeline (a box that reserves room for
+// a taller state shows it as blank space): at most this many px.
+const TIMELINE_SLACK = 40;
+async function timelineGaps(page) {
+  return page.evaluate((slack) => {
+    const out = [];
+    for (const fig of document.querySelectorAll('figure')) {
+      const img = fig.querySelector('img, svg');
+      if (!img || !/timeline/i.test(img.getAttribute('alt') || img.querySelector?.('title')?.textContent || '')) continue;
+      const f = fig.getBoundingClientRect();
+      const cap = fig.querySelector('figcaption');
+      const r = img.getBoundingClientRect();
+      if (!r.height) continue;
+      const below = (cap ? cap.getBoundingClientRect().top : f.bottom) - r.bottom;
+      if (below > slack) out.push(`blank space of ${Math.round(below)} px under a timeline in #${fig.id || fig.closest('[id]')?.id}`);
+    }
+    return out;
+  }, TIMELINE_SLACK);
+}
+
+async function run() {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const server = await serve(SITE);
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  const failures = [];
+  let visits = 0;
+  const started = Date.now();
+  try {
+    for (const theme of THEMES)
+      for (const width of WIDTHS) {
+        const context = await browser.newContext({ viewport: { width, height: 900 }, deviceScaleFactor: 1, colorScheme: theme });
+        const page = await context.newPage();
+        const errors = [];
+        page.on('pageerror', (e) => errors.push(e.message));
+        page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+        for (const rel of pages(SITE)) {
+          const where = `/${rel} at ${width} px, ${theme}`;
+          await page.goto(`${origin}/${rel}`, { waitUntil: 'load' });
+          await page.evaluate(() => document.fonts.ready);
+          const found = await page.evaluate(inspect, { minText: MIN_TEXT, darkMax: DARK_MAX, lightMin: LIGHT_MIN, dark: theme === 'dark' });
+          found.push(...(await timelineGaps(page)));
+          await page.addScriptTag({ content: AXE });
+          const axe = await page.evaluate(async () => {
+            const r = await window.axe.run(document, { resultTypes: ['violations'] });
+            return r.violations.map((v) => `axe ${v.id} (${v.impact}): ${v.nodes.length}× ${v.nodes[0]?.target.join(' ')}`);
+          });
+          found.push(...axe, ...errors.splice(0).map((e) => `console: ${e}`));
+          for (const f of found) failures.push(`${where}: ${f}`);
+          const stem = (rel.replace(/\/$/, '').replace(/\//g, '-') || 'home') + `-${width}` + (theme === 'dark' ? '-dark' : '');
+          await page.screenshot({ path: path.join(SHOTS, `${stem}.png`), fullPage: true });
+          visits++;
+        }
+        await context.close();
+      }
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  const secs = ((Date.now() - started) / 1000).toFixed(1);
+  if (failures.length) {
+    console.error(`layout test FAILED: ${failures.length} problems in ${visits} page visits:\n  ${failures.join('\n  ')}`);
+    return 1;
+  }
+  console.log(`layout test: ${visits} page visits (${WIDTHS.join(', ')} px, light and dark) clean in ${secs} s; ` +
+    `screenshots in ${path.relative(process.cwd(), SHOTS)}`);
+  return 0;
+}
+
+process.exit(await run());
