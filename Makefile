@@ -19,7 +19,7 @@ OPT ?= -O2
 # pkg-config name : Debian package, then command-or-file : Debian package.
 # Debian's libcmark-gfm-extensions-dev ships no .pc file: its header is checked.
 BUILD_PKGS := libcmark-gfm:libcmark-gfm-dev yaml-0.1:libyaml-dev cairo:libcairo2-dev \
-              fontconfig:libfontconfig-dev cmocka:libcmocka-dev
+              fontconfig:libfontconfig-dev cmocka:libcmocka-dev libmicrohttpd:libmicrohttpd-dev
 BUILD_CMDS := pkg-config:pkg-config /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf:fonts-dejavu-core \
               /usr/include/cmark-gfm-core-extensions.h:libcmark-gfm-extensions-dev \
               clang-14:clang-14 wasm-ld-14:lld-14 wasm-opt:binaryen
@@ -53,9 +53,10 @@ deps:
 	@$(call ensure,$(BUILD_PKGS),$(BUILD_CMDS),to build boardpress)
 test-deps: deps
 	@$(call ensure,,$(TEST_CMDS),by make test)
-	@tests/browser/ready.sh
+	@bash tests/browser/ready.sh
 bench-deps: deps
 	@$(call ensure,,$(BENCH_CMDS),by make bench)
+	@bash tests/browser/ready.sh
 
 # ---------------------------------------------------------------- flags
 # Quiet by default ("CC file"); `make V=1` shows whole commands.
@@ -69,8 +70,8 @@ endif
 
 WARN := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wstrict-prototypes \
         -Wmissing-prototypes -Wvla -Wformat=2 -Werror
-PKG_CFLAGS = $(shell pkg-config --cflags libcmark-gfm yaml-0.1 cairo fontconfig 2>/dev/null)
-PKG_LIBS = -pthread -lcmark-gfm-extensions $(shell pkg-config --libs libcmark-gfm yaml-0.1 cairo fontconfig 2>/dev/null) -lm
+PKG_CFLAGS = $(shell pkg-config --cflags libcmark-gfm yaml-0.1 cairo fontconfig libmicrohttpd 2>/dev/null)
+PKG_LIBS = -pthread -lcmark-gfm-extensions $(shell pkg-config --libs libcmark-gfm yaml-0.1 cairo fontconfig libmicrohttpd 2>/dev/null) -lm
 CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -149,6 +150,9 @@ $(ASAN_BUILD)/obj/generator/%.o: generator/%.c
 	$(Q)$(CC) $(ASAN_CFLAGS) -D_DEFAULT_SOURCE $(CACHE_DEFS) -Isim-core -Igenerator $(PKG_CFLAGS) -c -o $@ $<
 
 $(BUILD)/obj/generator/run/cache.o $(ASAN_BUILD)/obj/generator/run/cache.o: $(wildcard sim-core/*.c sim-core/*.h)
+# The preview's page script is built into live.o (.incbin, live.c).
+LIVE_OBJ = $(1)/obj/generator/preview/live.o
+$(call LIVE_OBJ,$(BUILD)) $(call LIVE_OBJ,$(ASAN_BUILD)): generator/preview/live.js
 
 $(ASAN_BUILD)/obj/tests/unit/%.o: tests/unit/%.c
 	@mkdir -p $(dir $@)
@@ -231,10 +235,12 @@ $(ASAN_BUILD)/obj/gen/live_assets.o: $(LIVE_ASSETS_C)
 site: all
 	$(BUILD)/boardpress build
 
+# make serve: build, watch and preview with live reload (README "Preview
+# while you write"); PORT=N for another port, BIND=ADDR to listen elsewhere.
 PORT ?= 8000
-serve: site
-	@echo "serving public/ on http://127.0.0.1:$(PORT)/ (Ctrl-C stops)"
-	cd public && python3 -m http.server --bind 127.0.0.1 $(PORT)
+BIND ?= 127.0.0.1
+serve: all
+	$(BUILD)/boardpress serve --port $(PORT) --bind $(BIND)
 
 # ---------------------------------------------------------------- tests
 # Every test kind is a script under tests/ named run-*.sh; they run in name
@@ -350,6 +356,7 @@ $(FUZZ_BUILD)/obj/gen/live_assets.o: $(LIVE_ASSETS_C)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -Igenerator -c -o $@ $<
 
 $(FUZZ_BUILD)/obj/generator/run/cache.o: $(wildcard sim-core/*.c sim-core/*.h)
+$(call LIVE_OBJ,$(FUZZ_BUILD)): generator/preview/live.js
 
 $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/obj/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJ)
 	$(call say,FUZZLD,$@)

@@ -22,6 +22,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -112,28 +113,63 @@ static void summary(const site *s, int status, size_t written, size_t unchanged,
     fprintf(stderr, ", %.2f s\n", dt);
 }
 
+/* True when the build may go on: nothing reported, and not asked to stop
+ * (said once, as an error, so nothing is written). */
+static bool go_on(site *s, build_report *r)
+{
+    if (s->d.errors)
+        return false;
+    if (s->opt.cancel && atomic_load(s->opt.cancel)) {
+        diag_error(&s->d, NULL, 0, 0, "interrupted; nothing written, %s is unchanged", s->opt.out);
+        if (r)
+            r->interrupted = true;
+        return false;
+    }
+    return true;
+}
+
+static void add_changed(void *ctx, const char *rel)
+{
+    build_report *r = ctx;
+    r->changed = xrealloc(r->changed, (r->n_changed + 1) * sizeof *r->changed);
+    r->changed[r->n_changed++] = xstrdup(rel);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 int site_build(const site_options *o)
+{
+    return site_build_report(o, NULL);
+}
+
+int site_build_report(const site_options *o, build_report *r)
 {
     double t0 = clock_now_s();
     site s;
     site_init(&s, o);
+    if (r)
+        memset(r, 0, sizeof *r);
     build_date(&s);
     /* before anything is read or cached: the folders must not overlap */
     const char *sources[3] = {o->content, o->templates, o->statics};
     outdir_options oo = {o->out, sources, 3, o->cache, o->journal ? o->journal : o->cache};
     outdir_check(&oo, o->write, &s.d);
 
-    load_site(&s);
-    bool live = s.d.errors == 0 && site_live(&s);
+    if (go_on(&s, r))
+        load_site(&s);
+    bool live = go_on(&s, r) && site_live(&s);
     if (live)
         live_assets_check(&s);
-    if (s.d.errors == 0)
+    if (go_on(&s, r))
         simulate_site(&s);
-    if (s.d.errors == 0)
+    if (go_on(&s, r))
         simulate_check_claims(&s);
 
-    outdir *out = s.d.errors == 0 && o->write ? outdir_begin(&oo, &s.d) : NULL;
-    if (s.d.errors == 0) {
+    outdir *out = go_on(&s, r) && o->write ? outdir_begin(&oo, &s.d) : NULL;
+    if (go_on(&s, r)) {
         render_sink sink = {out_open, out_write, out_close, out};
         figure_from_cache(&s);
         render_site(&s, out ? &sink : NULL);
@@ -149,15 +185,32 @@ int site_build(const site_options *o)
     size_t written = 0, unchanged = 0;
     if (out) {
         outdir_counts(out, &written, &unchanged);
-        if (s.d.errors == 0)
+        if (go_on(&s, r)) {
+            if (r)
+                outdir_changes(out, add_changed, r);
             outdir_commit(out, &s.d);
-        else
+        } else {
             outdir_abort(out);
+        }
     }
 
     int status = diag_exit_status(&s.d);
     if (!o->quiet)
         summary(&s, status, written, unchanged, clock_now_s() - t0);
+    if (r) {
+        if (status != 0) { /* the commit failed: nothing changed */
+            for (size_t i = 0; i < r->n_changed; i++)
+                free(r->changed[i]);
+            free(r->changed);
+            r->changed = NULL;
+            r->n_changed = 0;
+        } else if (r->n_changed) {
+            qsort(r->changed, r->n_changed, sizeof *r->changed, by_name);
+        }
+        r->simulated = s.runs;
+        r->from_cache = s.cached;
+        r->messages = s.d.text ? xstrdup(s.d.text) : NULL;
+    }
     site_free(&s);
     return status;
 }

@@ -33,16 +33,16 @@ static inline uint64_t rng_site(uint64_t key, uint64_t who)
     return rng_mix(key + who * 0xd1b54a32d192ed03ULL);
 }
 
-/* The i-th 64-bit number a site draws for purpose `what`. */
-static inline uint64_t rng_bits(uint64_t site, uint32_t what, uint32_t i)
+/* The i-th 64-bit number the draw site `from` gives for purpose `what`. */
+static inline uint64_t rng_bits(uint64_t from, uint32_t what, uint32_t i)
 {
-    return rng_mix(site + ((uint64_t)what << 32 | i) * RNG_GAMMA);
+    return rng_mix(from + ((uint64_t)what << 32 | i) * RNG_GAMMA);
 }
 
 /* Uniform on [0, 1) with 53 random bits. */
-static inline double rng_unit(uint64_t site, uint32_t what, uint32_t i)
+static inline double rng_unit(uint64_t from, uint32_t what, uint32_t i)
 {
-    return (double)(rng_bits(site, what, i) >> 11) * 0x1.0p-53;
+    return (double)(rng_bits(from, what, i) >> 11) * 0x1.0p-53;
 }
 
 /* The distributions, drawn at (key, who, what): the site's numbers 0, 1,

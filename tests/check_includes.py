@@ -16,8 +16,9 @@ problem) when
      neither sees a board or a page;
   3. a generator file includes a sim-core header other than its public
      ones (simcore.h, wire.h);
-  4. libyaml, cmark-gfm or cairo (with fontconfig) is included by more than
-     one file, or by a header: each is used from exactly one .c file.
+  4. libyaml, cmark-gfm, cairo (with fontconfig) or libmicrohttpd is
+     included by more than one file, or by a header: each is used from
+     exactly one .c file.
 
 #include "..." lines are resolved as the compiler does: the including
 file's folder first, then the -I folders, in order; by default those the
@@ -36,6 +37,7 @@ LIBRARIES = {
     "libyaml": re.compile(r"^yaml\.h$"),
     "cmark-gfm": re.compile(r"^cmark"),
     "cairo": re.compile(r"^(cairo|fontconfig/)"),
+    "libmicrohttpd": re.compile(r"^microhttpd\.h$"),
 }
 QUOTE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 ANGLE = re.compile(r"^\s*#\s*include\s*<([^>]+)>")

@@ -2,7 +2,9 @@
  * one known point of its writing (run-interrupt.sh, run-crash.sh): an
  * open() of a path that ends with $BP_PAUSE_AT waits until the file
  * $BP_PAUSE_UNTIL exists (or, without it, until a signal ends the build,
- * which keeps the default actions). boardpress refuses to read a named
+ * which keeps the default actions); the first $BP_PAUSE_SKIP such opens
+ * (default 0) go through (run-serve.sh pauses a rebuild, not the first
+ * build). boardpress refuses to read a named
  * pipe, so the pipe that used to hold it there would no longer do. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -13,11 +15,16 @@
 #include <string.h>
 #include <unistd.h>
 
+static int skipped; /* matching opens let through so far (BP_PAUSE_SKIP) */
+
 static void maybe_pause(const char *path)
 {
     const char *at = getenv("BP_PAUSE_AT");
     size_t n = at ? strlen(at) : 0, len = strlen(path);
     if (!n || len < n || strcmp(path + len - n, at) != 0)
+        return;
+    const char *skip = getenv("BP_PAUSE_SKIP");
+    if (skip && __atomic_fetch_add(&skipped, 1, __ATOMIC_SEQ_CST) < atoi(skip))
         return;
     const char *until = getenv("BP_PAUSE_UNTIL");
     while (!until || access(until, F_OK) != 0) {

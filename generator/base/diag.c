@@ -234,3 +234,178 @@ void diag_unknown(diag *d, const char *path, int line, int col, const char *what
     diag_unknown_text(msg, sizeof msg, what, word, candidates, n);
     diag_error(d, path, line, col, "%s", msg);
 }
+
+/* ------------------------------------------------------------ messages taken apart */
+
+/* *out gets the number at the end of s[0..*n) (digits after a ':'), and
+ * *n shrinks to before that ':'; false (nothing changed) when there is none. */
+static bool trailing_number(const char *s, size_t *n, int *out)
+{
+    size_t end = *n, i = end;
+    while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9' && end - i < 9)
+        i--;
+    if (i == end || i == 0 || s[i - 1] != ':')
+        return false;
+    int v = 0;
+    for (size_t k = i; k < end; k++)
+        v = v * 10 + (s[k] - '0');
+    if (v <= 0)
+        return false;
+    *out = v;
+    *n = i - 1;
+    return true;
+}
+
+/* The hint diag_unknown and the loaders end a message with, or NULL. */
+static char *hint_of(const char *msg)
+{
+    const char *mean = strstr(msg, "; did you mean ");
+    if (mean)
+        return xstrdup(mean + 2);
+    size_t n = strlen(msg);
+    const char *expected = strstr(msg, " (expected ");
+    if (expected && n > 0 && msg[n - 1] == ')')
+        return xstrndup(expected + 2, (size_t)(msg + n - 1 - (expected + 2)));
+    return NULL;
+}
+
+/* Append one character (its bytes at s, valid UTF-8 of length len, or a
+ * bad byte when len is 0) to b, as U+FFFD when bad. */
+static void put_char(buf *b, const char *s, size_t len)
+{
+    if (len)
+        buf_put(b, s, len);
+    else
+        buf_puts(b, "\xEF\xBF\xBD");
+}
+
+/* The length of the valid UTF-8 character at s[0..n) (NUL is not one), or 0. */
+static size_t char_len(const char *s, size_t n)
+{
+    unsigned char c = (unsigned char)s[0];
+    size_t len = c < 0x80                 ? 1
+                 : c >= 0xC2 && c <= 0xDF ? 2
+                 : c >= 0xE0 && c <= 0xEF ? 3
+                 : c >= 0xF0 && c <= 0xF4 ? 4
+                                          : 0;
+    size_t bad;
+    return len && len <= n && utf8_valid(s, len, &bad) ? len : 0;
+}
+
+/* The source line and caret of e from the file's text (n bytes). Lines
+ * longer than DIAG_SOURCE_WIDTH characters are cut to a window around the
+ * column. */
+#define DIAG_SOURCE_WIDTH 240
+static void source_of(diag_entry *e, const char *text, size_t n)
+{
+    const char *p = text, *end = text + n;
+    for (int l = 1; l < e->line; l++) {
+        const char *next = memchr(p, '\n', (size_t)(end - p));
+        if (!next)
+            return; /* the file has fewer lines (it changed since) */
+        p = next + 1;
+    }
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    const char *stop = nl ? nl : end;
+    if (stop > p && stop[-1] == '\r')
+        stop--;
+    /* characters to skip so the column stays in view */
+    int first = e->col > DIAG_SOURCE_WIDTH * 2 / 3 ? e->col - DIAG_SOURCE_WIDTH / 3 : 1;
+    buf src, caret;
+    buf_init(&src);
+    buf_init(&caret);
+    if (first > 1) {
+        buf_puts(&src, "\xE2\x80\xA6");
+        buf_putc(&caret, ' ');
+    }
+    int col = 1;
+    bool cut = false;
+    for (const char *q = p; q < stop; col++) {
+        size_t len = char_len(q, (size_t)(stop - q));
+        if (col >= first) {
+            if (col - first >= DIAG_SOURCE_WIDTH) {
+                cut = true;
+                break;
+            }
+            put_char(&src, q, len);
+            if (col < e->col)
+                buf_putc(&caret, *q == '\t' ? '\t' : ' ');
+        }
+        q += len ? len : 1;
+    }
+    if (cut)
+        buf_puts(&src, "\xE2\x80\xA6");
+    e->source = buf_detach(&src);
+    if (e->col > 0 && e->col <= col) {
+        buf_putc(&caret, '^');
+        e->caret = buf_detach(&caret);
+    }
+    buf_free(&caret);
+    buf_free(&src);
+}
+
+diag_entry *diag_entries(const char *text, size_t *n)
+{
+    diag_entry *v = NULL;
+    size_t count = 0, cap = 0;
+    char *file = NULL, *file_path = NULL; /* the last file read, for the next message */
+    size_t file_len = 0;
+    for (const char *p = text; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        v = xgrow(v, sizeof *v, &cap, count + 1);
+        diag_entry *e = &v[count++];
+        memset(e, 0, sizeof *e);
+        e->text = xstrndup(p, len);
+        const char *sep = strstr(e->text, ": error: ");
+        if (sep) {
+            size_t head = (size_t)(sep - e->text);
+            e->message = xstrdup(sep + strlen(": error: "));
+            int a = 0, b = 0;
+            if (trailing_number(e->text, &head, &a)) {
+                if (trailing_number(e->text, &head, &b)) {
+                    e->line = b;
+                    e->col = a;
+                } else {
+                    e->line = a;
+                }
+            }
+            if (!(head == strlen("boardpress") && strncmp(e->text, "boardpress", head) == 0 &&
+                  !e->line))
+                e->path = xstrndup(e->text, head);
+        } else {
+            e->message = xstrdup(e->text);
+        }
+        e->hint = hint_of(e->message);
+        if (e->path && e->line && count <= DIAG_SOURCE_ENTRIES) {
+            if (!file_path || strcmp(file_path, e->path) != 0) {
+                free(file);
+                free(file_path);
+                file = NULL;
+                file_path = xstrdup(e->path);
+                if (file_read(e->path, BP_MAX_FILE_BYTES, &file, &file_len) != 0)
+                    file = NULL;
+            }
+            if (file)
+                source_of(e, file, file_len);
+        }
+        p = nl ? nl + 1 : p + len;
+    }
+    free(file);
+    free(file_path);
+    *n = count;
+    return v;
+}
+
+void diag_entries_free(diag_entry *e, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(e[i].text);
+        free(e[i].path);
+        free(e[i].message);
+        free(e[i].hint);
+        free(e[i].source);
+        free(e[i].caret);
+    }
+    free(e);
+}

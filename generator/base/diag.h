@@ -51,6 +51,31 @@ void diag_read_error(diag *d, const char *path, int line, int col, const char *f
  * per line; NULL for none), each as diag_error would; io is its I/O flag. */
 void diag_add_text(diag *d, const char *text, bool io);
 
+/* One message taken apart (diag_entries), for a reader other than the
+ * terminal (the preview server's error overlay). */
+typedef struct {
+    char *text;    /* the line exactly as stderr got it, without its newline */
+    char *path;    /* the file it names; NULL for "boardpress: error: ..." */
+    int line, col; /* 1-based (col in characters); 0 when the message has none */
+    char *message; /* what follows "error: " (the hint included) */
+    char *hint;    /* the hint at its end, "did you mean 'x'?" or "expected 'a' or 'b'";
+                      NULL when there is none */
+    char *source;  /* the line of path that line names (tabs kept, bytes that are not
+                      UTF-8 as U+FFFD, a long line cut around col with "…"); NULL when
+                      there is no line or the file cannot be read */
+    char *caret;   /* for source: a space for every character before col (a tab for a
+                      tab), then '^'; NULL without source or col */
+} diag_entry;
+
+/* The messages of text (as a diag keeps them: d->text, diag_take; NULL for
+ * none) taken apart, with each named file's line read now (files are read
+ * for the first DIAG_SOURCE_ENTRIES messages only). *n gets the count. The
+ * caller frees the array with diag_entries_free. A path that itself holds
+ * ":LINE:COL: error: " cannot be told from a position. */
+#define DIAG_SOURCE_ENTRIES 100
+diag_entry *diag_entries(const char *text, size_t *n);
+void diag_entries_free(diag_entry *e, size_t n);
+
 /* The exit status for what was reported: 0, 1 (bad input) or 3 (I/O). */
 int diag_exit_status(const diag *d);
 

@@ -192,6 +192,17 @@ void site_init(site *s, const site_options *o)
     s->lim = sim_limits_default();
 }
 
+void build_report_free(build_report *r)
+{
+    if (!r)
+        return;
+    free(r->messages);
+    for (size_t i = 0; i < r->n_changed; i++)
+        free(r->changed[i]);
+    free(r->changed);
+    memset(r, 0, sizeof *r);
+}
+
 static void free_sboard(sboard *b)
 {
     free(b->file);

@@ -11,6 +11,7 @@
 #include "base/util.h"
 #include "simcore.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -222,17 +223,36 @@ void page_free(bp_page *p);
 
 /* What `build`, `check` and `watch` are asked to do (main.c parses it). */
 typedef struct {
-    const char *content;   /* default "content" */
-    const char *templates; /* default "templates" */
-    const char *statics;   /* default "static" */
-    const char *out;       /* default "public" */
-    const char *cache;     /* results cache folder, NULL for none */
-    int jobs;              /* simulation threads; <= 0: number of cores */
-    bool quiet;            /* no progress or summary on stderr */
-    bool write;            /* false for `check`: everything but writing */
-    const char *journal;   /* folder of the journal of what boardpress wrote (the cache
-                              folder, kept also under --no-cache); NULL: cache */
+    const char *content;      /* default "content" */
+    const char *templates;    /* default "templates" */
+    const char *statics;      /* default "static" */
+    const char *out;          /* default "public" */
+    const char *cache;        /* results cache folder, NULL for none */
+    int jobs;                 /* simulation threads; <= 0: number of cores */
+    bool quiet;               /* no progress or summary on stderr */
+    bool write;               /* false for `check`: everything but writing */
+    const char *journal;      /* folder of the journal of what boardpress wrote (the cache
+                                 folder, kept also under --no-cache); NULL: cache */
+    const atomic_int *cancel; /* when set (non-zero) during a build (serve's Ctrl-C, from a
+                                 signal handler), it stops at the next stage or simulation
+                                 and writes nothing; NULL: never */
 } site_options;
+
+/* What a build tells the command that ran it, besides its exit status
+ * (the preview server shows it): its messages and which output files the
+ * swap changed. site_build_report fills it; build_report_free frees it. */
+typedef struct {
+    char *messages;   /* every error line as stderr got it, one per line; NULL: none */
+    bool interrupted; /* site_options.cancel stopped it; nothing was written */
+    char **changed;   /* output files ('/'-separated, relative to --out) whose bytes the swap
+                         changed: written anew, added or removed; sorted. Empty unless the
+                         build wrote the site */
+    size_t n_changed;
+    size_t simulated;  /* board variants simulated (the rest came from the cache) */
+    size_t from_cache; /* ... and taken from the results cache */
+} build_report;
+
+void build_report_free(build_report *r);
 
 #define TIMELINE_MAX_JOBS 30 /* boards with more jobs get no trace or timeline */
 

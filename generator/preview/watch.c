@@ -1,5 +1,6 @@
-/* watch.c — inotify-driven rebuilds. Changes within 100 ms of each other are
- * taken together, so an editor's save (write, rename, chmod) is one rebuild.
+/* watch.c — inotify-driven rebuilds. Changes within WATCH_SETTLE_MS of each
+ * other are taken together, so an editor's save (write, rename, chmod) is
+ * one rebuild.
  * Every folder under content, templates and static is watched except --out
  * and --cache (a build writes there: watching them rebuilt forever); a
  * folder moved away, deleted or put in place again (also a source folder
@@ -10,8 +11,10 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +36,7 @@ typedef struct {
     unsigned roots; /* bit i: it holds source folder i, whose name matters */
 } wdir;
 
-typedef struct {
+struct watcher {
     int fd;
     wdir *dirs;
     size_t n, cap;
@@ -42,7 +45,7 @@ typedef struct {
     size_t unwatched; /* folders that could not be watched since the last report */
     char *first_unwatched;
     int first_errno;
-} watcher;
+};
 
 /* dir resolved even when it does not exist yet (its parent resolved, then
  * its name), or NULL. Caller frees. */
@@ -272,70 +275,212 @@ static void report_names(const buf *names, const strset *created, buf *out)
     }
 }
 
-int watch_run(const site_options *o, int (*build)(const site_options *o), int max_rebuilds)
+/* ------------------------------------------------------------ the event source */
+
+watcher *watcher_new(const site_options *o)
 {
-    watcher w;
-    memset(&w, 0, sizeof w);
-    w.fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-    if (w.fd < 0) {
+    int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    if (fd < 0) {
         fprintf(stderr, "boardpress: error: cannot watch for changes: %s\n", strerror(errno));
+        return NULL;
+    }
+    watcher *w = xcalloc(1, sizeof *w);
+    w->fd = fd;
+    w->roots[0] = o->content;
+    w->roots[1] = o->templates;
+    w->roots[2] = o->statics;
+    w->skip[0] = o->write ? resolve(o->out) : NULL;
+    w->skip[1] = o->cache ? resolve(o->cache) : NULL;
+    watch_roots(w);
+    return w;
+}
+
+void watcher_free(watcher *w)
+{
+    if (!w)
+        return;
+    for (size_t i = 0; i < w->n; i++)
+        free(w->dirs[i].path);
+    free(w->dirs);
+    free(w->skip[0]);
+    free(w->skip[1]);
+    free(w->first_unwatched);
+    close(w->fd);
+    free(w);
+}
+
+int watcher_fd(const watcher *w)
+{
+    return w->fd;
+}
+
+void watcher_report(watcher *w)
+{
+    report_unwatched(w);
+}
+
+bool watcher_collect(watcher *w, buf *shown)
+{
+    strset changed = {0}, created = {0};
+    buf names;
+    buf_init(&names);
+    int got = drain(w, &changed, &created, &names);
+    /* Let a burst of writes settle. */
+    struct pollfd pfd = {w->fd, POLLIN, 0};
+    while (poll(&pfd, 1, WATCH_SETTLE_MS) > 0)
+        got += drain(w, &changed, &created, &names);
+    watch_parents(w);
+    report_names(&names, &created, shown);
+    report_unwatched(w);
+    strset_free(&changed);
+    strset_free(&created);
+    buf_free(&names);
+    return got > 0 && shown->len > 0;
+}
+
+/* ------------------------------------------------------------ stopping */
+
+/* Ctrl-C (SIGINT) or SIGTERM: the first asks the loop, and a build under
+ * way, to stop (the build writes nothing and gives its tree back); a second
+ * one ends the process at once (the next build's journal puts right what
+ * it left). A signal handler reaches only statics: these two. */
+static atomic_int stop_signal;
+static int stop_pipe[2] = {-1, -1};
+
+static void on_stop(int sig)
+{
+    if (atomic_exchange(&stop_signal, sig) != 0) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    int e = errno;
+    if (write(stop_pipe[1], "", 1) < 0) {
+        /* the pipe is full: a stop is pending already */
+    }
+    errno = e;
+}
+
+static int stop_catch(struct sigaction old[2])
+{
+    atomic_store(&stop_signal, 0);
+    if (pipe(stop_pipe) != 0) {
+        fprintf(stderr, "boardpress: error: cannot set up the stop signal: %s\n", strerror(errno));
+        return -1;
+    }
+    for (int i = 0; i < 2; i++) {
+        fcntl(stop_pipe[i], F_SETFD, FD_CLOEXEC);
+        fcntl(stop_pipe[i], F_SETFL, O_NONBLOCK);
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    /* a signal ignored from the start (nohup, a script's background job)
+     * stays ignored */
+    int sigs[2] = {SIGINT, SIGTERM};
+    for (int i = 0; i < 2; i++)
+        if (sigaction(sigs[i], &sa, &old[i]) == 0 && old[i].sa_handler == SIG_IGN)
+            sigaction(sigs[i], &old[i], NULL);
+    return 0;
+}
+
+static void stop_release(const struct sigaction old[2])
+{
+    sigaction(SIGINT, &old[0], NULL);
+    sigaction(SIGTERM, &old[1], NULL);
+    close(stop_pipe[0]);
+    close(stop_pipe[1]);
+    stop_pipe[0] = stop_pipe[1] = -1;
+}
+
+/* ------------------------------------------------------------ the loop */
+
+/* "(2 simulated, 1 page and 3 other files changed)" for a rebuild. */
+static void rebuild_counts(const build_report *r, buf *out)
+{
+    size_t pages = 0;
+    for (size_t i = 0; i < r->n_changed; i++) {
+        size_t n = strlen(r->changed[i]);
+        pages += n >= 5 && strcmp(r->changed[i] + n - 5, ".html") == 0;
+    }
+    size_t other = r->n_changed - pages;
+    buf_printf(out, " (%zu simulated, %zu page%s", r->simulated, pages, pages == 1 ? "" : "s");
+    if (other)
+        buf_printf(out, " and %zu other file%s", other, other == 1 ? "" : "s");
+    buf_puts(out, " changed)");
+}
+
+int watch_loop(const site_options *o, const watch_hooks *h)
+{
+    watcher *w = watcher_new(o);
+    if (!w)
+        return 3;
+    struct sigaction old[2];
+    if (stop_catch(old) != 0) {
+        watcher_free(w);
         return 3;
     }
-    w.roots[0] = o->content;
-    w.roots[1] = o->templates;
-    w.roots[2] = o->statics;
-    w.skip[0] = o->write ? resolve(o->out) : NULL;
-    w.skip[1] = o->cache ? resolve(o->cache) : NULL;
-    watch_roots(&w);
-    int status = build(o);
-    fprintf(stderr, "boardpress: watching %s, %s and %s for changes (Ctrl-C stops)\n", o->content,
-            o->templates, o->statics);
-    report_unwatched(&w);
-    site_options quiet = *o;
+    site_options first = *o;
+    first.cancel = &stop_signal;
+    build_report r;
+    int status = h->build(&first, &r);
+    if (h->built && !r.interrupted)
+        h->built(h->ctx, status, &r, true);
+    build_report_free(&r);
+    if (!atomic_load(&stop_signal)) {
+        fprintf(stderr, "boardpress: watching %s, %s and %s for changes (Ctrl-C stops)\n",
+                o->content, o->templates, o->statics);
+        watcher_report(w);
+    }
+    site_options quiet = first;
     quiet.quiet = true;
     int rebuilds = 0;
-    while (max_rebuilds <= 0 || rebuilds < max_rebuilds) {
-        struct pollfd pfd = {w.fd, POLLIN, 0};
-        if (poll(&pfd, 1, -1) < 0) {
+    while (!atomic_load(&stop_signal) && (h->max_rebuilds <= 0 || rebuilds < h->max_rebuilds)) {
+        struct pollfd pfd[2] = {{w->fd, POLLIN, 0}, {stop_pipe[0], POLLIN, 0}};
+        if (poll(pfd, 2, -1) < 0) {
             if (errno == EINTR)
                 continue;
             break;
         }
-        strset changed = {0}, created = {0};
-        buf names, shown;
-        buf_init(&names);
+        if (atomic_load(&stop_signal) || !(pfd[0].revents & POLLIN))
+            continue;
+        buf shown, line;
         buf_init(&shown);
-        int got = drain(&w, &changed, &created, &names);
-        /* Let a burst of writes settle. */
-        while (poll(&pfd, 1, 100) > 0)
-            got += drain(&w, &changed, &created, &names);
-        watch_parents(&w);
-        report_names(&names, &created, &shown);
-        report_unwatched(&w);
-        if (got > 0 && shown.len) {
+        buf_init(&line);
+        if (watcher_collect(w, &shown) && !atomic_load(&stop_signal)) {
             double t0 = clock_now_s();
-            status = build(&quiet);
+            status = h->build(&quiet, &r);
             double dt = clock_now_s() - t0;
-            if (status == 0)
-                fprintf(stderr, "boardpress: %s changed; rebuilt in %.2f s\n", shown.data, dt);
-            else
+            if (r.interrupted)
+                ; /* said by the build; the loop ends */
+            else if (status == 0) {
+                rebuild_counts(&r, &line);
+                fprintf(stderr, "boardpress: %s changed; rebuilt in %.2f s%s\n", shown.data, dt,
+                        line.data);
+            } else
                 fprintf(stderr,
                         "boardpress: %s changed; the rebuild failed (above), %s still holds the "
                         "last good site\n",
                         shown.data, o->out);
+            if (h->built && !r.interrupted)
+                h->built(h->ctx, status, &r, false);
+            build_report_free(&r);
             rebuilds++;
         }
-        strset_free(&changed);
-        strset_free(&created);
-        buf_free(&names);
         buf_free(&shown);
+        buf_free(&line);
     }
-    for (size_t i = 0; i < w.n; i++)
-        free(w.dirs[i].path);
-    free(w.dirs);
-    free(w.skip[0]);
-    free(w.skip[1]);
-    free(w.first_unwatched);
-    close(w.fd);
-    return status;
+    bool stopped = atomic_load(&stop_signal) != 0;
+    if (stopped)
+        fprintf(stderr, "boardpress: stopped\n");
+    stop_release(old);
+    watcher_free(w);
+    return stopped ? 0 : status;
+}
+
+int watch_run(const site_options *o, site_build_fn build, int max_rebuilds)
+{
+    watch_hooks h = {build, NULL, NULL, max_rebuilds};
+    return watch_loop(o, &h);
 }

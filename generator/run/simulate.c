@@ -37,7 +37,8 @@ typedef struct {
 
 typedef struct {
     run_item *items;
-    size_t *todo; /* indices into items */
+    size_t *todo;             /* indices into items */
+    const atomic_int *cancel; /* site_options.cancel */
 } run_queue;
 
 static void run_at(void *ctx, size_t i)
@@ -45,8 +46,11 @@ static void run_at(void *ctx, size_t i)
     run_queue *q = ctx;
     run_item *it = &q->items[q->todo[i]];
     sboard *b = it->b;
-    if (sim_run(&b->board->sim, &it->lim, b->want_trace, &b->result, b->run_error,
-                sizeof b->run_error) != 0)
+    if (q->cancel && atomic_load(q->cancel)) { /* the build stops: nothing is reported */
+        b->run_failed = 1;
+        snprintf(b->run_error, sizeof b->run_error, "interrupted");
+    } else if (sim_run(&b->board->sim, &it->lim, b->want_trace, &b->result, b->run_error,
+                       sizeof b->run_error) != 0)
         b->run_failed = 1;
     b->ran = true;
 }
@@ -222,9 +226,13 @@ void simulate_site(site *s)
         }
         todo[n_todo++] = i;
     }
-    run_queue q = {l.v, todo};
+    run_queue q = {l.v, todo, s->opt.cancel};
     threads_for_each(s->opt.jobs, n_todo, n_todo, run_at, NULL, &q);
     s->runs += n_todo;
+    if (s->opt.cancel && atomic_load(s->opt.cancel)) {
+        free(todo); /* the build says so; nothing ran to the end is kept */
+        goto out;
+    }
 
     /* Share, report and store in a fixed order, whatever the threads did; a
      * repeat of a failed run fails the same way (the same line, said once). */

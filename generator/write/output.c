@@ -782,6 +782,20 @@ void outdir_abort(outdir *o)
     core_free(c);
 }
 
+void outdir_changes(const outdir *o, void (*each)(void *ctx, const char *rel), void *ctx)
+{
+    const outcore *c = o->c;
+    for (size_t i = 0; i < c->n_entries; i++) {
+        uint64_t ino;
+        const entry *e = &c->entries[i];
+        if (!c->had_old || !outfs_list_get(&c->live_files, e->rel, &ino) || ino != e->ino)
+            each(ctx, e->rel);
+    }
+    for (size_t i = 0; c->had_old && i < c->live_files.n; i++)
+        if (!strset_has(&c->new_files, c->live_files.rel[i]))
+            each(ctx, c->live_files.rel[i]);
+}
+
 void outdir_counts(const outdir *o, size_t *written, size_t *unchanged)
 {
     *written = o->c->written;

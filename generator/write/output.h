@@ -67,6 +67,13 @@ int outdir_commit(outdir *o, diag *d);
  * else deleted) and free o; the previous site is untouched. */
 void outdir_abort(outdir *o);
 
+/* Call each(ctx, rel) for every file whose bytes the swap will change:
+ * written anew (different bytes, or a file the live site lacks) and files
+ * of the live site this build did not write (they go). Unchanged files
+ * are the live site's own (the same inode): they are left out. Before
+ * outdir_commit, after the last write; in no particular order. */
+void outdir_changes(const outdir *o, void (*each)(void *ctx, const char *rel), void *ctx);
+
 /* How many files were written fresh and how many were linked unchanged. */
 void outdir_counts(const outdir *o, size_t *written, size_t *unchanged);
 

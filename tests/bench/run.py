@@ -10,8 +10,8 @@ numbers.
 
 Environment: BUILD (build folder, default build), BENCH_RUNS, BENCH_TMP (where
 the build-vs-Hugo outputs go; default /dev/shm when writable), BENCH_ONLY
-(some of the sections sim wasm live builds real files, space-separated; all
-when unset)."""
+(some of the sections sim wasm live builds real serve files, space-separated;
+all when unset)."""
 import gzip
 import json
 import os
@@ -507,7 +507,7 @@ def bench_real():
         fmt_s(te), "cold build", fmt_s(tc), "%.3f" % (te / tc),
         fmt_mib(med([r.rss_kb for r in edits])), "0 re-simulated, < 0.10 of cold",
         resim == 0 and te / tc < 0.10)
-    return site
+    return site, tc
 
 
 def bench_jobs(real_site):
@@ -633,6 +633,107 @@ def bench_files():
     rmtree(base)
 
 
+# ------------------------------------------------------------------ the preview
+
+CHROMIUM = os.environ.get("BP_CHROMIUM", "/usr/bin/chromium")
+BROWSER_DIR = os.path.join(ROOT, "tests", "browser")
+
+
+def front_matter(path):
+    with open(path) as f:
+        text = f.read()
+    return text.split("\n---", 1)[0] if text.startswith("---") else ""
+
+
+def page_url(md):
+    m = re.search(r"^slug:\s*(\S+)", front_matter(md), re.M)
+    return "/%s/" % (m.group(1) if m else os.path.basename(md)[:-3])
+
+
+def lone_board(content):
+    """(board file, the one page using it): the first board (by name) with
+    a seed line that one page names and no level does, or (None, None)."""
+    pages = [os.path.join(content, n) for n in sorted(os.listdir(content)) if n.endswith(".md")]
+    levels = os.path.join(content, "levels")
+    level_text = "".join(open(os.path.join(levels, n)).read() for n in sorted(os.listdir(levels))
+                         ) if os.path.isdir(levels) else ""
+    boards = os.path.join(content, "boards")
+    for name in sorted(os.listdir(boards)):
+        with open(os.path.join(boards, name)) as f:
+            if not re.search(r"^seed:\s*\d+\s*$", f.read(), re.M):
+                continue
+        users = [p for p in pages if re.search(r"\b%s\b" % re.escape(name), front_matter(p))]
+        if len(users) == 1 and name not in level_text:
+            return os.path.join(boards, name), users[0]
+    return None, None
+
+
+def bench_serve(tc):
+    """`boardpress serve` on a copy of the real site in Chromium: from a
+    saved edit to the page showing it (tests/browser/reload_bench.mjs),
+    beside the cold build of the same run."""
+    sec = "Preview: boardpress serve, edit saved → page shown in Chromium (the real site)"
+    site = os.path.join(OUT, "serve")
+    copy_site(site)
+    content = os.path.join(site, "content")
+    page = largest_page(content)
+    with open(page) as f:
+        prose = f.read()
+    board, board_page = lone_board(content)
+    edits = [{"name": "prose", "url": page_url(page), "file": os.path.relpath(page, site),
+              "runs": [{"text": prose + "\nA sentence the bench adds, version bench-%d-%d.\n" % (
+                  os.getpid(), k), "marker": "bench-%d-%d" % (os.getpid(), k)}
+                  for k in range(RUNS + 1)]}]
+    if board:
+        with open(board) as f:
+            btext = f.read()
+        seed = int(re.search(r"^seed:\s*(\d+)", btext, re.M).group(1))
+        edits.append({"name": "board", "url": page_url(board_page),
+                      "file": os.path.relpath(board, site),
+                      "runs": [{"text": re.sub(r"^seed:\s*\d+", "seed: %d" % (seed + 1000 + k),
+                                               btext, count=1, flags=re.M), "marker": None}
+                               for k in range(RUNS + 1)]})
+    spec = os.path.join(OUT, "serve-bench.json")
+    with open(spec, "w") as f:
+        json.dump({"bp": BP, "site": site, "chromium": CHROMIUM, "edits": edits}, f)
+    log("preview: %d prose edits of %s%s in Chromium (the first of each not counted)" % (
+        RUNS, os.path.basename(page),
+        " and %d seed edits of %s" % (RUNS, os.path.basename(board)) if board else ""))
+    r = run(["node", "reload_bench.mjs", spec], cwd=BROWSER_DIR)
+    if not r.out.strip():
+        return
+    res = r.json()
+
+    def rebuilt(lines):
+        """(median seconds the server's rebuild took, most re-simulated, pages changed)"""
+        got = [re.search(r"rebuilt in ([\d.]+) s \((\d+) simulated, (\d+) pages?", l) for l in lines]
+        got = [g for g in got if g]
+        if not got:
+            return 0.0, "?", "?"
+        return (med([float(g.group(1)) for g in got]), max(int(g.group(2)) for g in got),
+                max(int(g.group(3)) for g in got))
+
+    ms = res["prose"]["ms"][1:]
+    rb, sims, pages = rebuilt(res["prose"]["lines"][1:])
+    p = med(ms)
+    row(sec, "prose edit of %s → the new text shown (server's rebuild %s; %s re-simulated, "
+        "%s page%s changed); median, worst %s" % (
+                                                    os.path.basename(page), fmt_ms(rb * 1000), sims,
+                                                    pages, "" if pages == 1 else "s", fmt_ms(max(ms))),
+        fmt_ms(p), "cold build", fmt_s(tc), "%.3f" % (p / 1000 / tc), "", "< 150 ms median",
+        p < 150 and sims == 0)
+    if "board" in res:
+        ms = res["board"]["ms"][1:]
+        rb, sims, pages = rebuilt(res["board"]["lines"][1:])
+        b = med(ms)
+        row(sec, "board edit (seed of %s, used by %s) → the page reloaded (server's rebuild %s; "
+            "%s re-simulated, %s page%s changed); median, worst %s" % (
+                os.path.basename(board), os.path.basename(board_page), fmt_ms(rb * 1000), sims,
+                pages, "" if pages == 1 else "s", fmt_ms(max(ms))),
+            fmt_ms(b), "cold build", fmt_s(tc), "%.3f" % (b / 1000 / tc), "",
+            "that board alone re-simulated", sims == 1)
+
+
 def build_tools():
     """The C helpers, built by make bench (Makefile, bench section)."""
     for t in ("heap", "fsref", "simdrv", "drawbench", "cmarkref"):
@@ -654,7 +755,7 @@ def main():
     only = set(os.environ.get("BENCH_ONLY", "").split())
     want = lambda name: not only or name in only
     try:
-        if want("builds") or want("real") or want("files"):
+        if want("builds") or want("real") or want("serve") or want("files"):
             gen_sites()
         if want("sim"):
             bench_sim()
@@ -664,10 +765,13 @@ def main():
             bench_live()
         if want("builds"):
             bench_builds()
-        if want("real"):
-            real = bench_real()
-            bench_jobs(real)
-            bench_draw(real)
+        if want("real") or want("serve"):
+            real, cold_s = bench_real()
+            if want("serve"):
+                bench_serve(cold_s)
+            if want("real"):
+                bench_jobs(real)
+                bench_draw(real)
         if want("files"):
             bench_files()
     finally:

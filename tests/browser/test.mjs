@@ -13,6 +13,7 @@
 // SCREENSHOT_DIR. Exits 1 at the first failed check, naming it.
 
 import { chromium } from 'playwright-core';
+import { check, checks, CheckFailed, eq } from './check.mjs';
 import fs from 'node:fs';
 import path from 'node:path';
 import { serve } from './serve.mjs';
@@ -29,15 +30,6 @@ const PAGE = 'playground/';
 const MINI_COUNTS = ['deliveries', 'effects', 'charged_twice'];
 const CHROMIUM = process.env.BP_CHROMIUM || '/usr/bin/chromium';
 
-let checks = 0;
-class CheckFailed extends Error {}
-function check(ok, what) {
-  checks++;
-  if (!ok) throw new CheckFailed(what);
-}
-function eq(got, want, what) {
-  check(got === want, `${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
-}
 
 // ------------------------------------------------------------ page helpers
 

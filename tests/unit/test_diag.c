@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void message_format(void **state)
 {
@@ -211,12 +212,113 @@ static void unknown_texts(void **state)
     diag_free(&d);
 }
 
+/* A file of lines for the entries to quote; its path (static). */
+static const char *source_file(const char *text)
+{
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/bp-test-diag-%d.md", (int)getpid());
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static void entries_taken_apart(void **state)
+{
+    (void)state;
+    const char *file = source_file("first line\n"
+                                   "\tOf {{ shop.duplicats }} charges\r\n"
+                                   "caf\xc3\xa9 {{ x }} and \xff bad\n");
+    diag d;
+    diag_init(&d, NULL);
+    diag_error(&d, file, 2, 13, "unknown measure 'duplicats'; did you mean 'duplicates'?");
+    diag_error(&d, file, 3, 7, "unknown board 'x' (expected 'a' or 'b')");
+    diag_error(&d, file, 9, 1, "past the end of the file");
+    diag_error(&d, "content/missing.md", 1, 1, "a file that is not there");
+    diag_error(&d, file, 1, 0, "a line and no column");
+    diag_error(&d, NULL, 0, 0, "no file");
+    diag_error(&d, "dir/with:colon.md", 0, 0, "no position");
+    size_t n;
+    diag_entry *e = diag_entries(d.text, &n);
+    assert_int_equal(n, 7);
+    /* each text is the line as printed, exactly */
+    const char *p = d.text;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(e[i].text);
+        assert_memory_equal(p, e[i].text, len);
+        assert_int_equal(p[len], '\n');
+        p += len + 1;
+    }
+    assert_string_equal(e[0].path, file);
+    assert_int_equal(e[0].line, 2);
+    assert_int_equal(e[0].col, 13);
+    assert_string_equal(e[0].message, "unknown measure 'duplicats'; did you mean 'duplicates'?");
+    assert_string_equal(e[0].hint, "did you mean 'duplicates'?");
+    assert_string_equal(e[0].source, "\tOf {{ shop.duplicats }} charges"); /* no \r */
+    assert_string_equal(e[0].caret, "\t           ^");                     /* the tab kept */
+    /* columns count characters; a bad byte is U+FFFD */
+    assert_string_equal(e[1].hint, "expected 'a' or 'b'");
+    assert_string_equal(e[1].source, "caf\xc3\xa9 {{ x }} and \xef\xbf\xbd bad");
+    assert_string_equal(e[1].caret, "      ^");
+    assert_int_equal(e[2].line, 9);
+    assert_null(e[2].source); /* the file has fewer lines */
+    assert_null(e[2].caret);
+    assert_string_equal(e[3].path, "content/missing.md");
+    assert_null(e[3].source);
+    assert_int_equal(e[4].line, 1);
+    assert_int_equal(e[4].col, 0);
+    assert_string_equal(e[4].source, "first line");
+    assert_null(e[4].caret);
+    assert_null(e[5].path);
+    assert_string_equal(e[5].message, "no file");
+    assert_string_equal(e[6].path, "dir/with:colon.md");
+    assert_int_equal(e[6].line, 0);
+    assert_null(e[6].hint);
+    diag_entries_free(e, n);
+    diag_free(&d);
+    unlink(file);
+
+    e = diag_entries(NULL, &n);
+    assert_int_equal(n, 0);
+    diag_entries_free(e, n);
+}
+
+static void entries_long_lines(void **state)
+{
+    (void)state;
+    /* a line of 1,000 characters: cut to a window that keeps the column */
+    char line[1100];
+    memset(line, 'a', 1000);
+    memcpy(line + 700, "XY", 2);
+    strcpy(line + 1000, "\n");
+    const char *file = source_file(line);
+    diag d;
+    diag_init(&d, NULL);
+    diag_error(&d, file, 1, 701, "here");
+    size_t n;
+    diag_entry *e = diag_entries(d.text, &n);
+    assert_int_equal(n, 1);
+    const char *x = strstr(e[0].source, "XY");
+    assert_non_null(x);
+    assert_memory_equal(e[0].source, "\xE2\x80\xA6", 3); /* cut at the start */
+    assert_memory_equal(e[0].source + strlen(e[0].source) - 3, "\xE2\x80\xA6", 3); /* and the end */
+    /* the caret stands under X: as many columns before it as characters */
+    size_t chars_before = (size_t)(x - e[0].source) - 2; /* "…" is 3 bytes, one column */
+    assert_int_equal(strlen(e[0].caret), chars_before + 1);
+    assert_int_equal(e[0].caret[chars_before], '^');
+    diag_entries_free(e, n);
+    diag_free(&d);
+    unlink(file);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(message_format), cmocka_unit_test(message_to_stream),
-        cmocka_unit_test(exit_status),    cmocka_unit_test(suggestions),
-        cmocka_unit_test(unknown_texts),  cmocka_unit_test(repeats_and_marks),
+        cmocka_unit_test(message_format),      cmocka_unit_test(message_to_stream),
+        cmocka_unit_test(exit_status),         cmocka_unit_test(suggestions),
+        cmocka_unit_test(unknown_texts),       cmocka_unit_test(repeats_and_marks),
+        cmocka_unit_test(entries_taken_apart), cmocka_unit_test(entries_long_lines),
     };
     return cmocka_run_group_tests_name("diag", tests, NULL, NULL);
 }

@@ -129,7 +129,8 @@ static int teardown(void **state)
  * what went to stderr in *err (caller frees). */
 static int build(const site_dir *s, const char *out, int jobs, char **err)
 {
-    site_options o = {s->content, s->templates, s->statics, out, s->cache, jobs, false, true, NULL};
+    site_options o = {s->content, s->templates, s->statics, out,  s->cache,
+                      jobs,       false,        true,       NULL, NULL};
     gt_stderr_begin();
     int status = site_build(&o);
     char *text = gt_stderr_end();
@@ -611,7 +612,7 @@ static void nav_lists_what_site_yaml_names(void **state)
     char *content = xasprintf("%s/content", root), *templates = xasprintf("%s/templates", root);
     char *out = xasprintf("%s/public", root), *statics = xasprintf("%s/static", root);
     char *journal = xasprintf("%s/journal", root);
-    site_options o = {content, templates, statics, out, NULL, 1, true, true, journal};
+    site_options o = {content, templates, statics, out, NULL, 1, true, true, journal, NULL};
     gt_write(root, "static/s.css", "\n");
     assert_int_equal(site_build(&o), 0);
     assert_int_equal(count_in(out, "p05/index.html", "["), 8);
