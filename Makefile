@@ -88,6 +88,11 @@ SIM_SRC := $(sort $(wildcard sim-core/*.c))
 GEN_STAGES := base model load run draw render write preview
 GEN_SRC := $(sort $(filter-out generator/main.c,$(wildcard generator/*.c \
              $(foreach d,$(GEN_STAGES),generator/$(d)/*.c))))
+# The files a site with live boards gets in static/ (generator/assets.h):
+# the WebAssembly module and generator/web/'s scripts, compiled into the
+# program as a generated source (generator/web/embed.sh), one per build tree.
+WEB_JS := $(sort $(wildcard generator/web/*.js))
+LIVE_ASSETS_C := $(BUILD)/gen/live_assets.c
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_SUPPORT := $(sort $(filter-out tests/unit/test_%.c,$(wildcard tests/unit/*.c)))
 
@@ -102,7 +107,7 @@ objs = $(patsubst %.c,$(1)/obj/%.o,$(2))
 # ---------------------------------------------------------------- release build
 REL_CFLAGS := $(WARN) $(OPT) -g -MMD -MP
 SIM_OBJ := $(call objs,$(BUILD),$(SIM_SRC))
-GEN_OBJ := $(call objs,$(BUILD),$(GEN_SRC) generator/main.c)
+GEN_OBJ := $(call objs,$(BUILD),$(GEN_SRC) generator/main.c) $(BUILD)/obj/gen/live_assets.o
 
 .PHONY: all
 all: deps
@@ -130,7 +135,7 @@ $(BUILD)/obj/generator/%.o: generator/%.c
 # ---------------------------------------------------------------- sanitizer build (tests)
 ASAN_CFLAGS := $(WARN) -O1 -g $(SANITIZE) -MMD -MP
 ASAN_SIM_OBJ := $(call objs,$(ASAN_BUILD),$(SIM_SRC))
-ASAN_GEN_OBJ := $(call objs,$(ASAN_BUILD),$(GEN_SRC))
+ASAN_GEN_OBJ := $(call objs,$(ASAN_BUILD),$(GEN_SRC)) $(ASAN_BUILD)/obj/gen/live_assets.o
 ASAN_SUPPORT_OBJ := $(call objs,$(ASAN_BUILD),$(TEST_SUPPORT))
 ASAN_TESTS := $(patsubst tests/unit/%.c,$(ASAN_BUILD)/tests/%,$(TEST_SRC))
 
@@ -166,9 +171,10 @@ $(ASAN_BUILD)/tests/%: $(ASAN_BUILD)/obj/tests/unit/%.o $(ASAN_SUPPORT_OBJ) $(AS
 
 # ---------------------------------------------------------------- WebAssembly module
 # sim-core as build/wasm/simcore.wasm, the simulator pages run in the reader's
-# browser (README "Simulator in the browser"; loaded by static/bp-sim.js; the
-# site build publishes this file as static/simcore.wasm). Debian's clang-14
-# and wasm-ld (lld-14), no libc but the little in sim-core/wasm/, no imports.
+# browser (README "Simulator in the browser"; loaded by generator/web/bp-sim.js;
+# compiled into boardpress, which writes it as static/simcore.wasm of a site
+# with live boards). Debian's clang-14 and wasm-ld (lld-14), no libc but
+# the little in sim-core/wasm/, no imports.
 # The event loop, queue, distributions and statistics at -Os, the board
 # check (its sentences left out: SIM_TERSE_CHECKS, see check.c), encodings,
 # names and the shim at -Oz, then wasm-opt -Os --converge (Debian's binaryen, installed
@@ -206,6 +212,22 @@ $(WASM): $(WASM_OBJ)
 	$(Q)if [ -n "$(WASM_OPT)" ]; then $(WASM_OPT) $(WASM_OPT_LEVEL) $@.tmp -o $@.opt && mv $@.opt $@.tmp; fi
 	$(Q)mv $@.tmp $@
 
+# The live assets: regenerated when the module or a script changes.
+$(LIVE_ASSETS_C): generator/web/embed.sh $(WASM) $(WEB_JS)
+	@mkdir -p $(dir $@)
+	$(call say,EMBED,$@)
+	$(Q)sh generator/web/embed.sh $@ simcore.wasm=$(WASM) $(foreach f,$(WEB_JS),$(notdir $(f))=$(f))
+
+$(BUILD)/obj/gen/live_assets.o: $(LIVE_ASSETS_C)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(REL_CFLAGS) -Igenerator -c -o $@ $<
+
+$(ASAN_BUILD)/obj/gen/live_assets.o: $(LIVE_ASSETS_C)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(ASAN_CFLAGS) -Igenerator -c -o $@ $<
+
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # ---------------------------------------------------------------- site
@@ -236,7 +258,15 @@ test: test-deps
 	done
 	@echo "make test: all suites passed"
 
-test-build: $(ASAN_BUILD)/boardpress $(ASAN_TESTS) $(BUILD)/boardpress $(WASM)
+test-build: $(ASAN_BUILD)/boardpress $(ASAN_TESTS) $(BUILD)/boardpress $(WASM) \
+            $(ASAN_BUILD)/tests/fmt_dump
+
+# The page's number formatting for tests/live/fmt.js (generator/web/bp-fmt.js
+# against generator/base/fmt.c).
+$(ASAN_BUILD)/tests/fmt_dump: tests/live/fmt_dump.c $(ASAN_GEN_OBJ) $(ASAN_SIM_OBJ)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(ASAN_CFLAGS) -D_DEFAULT_SOURCE -Isim-core -Igenerator $(PKG_CFLAGS) -o $@ $^ $(PKG_LIBS)
 
 unit-tests: test-build
 	@fail=0; for t in $(ASAN_TESTS); do \
@@ -246,7 +276,9 @@ unit-tests: test-build
 
 # ---------------------------------------------------------------- bench, fuzz
 # make bench: the release build (-O2, no sanitizers) against its references
-# (tests/bench/run.py prints the table; BENCH_RUNS=N for more runs).
+# (tests/bench/run.py prints the table; BENCH_RUNS=N for more runs,
+# BENCH_ONLY="wasm live" for some sections). The live rows drive Debian's
+# Chromium with playwright-core from tests/browser/package-lock.json.
 BENCH_TOOLS := $(addprefix $(BUILD)/bench/,heap fsref cmarkref simdrv drawbench)
 BENCH_GEN_OBJ := $(filter-out $(BUILD)/obj/generator/main.o,$(GEN_OBJ))
 
@@ -278,7 +310,7 @@ regen: test-build
 .PHONY: format clean
 FORMAT_SRC = $(wildcard sim-core/*.[ch] sim-core/wasm/*.[ch] sim-core/wasm/include/*.h generator/*.[ch] \
                $(foreach d,$(GEN_STAGES),generator/$(d)/*.[ch]) \
-               tests/unit/*.[ch] tests/fuzz/*.c tests/bench/*.c)
+               tests/unit/*.[ch] tests/fuzz/*.c tests/bench/*.c tests/live/*.c)
 format:
 	clang-format -i $(FORMAT_SRC)
 
@@ -298,7 +330,7 @@ FUZZ_CFLAGS := $(filter-out -Werror,$(WARN)) -Wno-format-nonliteral $(FUZZ_FLAGS
                -fsanitize=fuzzer-no-link
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(FUZZ_SRC))
-FUZZ_LIB_OBJ := $(call objs,$(FUZZ_BUILD),$(GEN_SRC) $(SIM_SRC))
+FUZZ_LIB_OBJ := $(call objs,$(FUZZ_BUILD),$(GEN_SRC) $(SIM_SRC)) $(FUZZ_BUILD)/obj/gen/live_assets.o
 .SECONDARY: $(FUZZ_LIB_OBJ) $(call objs,$(FUZZ_BUILD),$(FUZZ_SRC))
 
 $(FUZZ_BUILD)/obj/sim-core/%.o: sim-core/%.c
@@ -317,6 +349,11 @@ $(FUZZ_BUILD)/obj/tests/fuzz/%.o: tests/fuzz/%.c tests/fuzz/fuzz_common.h
 	$(call say,FUZZCC,$@)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -D_DEFAULT_SOURCE -Isim-core -Igenerator $(PKG_CFLAGS) \
 	  -c -o $@ $<
+
+$(FUZZ_BUILD)/obj/gen/live_assets.o: $(LIVE_ASSETS_C)
+	@mkdir -p $(dir $@)
+	$(call say,FUZZCC,$@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -Igenerator -c -o $@ $<
 
 $(FUZZ_BUILD)/obj/generator/run/cache.o: $(wildcard sim-core/*.c sim-core/*.h)
 $(call LIVE_OBJ,$(FUZZ_BUILD)): generator/preview/live.js

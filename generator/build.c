@@ -6,12 +6,14 @@
  *             cache; the rest as pages first show them
  *   render    every page through its template            render/render.h
  *   write     into a new output tree, swapped in only    write/output.h
- *             when nothing failed
+ *             when nothing failed; a site with live boards
+ *             also gets the simulator and its scripts        assets.h
  *
  * The site model (model/site.h) is made, owned and freed here; each stage
  * reads it and adds its part. A stage runs only when the ones before it
  * reported nothing. */
 #include "build.h"
+#include "assets.h"
 #include "draw/figures.h"
 #include "load/load.h"
 #include "render/render.h"
@@ -21,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 /* The date the pages say they were measured: SOURCE_DATE_EPOCH when it is
@@ -59,6 +62,32 @@ static int out_write(void *handle, const char *rel, const void *data, size_t len
 static void out_close(void *handle)
 {
     outdir_view_free(handle);
+}
+
+/* A site with live boards gets the module and its scripts in static/; a
+ * file of the same name in the static folder would be overwritten, so it
+ * is an error, named. */
+static void live_assets_check(site *s)
+{
+    for (size_t i = 0; i < bp_live_assets_n; i++) {
+        char *path = xasprintf("%s/%s", s->opt.statics, bp_live_assets[i].name);
+        struct stat st;
+        if (lstat(path, &st) == 0)
+            diag_error(&s->d, path, 0, 0,
+                       "the site has live boards, and boardpress writes its own static/%s for "
+                       "them: rename this file",
+                       bp_live_assets[i].name);
+        free(path);
+    }
+}
+
+static void live_assets_write(outdir *out, diag *d)
+{
+    for (size_t i = 0; i < bp_live_assets_n; i++) {
+        char *rel = xasprintf("static/%s", bp_live_assets[i].name);
+        outdir_write(out, rel, bp_live_assets[i].data, bp_live_assets[i].len, d);
+        free(rel);
+    }
 }
 
 /* One line on stderr: what was built (or why not), in how long. */
@@ -131,6 +160,9 @@ int site_build_report(const site_options *o, build_report *r)
 
     if (go_on(&s, r))
         load_site(&s);
+    bool live = go_on(&s, r) && site_live(&s);
+    if (live)
+        live_assets_check(&s);
     if (go_on(&s, r))
         simulate_site(&s);
     if (go_on(&s, r))
@@ -146,6 +178,8 @@ int site_build_report(const site_options *o, build_report *r)
             /* after every page's files and the site's own */
             outdir_set_seq(out, s.n_pages + 1);
             outdir_copy_tree(out, o->statics, "static", &s.d);
+            if (live)
+                live_assets_write(out, &s.d);
         }
     }
     size_t written = 0, unchanged = 0;

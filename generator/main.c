@@ -2,6 +2,7 @@
  * `sim` command; `build` and `check` are build.c, `watch` preview/watch.c,
  * `serve` preview/serve.c. */
 #include "load/board.h"
+#include "load/level.h"
 #include "draw/draw.h"
 #include "render/markdown.h"
 #include "run/results.h"
@@ -21,8 +22,8 @@ static const char usage_text[] =
     "usage: boardpress build [--content DIR] [--templates DIR] [--static DIR] [--out DIR]\n"
     "                        [--jobs N] [--cache DIR | --no-cache] [-q]\n"
     "       boardpress check [--content DIR]\n"
-    "       boardpress sim BOARD.yaml [--catalog FILE] [--seed N] [--replications R]\n"
-    "                      [--set PATH=VALUE ...] [--trace] [--against BOARD.yaml]\n"
+    "       boardpress sim BOARD.yaml|LEVEL.yaml [--catalog FILE] [--seed N] [--replications R]\n"
+    "                      [--set PATH=VALUE ...] [--trace] [--against BOARD.yaml] [--display]\n"
     "       boardpress watch [build options]\n"
     "       boardpress serve [build options] [--port N] [--bind ADDR]\n"
     "       boardpress --version | --help\n";
@@ -39,8 +40,12 @@ static const char help_text[] =
     "          wrote, even with --no-cache, and must lie outside --out and the\n"
     "          sources)\n"
     "  check   load, simulate and expand everything; write nothing\n"
-    "  sim     run one board and print its results as JSON on stdout\n"
+    "  sim     run one board and print its results as JSON on stdout; a level file\n"
+    "          runs its board as the level starts (its choices and goals; a sandbox\n"
+    "          none), the board file named relative to the level's folder's parent\n"
     "          --set parts.ID.FIELD=VALUE, links.FROM.TO.FIELD=VALUE, traffic.FIELD=VALUE\n"
+    "          (after a level's choices, so they can change one)\n"
+    "          --display: add each measure as the pages show it (\"display\")\n"
     "          --against OTHER.yaml: also run OTHER (without the --set changes) on the\n"
     "          same seed and replications, and add \"paired\": this board minus OTHER,\n"
     "          replication by replication, with 95% intervals\n"
@@ -115,7 +120,7 @@ static int cmd_sim(int argc, char **argv)
 {
     const char *board_path = NULL, *catalog_path = "content/catalog.yaml", *against = NULL;
     const char *seed = NULL, *reps = NULL;
-    bool trace = false;
+    bool trace = false, display = false;
     wire_out wire = WIRE_NONE;
     override *ovs = xcalloc((size_t)argc, sizeof *ovs);
     size_t n_ovs = 0;
@@ -124,6 +129,8 @@ static int cmd_sim(int argc, char **argv)
         const char *a = argv[i];
         if (strcmp(a, "--trace") == 0) {
             trace = true;
+        } else if (strcmp(a, "--display") == 0) {
+            display = true;
         } else if (strcmp(a, "--wire") == 0 || strcmp(a, "--wire-result") == 0) {
             wire = strcmp(a, "--wire") == 0 ? WIRE_BOARD : WIRE_RESULT;
         } else if (strcmp(a, "--catalog") == 0 || strcmp(a, "--seed") == 0 ||
@@ -176,23 +183,44 @@ static int cmd_sim(int argc, char **argv)
     bp_catalog *cat = catalog_load(catalog_path, &d);
     bp_board *b = NULL, *other = NULL;
     ynode *root = NULL;
+    bp_level *level = NULL;
+    char *level_board = NULL;
+    board_setting *set = xcalloc(n_ovs + 2, sizeof *set);
+    size_t n_set = 0;
     if (!cat)
         goto done;
     root = yaml_load(board_path, "board", &d);
     if (!root)
         goto done;
-    for (size_t i = 0; i < n_ovs; i++) {
-        char *expr = xstrndup(ovs[i].expr, (size_t)(ovs[i].value - 1 - ovs[i].expr));
-        board_override(board_path, root, expr, ovs[i].value, "--set", 0, 0, &d);
-        free(expr);
+    if (root->type == YN_MAP && ymap_get(root, "choices") && ymap_get(root, "board")) {
+        /* a level: its board as the level starts, the --set changes after */
+        if (!(level = level_load(board_path, &d)))
+            goto done;
+        level_board = level_board_file(board_path, level->board);
+        ynode_free(root);
+        if (!(root = yaml_load(level_board, "board", &d)))
+            goto done;
     }
+    for (size_t i = 0; i < n_ovs; i++)
+        set[n_set++] =
+            (board_setting){xstrndup(ovs[i].expr, (size_t)(ovs[i].value - 1 - ovs[i].expr)),
+                            ovs[i].value,
+                            "--set",
+                            {0, 0},
+                            {0, 0}};
     if (seed)
-        board_override(board_path, root, "seed", seed, "--seed", 0, 0, &d);
+        set[n_set++] = (board_setting){xstrdup("seed"), seed, "--seed", {0, 0}, {0, 0}};
     if (reps)
-        board_override(board_path, root, "replications", reps, "--replications", 0, 0, &d);
-    if (d.errors)
-        goto done;
-    b = board_from_tree(board_path, root, cat, &lim, &d);
+        set[n_set++] =
+            (board_setting){xstrdup("replications"), reps, "--replications", {0, 0}, {0, 0}};
+    if (level) {
+        int opts[8];
+        for (size_t i = 0; i < level->n_choices; i++)
+            opts[i] = level->choices[i].start; /* a range's -1: the board's own value */
+        b = level_variant(level, opts, level_board, root, set, n_set, cat, &lim, &d);
+    } else {
+        b = board_variant(board_path, root, set, n_set, cat, &lim, &d);
+    }
     if (!b)
         goto done;
     if (wire == WIRE_BOARD) {
@@ -219,6 +247,11 @@ static int cmd_sim(int argc, char **argv)
         buf_init(&out);
         results_pair pair = {other, &ro};
         results_json_with(&out, b, &r, trace, other ? &pair : NULL);
+        if (display) {
+            out.len--; /* into the object */
+            results_display(&out, b, &r);
+            buf_putc(&out, '}');
+        }
         buf_putc(&out, '\n');
         fwrite(out.data, 1, out.len, stdout);
         buf_free(&out);
@@ -234,6 +267,11 @@ done:
     board_free(b);
     board_free(other);
     ynode_free(root);
+    level_free(level);
+    free(level_board);
+    for (size_t i = 0; i < n_set; i++)
+        free((char *)set[i].set);
+    free(set);
     catalog_free(cat);
     diag_free(&d);
 out:

@@ -9,7 +9,8 @@
  * State lives in the URL fragment, one token per widget the reader touched,
  * joined with '&', in page order:
  *   board-ID            a compare shows the board whose figure has this id
- *   level-ID=I.J.K      a level's chosen option per choice (0-based)
+ *   level-ID=I.J.K      a level's chosen option per choice (0-based; for a
+ *                       live level's slider, its step from the min)
  * so "#board-key-checked" or "#level-safe-consumer=1.0.1" links to a state.
  * The script rewrites the fragment with history.replaceState (no history
  * entries, no scrolling) and follows it again on hashchange. */
@@ -384,7 +385,10 @@
   function init() {
     all(document, 'section.bp-compare, section.bp-level').forEach(function (s) {
       var w = null;
-      if (s.classList.contains('bp-level')) w = Level(s);
+      /* a live level re-simulates in the browser: bp-live.js, loaded before
+       * this script on the pages that have one */
+      if (s.classList.contains('bp-live-level')) w = window.BpLive ? BpLive.widget(s, saveFragment) : null;
+      else if (s.classList.contains('bp-level')) w = Level(s);
       else if (s.querySelector('.bp-switcher')) w = Compare(s);
       if (w) widgets.push(w);
     });

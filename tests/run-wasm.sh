@@ -4,7 +4,7 @@
 # seed and cut to 30 jobs with a trace, every level state and every chart
 # point: the release build writes each board's wire bytes, its binary
 # results and its JSON; tests/wasm/compare.js runs the wire bytes in the
-# module with static/bp-sim.js and compares (see there for what else it
+# module with generator/web/bp-sim.js and compares (see there for what else it
 # checks). The sanitizer build's wire bytes must equal the release build's.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -54,9 +54,12 @@ static void put_trimmed(buf *b, double x, int decimals)
     buf_puts(b, tmp);
 }
 
-/* Decimals that show two significant digits of a number below 1. */
+/* Decimals that show two significant digits of a number below 1 (one for
+ * NaN, which no measure is, but whose log10 must not reach the int cast). */
 static int small_decimals(double ax)
 {
+    if (isnan(ax))
+        return 1;
     int d = 1 - (int)floor(log10(ax));
     return d < 1 ? 1 : d > 9 ? 9 : d;
 }

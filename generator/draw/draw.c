@@ -46,8 +46,9 @@ struct dcanvas {
     draw_theme theme;
     dtext_mode text;
     bool svg;
-    buf raw;   /* cairo's SVG stream */
-    buf texts; /* <text> elements, in drawing order */
+    buf raw;             /* cairo's SVG stream */
+    buf texts;           /* <text> elements, in drawing order */
+    const dmarks *marks; /* of the text being drawn (dc_text_marked) */
     int w, h;
 };
 
@@ -349,6 +350,26 @@ static void S_coord(buf *b, double v)
     }
 }
 
+/* The text of a <text>, with a live board's runs as <tspan ATTR="VALUE">
+ * (spans in order, not overlapping). */
+static void S_text_body(buf *t, const char *s, const dmarks *m)
+{
+    size_t at = 0, n = strlen(s);
+    for (size_t i = 0; m && i < m->n; i++) {
+        const dspan *sp = &m->span[i];
+        if (sp->off < at || sp->off + sp->len > n)
+            continue; /* not ours to mark: the text is written plain */
+        buf_html(t, s + at, sp->off - at);
+        buf_printf(t, "<tspan %s=\"", sp->attr);
+        buf_html_s(t, sp->value);
+        buf_puts(t, "\">");
+        buf_html(t, s + sp->off, sp->len);
+        buf_puts(t, "</tspan>");
+        at = sp->off + sp->len;
+    }
+    buf_html(t, s + at, n - at);
+}
+
 void dc_text(dcanvas *c, double x, double y, dtext_anchor a, double size, bool bold, dcolor color,
              const char *s, bool rotate_ccw)
 {
@@ -377,8 +398,12 @@ void dc_text(dcanvas *c, double x, double y, dtext_anchor a, double size, bool b
             buf_puts(t, a == DT_MIDDLE ? " text-anchor=\"middle\"" : " text-anchor=\"end\"");
         if (color != DC_INK)
             buf_printf(t, " fill=\"#%06x\"", (unsigned)dpalette_rgb(c->theme, color));
+        if (c->marks && c->marks->goal)
+            buf_printf(t, " data-goal=\"%s\" data-fill-pass=\"#%06x\" data-fill-fail=\"#%06x\"",
+                       c->marks->goal, (unsigned)dpalette_rgb(c->theme, DC_PASS),
+                       (unsigned)dpalette_rgb(c->theme, DC_FAIL));
         buf_putc(t, '>');
-        buf_html_s(t, s);
+        S_text_body(t, s, c->marks);
         buf_puts(t, "</text>\n");
         return;
     }
@@ -394,6 +419,14 @@ void dc_text(dcanvas *c, double x, double y, dtext_anchor a, double size, bool b
     cairo_show_text(cr, s);
     cairo_new_path(cr);
     cairo_restore(cr);
+}
+
+void dc_text_marked(dcanvas *c, double x, double y, dtext_anchor a, double size, bool bold,
+                    dcolor color, const char *s, const dmarks *marks)
+{
+    c->marks = marks && (marks->n || marks->goal) ? marks : NULL;
+    dc_text(c, x, y, a, size, bold, color, s, false);
+    c->marks = NULL;
 }
 
 static int S_status(dcanvas *c, char *err, size_t errn)

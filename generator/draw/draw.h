@@ -41,12 +41,31 @@ const char *draw_look_suffix(draw_look l);
 
 /* A measured number to show next to a part ("1 charged twice", "0 lost
  * writes"). Text is pre-formatted by the caller; the drawing adds a ✓ (pass)
- * or ✗ (fail) mark so that colour is not the only signal. */
+ * or ✗ (fail) mark so that colour is not the only signal. On a live board
+ * (one the reader's browser re-simulates) measure names the measure whose
+ * value opens the text (its first value_len bytes): the value is written
+ * as <tspan data-measure="NAME">, and a note with a tone carries
+ * data-goal="NAME" with the pass and fail colours (data-fill-pass,
+ * data-fill-fail) and its mark in <tspan data-mark>, so the page can
+ * rewrite all three. */
 typedef struct {
     int part; /* index into the board's parts */
     const char *text;
     draw_tone tone;
+    const char *measure; /* SPEC measure name, or NULL */
+    size_t value_len;
 } draw_note;
+
+/* A setting the reader of a live board changes (a slider's): wherever the
+ * diagram shows it, its value is written as <tspan data-set="PATH"> with
+ * text, the value as the page labels it now ("10%", "5 tries"), and it is
+ * shown even where a plain diagram would leave it out (a loss of 0%).
+ * Shown so: parts' tries, redelivery_after, timeout, crash_after_effect,
+ * fail and key_ttl; links' lose_request and lose_reply. */
+typedef struct {
+    const char *set;  /* as --set takes it: "links.broker.processor.lose_reply" */
+    const char *text; /* "10%" */
+} draw_live;
 
 /* Board diagram. svg gets (appended) a complete standalone SVG document; alt
  * gets (appended) a one-paragraph plain-text description: parts in order,
@@ -56,6 +75,11 @@ typedef struct {
  * left as they were. */
 int draw_board(const bp_board *b, const draw_note *notes, size_t n_notes, draw_look look, buf *svg,
                buf *alt, char *err, size_t errn);
+/* The same for a live board: live[0..n_live) are the settings the reader
+ * changes; the description says it is of the starting state. */
+int draw_board_live(const bp_board *b, const draw_note *notes, size_t n_notes,
+                    const draw_live *live, size_t n_live, draw_look look, buf *svg, buf *alt,
+                    char *err, size_t errn);
 
 /* Sequence diagram of a (small, at most DRAW_TIMELINE_MAX entries) trace of
  * board b: one lane per part that appears, time downwards in event order

@@ -1,9 +1,9 @@
 /* draw_board.c — the board diagram: what each part's box and each link
- * says (labels, sizes, settings, faults, the measured notes), the painting
- * of a layout (draw_board_layout.c places it), the alt text, and the
- * entry points. */
+ * says (labels, the measured notes; the settings and faults in words are
+ * draw_facts.c's), the painting of a layout (draw_board_layout.c places
+ * it), the alt text, and the entry points. A live board's texts carry
+ * marks (dmarks) for the page to rewrite. */
 #include "draw/draw_internal.h"
-#include "load/fields.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -25,8 +25,27 @@ static void S_add_wrapped(dcanvas *m, dbline **arr, size_t *n, size_t *cap, cons
         l->bold = bold;
         l->color = color;
         l->w = dc_text_width(m, lines[i], size, bold);
+        memset(&l->marks, 0, sizeof l->marks);
     }
     free(lines);
+}
+
+/* A text with a live board's marks stays one line (the runs' offsets hold). */
+static void S_add_marked(dcanvas *m, dbline **arr, size_t *n, size_t *cap, const char *text,
+                         double size, bool bold, dcolor color, double max_w, const dmarks *mk)
+{
+    if (!mk->n && !mk->goal) {
+        S_add_wrapped(m, arr, n, cap, text, size, bold, color, max_w);
+        return;
+    }
+    *arr = xgrow(*arr, sizeof **arr, cap, *n + 1);
+    dbline *l = &(*arr)[(*n)++];
+    l->text = xstrdup(text);
+    l->size = size;
+    l->bold = bold;
+    l->color = color;
+    l->w = dc_text_width(m, text, size, bold);
+    l->marks = *mk;
 }
 
 void dboard_contents_free(dpart_content *pc, size_t n)
@@ -41,93 +60,6 @@ void dboard_contents_free(dpart_content *pc, size_t n)
         free(pc[i].badge);
     }
     free(pc);
-}
-
-/* True when some handler uses this provider's idempotency keys. */
-static bool S_provider_keys(const bp_board *b, size_t prov)
-{
-    for (size_t i = 0; i < b->sim.n_links; i++) {
-        const sim_link *l = &b->sim.links[i];
-        if ((size_t)l->to == prov && dpart_handles(b->sim.parts[l->from].kind) &&
-            b->sim.parts[l->from].idempotency == SIM_IDEM_PROVIDER_KEY)
-            return true;
-    }
-    return false;
-}
-
-/* The lines under the label: size, faults and settings of the part, in words. */
-/* True when the board file itself set part i's field (bp_board.part_set). */
-static bool S_board_set(const bp_board *b, size_t i, const char *field)
-{
-    size_t n;
-    const field_def *table = fields_part(&n);
-    const field_def *f = fields_find(table, n, field);
-    if (!b->part_set || !f)
-        return false;
-    size_t bit = (size_t)(f - table);
-    return (b->part_set[i].bits >> bit) & 1u;
-}
-
-static void S_part_facts(const bp_board *b, size_t i, char facts[][128], dcolor *colors, size_t *n)
-{
-    const sim_part *p = &b->sim.parts[i];
-    char a[32], c[32];
-    *n = 0;
-    if (p->external) {
-        snprintf(facts[*n], 128, "external");
-        colors[(*n)++] = DC_MUTED;
-    } else if (p->vcpu > 0 || p->gb > 0) {
-        dfmt_number(a, sizeof a, p->vcpu);
-        dfmt_number(c, sizeof c, p->gb);
-        if (p->vcpu > 0 && p->gb > 0)
-            snprintf(facts[*n], 128, "%s vCPU · %s GB", a, c);
-        else if (p->vcpu > 0)
-            snprintf(facts[*n], 128, "%s vCPU", a);
-        else
-            snprintf(facts[*n], 128, "%s GB", c);
-        colors[(*n)++] = DC_MUTED;
-    }
-    /* Sender settings a board chose itself (not the catalog's defaults). */
-    if ((p->kind == SIM_KIND_BROKER || p->kind == SIM_KIND_USERS) && S_board_set(b, i, "tries")) {
-        snprintf(facts[*n], 128, "%d %s", p->tries, p->tries == 1 ? "try" : "tries");
-        colors[(*n)++] = DC_MUTED;
-    }
-    if (p->kind == SIM_KIND_BROKER && S_board_set(b, i, "redelivery_after")) {
-        dfmt_duration(a, sizeof a, p->redelivery_after_us);
-        snprintf(facts[*n], 128, "redelivers after %s", a);
-        colors[(*n)++] = DC_MUTED;
-    }
-    if (p->kind == SIM_KIND_USERS && S_board_set(b, i, "timeout")) {
-        dfmt_duration(a, sizeof a, p->timeout_us);
-        snprintf(facts[*n], 128, "waits %s for a response", a);
-        colors[(*n)++] = DC_MUTED;
-    }
-    if (p->kind == SIM_KIND_BROKER && p->delivery == SIM_DELIVERY_AT_MOST_ONCE) {
-        snprintf(facts[*n], 128, "at-most-once delivery");
-        colors[(*n)++] = DC_MUTED;
-    }
-    if (dpart_handles(p->kind) && p->crash_after_effect > 0) {
-        dfmt_percent(a, sizeof a, p->crash_after_effect);
-        snprintf(facts[*n], 128, "crashes after %s of effects", a);
-        colors[(*n)++] = DC_FAIL;
-    }
-    if (p->kind == SIM_KIND_PROVIDER && p->fail > 0) {
-        dfmt_percent(a, sizeof a, p->fail);
-        snprintf(facts[*n], 128, "fails %s of calls", a);
-        colors[(*n)++] = DC_FAIL;
-    }
-    bool keyed = (dpart_handles(p->kind) && p->idempotency != SIM_IDEM_NONE &&
-                  p->idempotency != SIM_IDEM_PROVIDER_KEY) ||
-                 (p->kind == SIM_KIND_PROVIDER && S_provider_keys(b, i));
-    if (keyed && p->key_ttl_us != SIM_FOREVER) {
-        dfmt_duration(a, sizeof a, p->key_ttl_us);
-        snprintf(facts[*n], 128, "%s kept %s",
-                 p->idempotency == SIM_IDEM_BUSINESS_KEY && dpart_handles(p->kind) ? "keys" : "IDs",
-                 a);
-        if (p->kind == SIM_KIND_PROVIDER)
-            snprintf(facts[*n], 128, "keys kept %s", a);
-        colors[(*n)++] = DC_MUTED;
-    }
 }
 
 static const char *S_tone_mark(draw_tone t)
@@ -146,7 +78,8 @@ double dceil_to(double v, double step)
 }
 
 dpart_content *dboard_contents(dcanvas *m, const bp_board *b, const draw_note *notes,
-                               size_t n_notes, double text_w, double note_w, bool notes_inside)
+                               size_t n_notes, double text_w, double note_w, bool notes_inside,
+                               const dlives *lv)
 {
     size_t n = b->sim.n_parts;
     dpart_content *pc = xcalloc(n, sizeof *pc);
@@ -160,11 +93,12 @@ dpart_content *dboard_contents(dcanvas *m, const bp_board *b, const draw_note *n
         c->n_label = c->n;
         char facts[8][128];
         dcolor colors[8];
+        dmarks marks[8];
         size_t nf;
-        S_part_facts(b, i, facts, colors, &nf);
+        dpart_facts(b, i, facts, colors, marks, lv, &nf);
         for (size_t k = 0; k < nf; k++)
-            S_add_wrapped(m, &c->lines, &c->n, &c->cap, facts[k], DF_SMALL, false, colors[k],
-                          text_w);
+            S_add_marked(m, &c->lines, &c->n, &c->cap, facts[k], DF_SMALL, false, colors[k], text_w,
+                         &marks[k]);
         double tw = 0, th = 2 * DB_PAD_Y;
         for (size_t k = 0; k < c->n; k++) {
             tw = fmax(tw, c->lines[k].w);
@@ -181,9 +115,19 @@ dpart_content *dboard_contents(dcanvas *m, const bp_board *b, const draw_note *n
     }
     for (size_t k = 0; k < n_notes; k++) {
         dpart_content *c = &pc[notes[k].part];
-        char *t = xasprintf("%s%s", S_tone_mark(notes[k].tone), notes[k].text);
-        S_add_wrapped(m, &c->notes, &c->n_notes, &c->cap_notes, t, DF_SMALL, true,
-                      S_tone_color(notes[k].tone), note_w);
+        const char *mark = S_tone_mark(notes[k].tone);
+        char *t = xasprintf("%s%s", mark, notes[k].text);
+        dmarks mk = {{{0}}, 0, NULL};
+        if (notes[k].measure && notes[k].value_len <= strlen(notes[k].text)) {
+            if (*mark) {
+                mk.span[mk.n++] = (dspan){"data-mark", "", 0, strlen(mark)};
+                mk.goal = notes[k].measure;
+            }
+            mk.span[mk.n++] =
+                (dspan){"data-measure", notes[k].measure, strlen(mark), notes[k].value_len};
+        }
+        S_add_marked(m, &c->notes, &c->n_notes, &c->cap_notes, t, DF_SMALL, true,
+                     S_tone_color(notes[k].tone), note_w, &mk);
         free(t);
     }
     for (size_t i = 0; i < n; i++) {
@@ -200,43 +144,6 @@ dpart_content *dboard_contents(dcanvas *m, const bp_board *b, const draw_note *n
     return pc;
 }
 
-/* The fault lines of link i in words: "20% of acks lost", "ack of job 3 lost",
- * "transactional". Returns how many (at most 4). */
-size_t dlink_faults(const bp_board *b, size_t i, char out[][160])
-{
-    const sim_link *l = &b->sim.links[i];
-    size_t n = 0;
-    char pct[48];
-    if (l->lose_request > 0) {
-        dfmt_percent(pct, sizeof pct, l->lose_request);
-        snprintf(out[n++], 160, "%s of %s lost", pct, drequest_word(l->protocol, true));
-    }
-    if (l->lose_reply > 0) {
-        dfmt_percent(pct, sizeof pct, l->lose_reply);
-        snprintf(out[n++], 160, "%s of %s lost", pct, dreply_word(l->protocol, true));
-    }
-    if (l->n_lose_reply_of > 0) {
-        buf t;
-        buf_init(&t);
-        bool many = l->n_lose_reply_of > 1;
-        buf_printf(&t, "%s of job%s ", dreply_word(l->protocol, many), many ? "s" : "");
-        size_t shown = l->n_lose_reply_of > 6 ? 5 : l->n_lose_reply_of;
-        for (size_t k = 0; k < shown; k++) {
-            if (k > 0)
-                buf_puts(&t, k + 1 == l->n_lose_reply_of ? " and " : ", ");
-            buf_printf(&t, "%lld", (long long)l->lose_reply_of[k]);
-        }
-        if (shown < l->n_lose_reply_of)
-            buf_printf(&t, " and %zu more", l->n_lose_reply_of - shown);
-        buf_puts(&t, " lost");
-        snprintf(out[n++], 160, "%s", t.data);
-        buf_free(&t);
-    }
-    if (l->transactional)
-        snprintf(out[n++], 160, "transactional");
-    return n;
-}
-
 /* ------------------------------------------------------------------ painting */
 
 /* Two people, the front one darker: the users glyph, centred at (x, y). */
@@ -246,14 +153,6 @@ static void S_users_glyph(dcanvas *c, double x, double y)
     dc_rect(c, x - 1, y - 1, 12, 9, 4.5, DC_GLYPH_BACK, DC_NONE, false);
     dc_circle(c, x - 3, y - 4, 4, DC_BOX_EDGE, DC_NONE);
     dc_rect(c, x - 10, y + 1, 14, 10, 5, DC_BOX_EDGE, DC_NONE, false);
-}
-
-/* A measured note, in whichever layout and theme: the one place that
- * writes a note's text, so what a note carries (its number, later the
- * name of the measure it shows) is the same in every rendering. */
-static void S_paint_note(dcanvas *c, const dlabel *t)
-{
-    dc_text(c, t->x, t->y, t->anchor, t->size, t->bold, t->color, t->text, false);
 }
 
 static void S_paint(dcanvas *c, const dboard_layout *l)
@@ -296,19 +195,20 @@ static void S_paint(dcanvas *c, const dboard_layout *l)
     }
     for (size_t i = 0; i < l->n_labels; i++) {
         const dlabel *t = &l->labels[i];
-        if (t->kind == DL_NOTE)
-            S_paint_note(c, t);
-        else
-            dc_text(c, t->x, t->y, t->anchor, t->size, t->bold, t->color, t->text, false);
+        /* a live board's marks (a note's measure and verdict, a setting's
+         * value) go with the text into every rendering */
+        dc_text_marked(c, t->x, t->y, t->anchor, t->size, t->bold, t->color, t->text, &t->marks);
     }
 }
 
 /* ------------------------------------------------------------------ alt text */
 
-static void S_alt(const bp_board *b, const draw_note *notes, size_t n_notes, buf *alt)
+static void S_alt(const bp_board *b, const draw_note *notes, size_t n_notes, const dlives *lv,
+                  buf *alt)
 {
     char facts[8][128];
     dcolor colors[8];
+    dmarks marks[8];
     size_t nf;
     buf_puts(alt, "Board diagram");
     if (b->title) {
@@ -322,7 +222,7 @@ static void S_alt(const bp_board *b, const draw_note *notes, size_t n_notes, buf
         if (i)
             buf_puts(alt, "; ");
         buf_puts(alt, dpart_label(b, i));
-        S_part_facts(b, i, facts, colors, &nf);
+        dpart_facts(b, i, facts, colors, marks, lv, &nf);
         bool open = false;
         for (size_t k = 0; k < nf; k++) {
             buf_puts(alt, open ? ", " : " (");
@@ -341,13 +241,14 @@ static void S_alt(const bp_board *b, const draw_note *notes, size_t n_notes, buf
     if (b->sim.n_links) {
         buf_puts(alt, " Links: ");
         char faults[4][160];
+        dmarks fmarks[4];
         for (size_t i = 0; i < b->sim.n_links; i++) {
             const sim_link *l = &b->sim.links[i];
             if (i)
                 buf_puts(alt, "; ");
             buf_printf(alt, "%s to %s over %s", dpart_label(b, (size_t)l->from),
                        dpart_label(b, (size_t)l->to), dlink_label(b, i));
-            size_t k = dlink_faults(b, i, faults);
+            size_t k = dlink_faults(b, i, faults, fmarks, lv);
             for (size_t j = 0; j < k; j++)
                 buf_printf(alt, "%s%s", j ? ", " : " (", faults[j]);
             if (k)
@@ -366,6 +267,9 @@ static void S_alt(const bp_board *b, const draw_note *notes, size_t n_notes, buf
         }
         buf_putc(alt, '.');
     }
+    if (lv && lv->n)
+        buf_puts(alt, " This is the board as it starts; the page rewrites its numbers as the "
+                      "settings change.");
 }
 
 /* ------------------------------------------------------------------ entry points */
@@ -375,13 +279,14 @@ int draw_board_opts(const bp_board *b, const draw_note *notes, size_t n_notes, b
 {
     dcanvas *m = dcanvas_new_measure();
     dboard_layout l;
-    int rc = dboard_layout_make(m, b, notes, n_notes, o->look.layout, &l, err, errn);
+    dlives lv = {o->live, o->n_live};
+    int rc = dboard_layout_make(m, b, notes, n_notes, o->look.layout, &lv, &l, err, errn);
     dcanvas_free(m);
     if (rc)
         return -1;
     buf desc;
     buf_init(&desc);
-    S_alt(b, notes, n_notes, &desc);
+    S_alt(b, notes, n_notes, &lv, &desc);
     char *title = b->title ? xstrdup(b->title) : xasprintf("Board %s", b->id ? b->id : "");
     dcanvas *c = dcanvas_new_svg(l.width, l.height, o->text, o->look.theme);
     S_paint(c, &l);
@@ -409,6 +314,14 @@ int draw_board_opts(const bp_board *b, const draw_note *notes, size_t n_notes, b
 int draw_board(const bp_board *b, const draw_note *notes, size_t n_notes, draw_look look, buf *svg,
                buf *alt, char *err, size_t errn)
 {
-    draw_opts o = {DTEXT_ELEMENTS, NULL, look};
+    draw_opts o = {DTEXT_ELEMENTS, NULL, look, NULL, 0};
+    return draw_board_opts(b, notes, n_notes, svg, alt, &o, err, errn);
+}
+
+int draw_board_live(const bp_board *b, const draw_note *notes, size_t n_notes,
+                    const draw_live *live, size_t n_live, draw_look look, buf *svg, buf *alt,
+                    char *err, size_t errn)
+{
+    draw_opts o = {DTEXT_ELEMENTS, NULL, look, live, n_live};
     return draw_board_opts(b, notes, n_notes, svg, alt, &o, err, errn);
 }

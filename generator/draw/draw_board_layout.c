@@ -148,19 +148,23 @@ typedef struct {
     bool narrow;
     double *col_x, *col_w;
     double fault_wrap; /* narrow: wrap the faults of links around a part at this width (0: not) */
+    const dlives *lv;  /* a live board's settings, or NULL */
 } attempt_opts;
 
 /* A link's texts: t[0] its protocol, then its fault lines, each fault
  * wrapped at spaces to at most wrap px (0: not wrapped), at most 8 lines in
- * all (the last keeps what is left). store holds the wrapped lines. Returns
- * the count. */
+ * all (the last keeps what is left). store holds the wrapped lines. A
+ * fault that shows a live board's setting (lv) keeps its marks and is not
+ * wrapped (the marks' offsets hold). Returns the count. */
 #define NARROW_FAULT_W 60 /* narrow: the faults of a link around a part, right of the stack */
 
 static size_t S_link_texts(dcanvas *m, const bp_board *b, size_t i, double wrap, dltext *t,
-                           char store[][160])
+                           char store[][160], const dlives *lv)
 {
     char faults[4][160];
-    size_t nf = dlink_faults(b, i, faults), n = 0;
+    dmarks marks[4];
+    size_t nf = dlink_faults(b, i, faults, marks, lv), n = 0;
+    memset(t, 0, 8 * sizeof *t);
     t[n].text = dlink_label(b, i);
     t[n].bold = true;
     t[n].color = DC_PROTO;
@@ -172,7 +176,8 @@ static size_t S_link_texts(dcanvas *m, const bp_board *b, size_t i, double wrap,
         const char *rest = faults[k];
         while (*rest && n < 8) {
             size_t len = strlen(rest), cut = len;
-            if (wrap > 0 && n < 7 && dc_text_width(m, rest, DF_SMALL, false) > wrap) {
+            if (wrap > 0 && n < 7 && !marks[k].n &&
+                dc_text_width(m, rest, DF_SMALL, false) > wrap) {
                 /* the longest run of whole words that fits, else the first word */
                 size_t best = 0;
                 for (size_t j = 1; j < len; j++) {
@@ -193,6 +198,8 @@ static size_t S_link_texts(dcanvas *m, const bp_board *b, size_t i, double wrap,
             t[n].bold = false;
             t[n].color = color;
             t[n].kind = DL_FAULT;
+            if (cut == len)
+                t[n].marks = marks[k];
             t[n].w = dc_text_width(m, store[n], DF_SMALL, false);
             n++;
             rest += cut;
@@ -205,11 +212,12 @@ static size_t S_link_texts(dcanvas *m, const bp_board *b, size_t i, double wrap,
 
 /* The room a link's texts need beside it: the widest across (between
  * columns) or their lines stacked (between rows), with the ports' zones. */
-static double S_label_room(dcanvas *m, const bp_board *b, size_t i, bool across, double wrap)
+static double S_label_room(dcanvas *m, const bp_board *b, size_t i, bool across, double wrap,
+                           const dlives *lv)
 {
     dltext t[8];
     char store[8][160];
-    size_t nt = S_link_texts(m, b, i, wrap, t, store);
+    size_t nt = S_link_texts(m, b, i, wrap, t, store, lv);
     double need = 0;
     for (size_t k = 0; k < nt; k++)
         need = fmax(need, t[k].w);
@@ -240,13 +248,14 @@ static int S_attempt(dcanvas *m, const bp_board *b, const dpart_content *pc, con
         int c0 = g->col[l->from], c1 = g->col[l->to], r0 = g->row[l->from], r1 = g->row[l->to];
         if (abs(c0 - c1) == 1) {
             int c = c0 < c1 ? c0 : c1;
-            gap[c] = fmax(gap[c], dceil_to(S_label_room(m, b, i, true, 0) + ao->extra_x, DR_CELL));
+            gap[c] = fmax(gap[c],
+                          dceil_to(S_label_room(m, b, i, true, 0, ao->lv) + ao->extra_x, DR_CELL));
         } else if (c0 == c1 && abs(r0 - r1) == 1) {
             /* one under the other: the texts stack beside the link */
             int r = r0 < r1 ? r0 : r1;
-            row_gap[r] =
-                fmax(row_gap[r],
-                     dceil_to(S_label_room(m, b, i, false, 0) - notes_h[r] + ao->extra_y, DR_CELL));
+            row_gap[r] = fmax(row_gap[r], dceil_to(S_label_room(m, b, i, false, 0, ao->lv) -
+                                                       notes_h[r] + ao->extra_y,
+                                                   DR_CELL));
         }
     }
     double outer = dceil_to(ao->outer + ao->extra_x / 2, DR_CELL);
@@ -269,8 +278,8 @@ static int S_attempt(dcanvas *m, const bp_board *b, const dpart_content *pc, con
     double around = 0;
     for (size_t i = 0; ao->narrow && i < nl; i++)
         if (abs(g->row[b->sim.links[i].from] - g->row[b->sim.links[i].to]) != 1)
-            around += S_label_room(m, b, i, true, ao->fault_wrap) - (2 * 6 + 10 + 2 * DR_CELL + 8) +
-                      NARROW_AROUND;
+            around += S_label_room(m, b, i, true, ao->fault_wrap, ao->lv) -
+                      (2 * 6 + 10 + 2 * DR_CELL + 8) + NARROW_AROUND;
     double right = fmax(outer, dceil_to(around, DR_CELL));
     out->width = (int)dceil_to(x - dceil_to(gap[g->cols - 1], DR_CELL) + right, DR_CELL);
     if (ao->narrow && out->width < ao->min_w) {
@@ -280,8 +289,8 @@ static int S_attempt(dcanvas *m, const bp_board *b, const dpart_content *pc, con
         for (size_t i = 0; i < nl; i++) {
             if (abs(g->row[b->sim.links[i].from] - g->row[b->sim.links[i].to]) != 1)
                 continue;
-            double texts =
-                S_label_room(m, b, i, true, ao->fault_wrap) - (2 * 6 + 10 + 2 * DR_CELL + 8);
+            double texts = S_label_room(m, b, i, true, ao->fault_wrap, ao->lv) -
+                           (2 * 6 + 10 + 2 * DR_CELL + 8);
             shift = fmin(shift, ao->min_w - 6 - (DR_GAP_TEXT + 2) - texts - 4 - centre);
         }
         shift = floor(fmax(0, shift) / DR_CELL) * DR_CELL;
@@ -343,6 +352,7 @@ static int S_attempt(dcanvas *m, const bp_board *b, const dpart_content *pc, con
             dl->size = c->lines[k].size;
             dl->bold = c->lines[k].bold;
             dl->color = c->lines[k].color;
+            dl->marks = c->lines[k].marks;
             dl->anchor = DT_MIDDLE;
             dl->x = tx;
             dl->y = ty + (lh - (a + d)) / 2 + a;
@@ -385,6 +395,7 @@ static int S_attempt(dcanvas *m, const bp_board *b, const dpart_content *pc, con
             dl->size = DF_SMALL;
             dl->bold = true;
             dl->color = c->notes[k].color;
+            dl->marks = c->notes[k].marks;
             dl->anchor = DT_MIDDLE;
             dl->x = ao->narrow ? tx : box.x + box.w / 2;
             dl->y = ny + (DL_SMALL - (asc + desc)) / 2 + asc;
@@ -430,8 +441,8 @@ static int S_attempt(dcanvas *m, const bp_board *b, const dpart_content *pc, con
             dobst_line(&ob, lg->xy, lg->n_pts);
             dltext t[8];
             char store[8][160];
-            size_t nt =
-                S_link_texts(m, b, i, ao->narrow && !straight ? ao->fault_wrap : 0, t, store);
+            size_t nt = S_link_texts(m, b, i, ao->narrow && !straight ? ao->fault_wrap : 0, t,
+                                     store, ao->lv);
             size_t nf = nt - 1;
             dlplace pl;
             if (!dplace_texts(&ob, lg->xy, lg->n_pts, t, nt, asc, &pl)) {
@@ -450,6 +461,7 @@ static int S_attempt(dcanvas *m, const bp_board *b, const dpart_content *pc, con
                 dl->size = DF_SMALL;
                 dl->bold = t[k].bold;
                 dl->color = t[k].color;
+                dl->marks = t[k].marks;
                 dl->anchor = pl.a[k];
                 dl->x = pl.x[k];
                 dl->y = pl.y[k];
@@ -599,10 +611,11 @@ static int S_cut(const double *col_x, const double *col_w, int cols, double max_
 
 /* The narrow layout: a band per column, every part on a row of its own. */
 static int S_narrow(dcanvas *m, const bp_board *b, const draw_note *notes, size_t n_notes,
-                    const grid *g, dboard_layout *out, size_t *failed)
+                    const dlives *lv, const grid *g, dboard_layout *out, size_t *failed)
 {
-    dpart_content *pc = dboard_contents(m, b, notes, n_notes, NARROW_TEXT_W, NARROW_TEXT_W, true);
-    attempt_opts ao = {0, 0, NARROW_OUTER, DRAW_NARROW_W, true, NULL, NULL, 0};
+    dpart_content *pc =
+        dboard_contents(m, b, notes, n_notes, NARROW_TEXT_W, NARROW_TEXT_W, true, lv);
+    attempt_opts ao = {0, 0, NARROW_OUTER, DRAW_NARROW_W, true, NULL, NULL, 0, lv};
     int start[MAX_CELLS];
     for (int c = 0; c < g->cols; c++)
         start[c] = c;
@@ -630,11 +643,11 @@ static int S_narrow(dcanvas *m, const bp_board *b, const draw_note *notes, size_
  * fewest bands that fit, the budget tightened while a banded layout still
  * comes out too wide (its gutters differ from the one band's). */
 static int S_wide(dcanvas *m, const bp_board *b, const draw_note *notes, size_t n_notes,
-                  const grid *g, dboard_layout *out, size_t *failed)
+                  const dlives *lv, const grid *g, dboard_layout *out, size_t *failed)
 {
-    dpart_content *pc = dboard_contents(m, b, notes, n_notes, BOX_TEXT_W, NOTE_W, false);
+    dpart_content *pc = dboard_contents(m, b, notes, n_notes, BOX_TEXT_W, NOTE_W, false, lv);
     double col_x[MAX_CELLS], col_w[MAX_CELLS];
-    attempt_opts ao = {0, 0, OUTER, 0, false, col_x, col_w, 0};
+    attempt_opts ao = {0, 0, OUTER, 0, false, col_x, col_w, 0, lv};
     int rc = S_layout(m, b, pc, g, ao, out, failed);
     ao.col_x = ao.col_w = NULL;
     int start[MAX_CELLS];
@@ -675,7 +688,8 @@ static int S_wide(dcanvas *m, const bp_board *b, const draw_note *notes, size_t 
 }
 
 int dboard_layout_make(dcanvas *m, const bp_board *b, const draw_note *notes, size_t n_notes,
-                       draw_layout layout, dboard_layout *out, char *err, size_t errn)
+                       draw_layout layout, const dlives *lv, dboard_layout *out, char *err,
+                       size_t errn)
 {
     memset(out, 0, sizeof *out);
     if (dcheck_board(b, err, errn) || S_check_notes(b, notes, n_notes, err, errn))
@@ -691,13 +705,13 @@ int dboard_layout_make(dcanvas *m, const bp_board *b, const draw_note *notes, si
     size_t failed = 0;
     int rc = 1;
     if (layout == DRAW_NARROW)
-        rc = S_narrow(m, b, notes, n_notes, &g, out, &failed);
+        rc = S_narrow(m, b, notes, n_notes, lv, &g, out, &failed);
     /* A board the narrow stack cannot route (links that cross back and
      * around one another) is drawn in the wide layout instead: a picture
      * that shrinks on a phone rather than none. out->layout says so. */
     if (rc == 1) {
         dboard_layout_free(out);
-        rc = S_wide(m, b, notes, n_notes, &g, out, &failed);
+        rc = S_wide(m, b, notes, n_notes, lv, &g, out, &failed);
     }
     if (rc != 0) {
         dboard_layout_free(out);

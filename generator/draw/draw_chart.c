@@ -359,6 +359,6 @@ int draw_chart_opts(const draw_chart *c, buf *svg, buf *alt, const draw_opts *o,
 
 int draw_chart_svg(const draw_chart *c, draw_look look, buf *svg, buf *alt, char *err, size_t errn)
 {
-    draw_opts o = {DTEXT_ELEMENTS, NULL, look};
+    draw_opts o = {DTEXT_ELEMENTS, NULL, look, NULL, 0};
     return draw_chart_opts(c, svg, alt, &o, err, errn);
 }

@@ -71,9 +71,25 @@ typedef enum { DTEXT_ELEMENTS, DTEXT_GLYPHS } dtext_mode;
 
 typedef struct {
     dtext_mode text;
-    const char *png_path; /* also render a PNG (2x) here, for looking at it */
-    draw_look look;       /* layout and theme */
+    const char *png_path;  /* also render a PNG (2x) here, for looking at it */
+    draw_look look;        /* layout and theme */
+    const draw_live *live; /* a live board's settings (draw_board_live) */
+    size_t n_live;
 } draw_opts;
+
+/* What a live board's page rewrites in one text: up to two runs of it as
+ * <tspan ATTR="VALUE"> (bytes [off, off + len)), and on the <text> itself
+ * data-goal="goal" with the pass and fail colours. Strings are borrowed. */
+typedef struct {
+    const char *attr, *value;
+    size_t off, len;
+} dspan;
+
+typedef struct {
+    dspan span[2];
+    size_t n;
+    const char *goal; /* NULL: none */
+} dmarks;
 
 /* A canvas that only measures text (no output). */
 dcanvas *dcanvas_new_measure(void);
@@ -105,6 +121,9 @@ void dc_cross(dcanvas *c, double x, double y, double r, dcolor color, double wid
  * about (x, y) (for a y-axis label). */
 void dc_text(dcanvas *c, double x, double y, dtext_anchor a, double size, bool bold, dcolor color,
              const char *s, bool rotate_ccw);
+/* The same with a live board's marks (NULL: none; drawn only into <text>). */
+void dc_text_marked(dcanvas *c, double x, double y, dtext_anchor a, double size, bool bold,
+                    dcolor color, const char *s, const dmarks *marks);
 
 /* Finish: the standalone document with <title> (title) and <desc> (desc)
  * appended to out, ids renumbered per document. 0, or -1 with a sentence. */
@@ -141,6 +160,22 @@ size_t dwrap(dcanvas *c, const char *s, double size, bool bold, double max_w, ch
              double *widest);
 void dlines_free(char **lines, size_t n);
 
+/* ------------------------------------------------------------------ facts (draw_facts.c) */
+/* A live board's settings (draw_board_live); {NULL, 0} for a plain board. */
+typedef struct {
+    const draw_live *v;
+    size_t n;
+} dlives;
+
+/* The lines under part i's label: its size and the settings it shows, in
+ * words, their colours and (a live board) marks; *n gets how many (at most
+ * 8). */
+void dpart_facts(const bp_board *b, size_t i, char facts[][128], dcolor *colors, dmarks *marks,
+                 const dlives *lv, size_t *n);
+/* The fault lines of link i in words: "20% of acks lost", "ack of job 3 lost",
+ * "transactional", with their marks. Returns how many (at most 4). */
+size_t dlink_faults(const bp_board *b, size_t i, char out[][160], dmarks *marks, const dlives *lv);
+
 /* ------------------------------------------------------------------ board layout */
 #define DRAW_MAX_PARTS 64
 #define DRAW_MAX_LINKS 256
@@ -169,7 +204,8 @@ typedef struct {
     double size;
     bool bold;
     dcolor color;
-    drect r; /* the line box the text occupies (measured advance x line height) */
+    drect r;      /* the line box the text occupies (measured advance x line height) */
+    dmarks marks; /* a live board's: what the page rewrites */
 } dlabel;
 
 typedef struct {
@@ -259,6 +295,7 @@ typedef struct {
     dcolor color;
     bool bold;
     dlabel_kind kind;
+    dmarks marks;
 } dltext;
 
 typedef struct {
@@ -291,6 +328,7 @@ typedef struct {
     bool bold;
     dcolor color;
     double w;
+    dmarks marks; /* a live board's (not wrapped: the runs stay on one line) */
 } dbline;
 
 /* What a part's box holds, measured: its label and facts wrapped at the
@@ -310,13 +348,12 @@ typedef struct {
 
 /* Every part's contents, labels and facts wrapped at text_w px, notes at
  * note_w, under the box or (notes_inside) in it, below the label and badge
- * (caller frees with dboard_contents_free). */
+ * (caller frees with dboard_contents_free); lv: a live board's settings
+ * (NULL for a plain board), marked for the page. */
 dpart_content *dboard_contents(dcanvas *m, const bp_board *b, const draw_note *notes,
-                               size_t n_notes, double text_w, double note_w, bool notes_inside);
+                               size_t n_notes, double text_w, double note_w, bool notes_inside,
+                               const dlives *lv);
 void dboard_contents_free(dpart_content *pc, size_t n);
-/* The fault lines of link i in words ("20% of acks lost", "ack of job 3
- * lost", "transactional"); returns how many (at most 4). */
-size_t dlink_faults(const bp_board *b, size_t i, char out[][160]);
 /* v rounded up to a multiple of step. */
 double dceil_to(double v, double step);
 
@@ -324,7 +361,8 @@ double dceil_to(double v, double step);
  * (draw_board_layout.c). 0, or -1 with a sentence (bad input, or no room
  * found for a label). dboard_layout_free releases it. */
 int dboard_layout_make(dcanvas *m, const bp_board *b, const draw_note *notes, size_t n_notes,
-                       draw_layout layout, dboard_layout *out, char *err, size_t errn);
+                       draw_layout layout, const dlives *lv, dboard_layout *out, char *err,
+                       size_t errn);
 void dboard_layout_free(dboard_layout *l);
 
 /* The public functions with output options. */

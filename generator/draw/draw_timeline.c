@@ -168,7 +168,7 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
     size_t np = b->sim.n_parts;
     int *lane_of = xmalloc(np * sizeof *lane_of);
     bool *present = xcalloc(np, sizeof *present);
-    int *effects = NULL; /* standing effects per job and handler, to word "charged twice" */
+    int *effects = NULL;   /* standing effects per job and handler, to word "charged twice" */
     int *publishes = NULL; /* a handler's (or its relay's) publishes per job */
     bool *second = S_second_hop(b);
     bool *publisher = xcalloc(np, sizeof *publisher); /* parts whose publishes are traced */
@@ -395,9 +395,9 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
             int q = S_peer(b, e, true);
             sim_protocol pr = q >= 0 ? S_protocol(b, e->part, q) : SIM_PROTO_HTTP2;
             bool confirm = q >= 0 && publisher[e->part] && b->sim.parts[q].kind == SIM_KIND_BROKER;
-            S_item(out, DTL_OTHER_MARK, lane, lane, DC_MUTED, e,
-                   xasprintf("no %s for job %lld", confirm ? "confirm" : dreply_word(pr, false),
-                             job));
+            S_item(
+                out, DTL_OTHER_MARK, lane, lane, DC_MUTED, e,
+                xasprintf("no %s for job %lld", confirm ? "confirm" : dreply_word(pr, false), job));
             break;
         }
         case SIM_TR_GIVE_UP:
@@ -784,6 +784,6 @@ int draw_timeline_opts(const bp_board *b, const sim_trace_entry *tr, size_t n, b
 int draw_timeline(const bp_board *b, const sim_trace_entry *tr, size_t n, draw_look look, buf *svg,
                   buf *alt, char *err, size_t errn)
 {
-    draw_opts o = {DTEXT_ELEMENTS, NULL, look};
+    draw_opts o = {DTEXT_ELEMENTS, NULL, look, NULL, 0};
     return draw_timeline_opts(b, tr, n, svg, alt, &o, err, errn);
 }

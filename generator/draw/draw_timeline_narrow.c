@@ -76,8 +76,8 @@ void dtimeline_place_narrow(dcanvas *m, const bp_board *b, dtimeline_layout *l)
         prev_t = l->items[i].t_us;
         char **lines;
         double widest;
-        size_t k = dwrap(m, l->items[i].text, DF_SMALL, dtl_bold(l->items[i].kind), words_w,
-                         &lines, &widest);
+        size_t k = dwrap(m, l->items[i].text, DF_SMALL, dtl_bold(l->items[i].kind), words_w, &lines,
+                         &widest);
         dlines_free(lines, k);
         l->items[i].lines = k > 0 ? (int)k : 1;
         l->items[i].y = y + 11.5; /* the first line's baseline */
@@ -153,8 +153,8 @@ void dtimeline_paint_narrow(dcanvas *c, dcanvas *m, const bp_board *b, const dti
         /* the words, on the row's own ground so lifelines do not cross them */
         char **lines;
         double tw;
-        size_t k = dwrap(m, it->text, DF_SMALL, bold, l->width - 2.0 * M - l->time_w - 4, &lines,
-                         &tw);
+        size_t k =
+            dwrap(m, it->text, DF_SMALL, bold, l->width - 2.0 * M - l->time_w - 4, &lines, &tw);
         dc_rect(c, M - 2, S_row_top(it) + 1, l->time_w + tw + 6, S_words_h(it) - 1, 3,
                 it->kind == DTL_DUPLICATE ? DC_FAIL_BG : DC_CARD, DC_NONE, false);
         dfmt_duration(tbuf, sizeof tbuf, it->t_us);

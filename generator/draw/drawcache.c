@@ -123,14 +123,29 @@ static void key_common(buf *key, const char *what, const bp_board *b)
     }
 }
 
-void drawcache_key_board(buf *key, const bp_board *b, const draw_note *notes, size_t n_notes)
+void drawcache_key_board(buf *key, const bp_board *b, const draw_note *notes, size_t n_notes,
+                         const draw_live *live, size_t n_live)
 {
     key_common(key, "board\n", b);
     put_u64(key, n_notes);
+    bool marked = n_live > 0;
     for (size_t i = 0; i < n_notes; i++) {
         put_u64(key, (uint64_t)(int64_t)notes[i].part);
         put_str(key, notes[i].text);
         put_u64(key, (uint64_t)notes[i].tone);
+        marked |= notes[i].measure != NULL;
+    }
+    if (!marked) /* a plain diagram: the key it always had */
+        return;
+    buf_puts(key, "live\n");
+    for (size_t i = 0; i < n_notes; i++) {
+        put_str(key, notes[i].measure ? notes[i].measure : "");
+        put_u64(key, notes[i].value_len);
+    }
+    put_u64(key, n_live);
+    for (size_t i = 0; i < n_live; i++) {
+        put_str(key, live[i].set);
+        put_str(key, live[i].text);
     }
 }
 

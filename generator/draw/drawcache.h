@@ -16,8 +16,10 @@
 
 #include <stdbool.h>
 
-/* The key of a board diagram with these notes. */
-void drawcache_key_board(buf *key, const bp_board *b, const draw_note *notes, size_t n_notes);
+/* The key of a board diagram with these notes (and a live board's
+ * settings; none: n_live 0). */
+void drawcache_key_board(buf *key, const bp_board *b, const draw_note *notes, size_t n_notes,
+                         const draw_live *live, size_t n_live);
 /* The key of a timeline of this trace. */
 void drawcache_key_timeline(buf *key, const bp_board *b, const sim_trace_entry *tr, size_t n);
 

@@ -51,13 +51,16 @@ typedef struct {
     size_t n_notes;
     const sim_trace_entry *tr;
     size_t n_tr;
+    const draw_live *live; /* a live board's settings (n_live of them), or NULL */
+    size_t n_live;
 } board_draw;
 
 static int S_board_look(const void *what, draw_look look, buf *svg, buf *alt, char *err,
                         size_t errn)
 {
     const board_draw *d = what;
-    return draw_board(d->b, d->notes, d->n_notes, look, svg, alt, err, errn);
+    return draw_board_live(d->b, d->notes, d->n_notes, d->live, d->n_live, look, svg, alt, err,
+                           errn);
 }
 
 static int S_timeline_look(const void *what, draw_look look, buf *svg, buf *alt, char *err,
@@ -75,7 +78,12 @@ static int S_chart_look(const void *what, draw_look look, buf *svg, buf *alt, ch
 
 /* ------------------------------------------------------------ boards */
 
-static void board_notes(const sboard *b, draw_note *notes, char texts[][64], size_t *n)
+/* The measured notes next to the board's handler: each of these measures
+ * that has a goal, with its pass or fail; on a live board without goals (a
+ * sandbox) those of them the level counts, without a tone. A live board's
+ * notes name their measure, for the page to rewrite. */
+static void board_notes(const sboard *b, const sim_measure *counted, size_t n_counted, bool live,
+                        draw_note *notes, char texts[][64], size_t *n)
 {
     *n = 0;
     const bp_board *bb = b->board;
@@ -85,27 +93,40 @@ static void board_notes(const sboard *b, draw_note *notes, char texts[][64], siz
             handler = (int)i;
     if (handler < 0)
         return;
+    bool any_goal = false;
+    for (int m = 0; m < SIM_M_COUNT; m++)
+        any_goal |= b->result.goals[m].present;
     static const sim_measure shown[] = {SIM_M_DUPLICATES, SIM_M_CHARGED_TWICE, SIM_M_LOST_WRITES,
                                         SIM_M_ERRORS};
     static const char *const words[] = {"duplicates", "charged twice", "lost writes", "errors"};
     for (size_t k = 0; k < sizeof shown / sizeof shown[0]; k++) {
         sim_measure m = shown[k];
-        if (!b->result.goals[m].present)
+        bool counted_here = false;
+        for (size_t c = 0; c < n_counted; c++)
+            counted_here |= counted[c] == m;
+        if (any_goal ? !b->result.goals[m].present : !(live && counted_here))
             continue;
         buf t;
         buf_init(&t);
         fmt_number(&t, b->result.m[m].mean);
+        size_t value_len = t.len;
         buf_printf(&t, " %s", words[k]);
         snprintf(texts[*n], 64, "%s", t.data);
         buf_free(&t);
-        notes[*n].part = handler;
-        notes[*n].text = texts[*n];
-        notes[*n].tone = b->result.goals[m].pass ? DRAW_PASS : DRAW_FAIL;
+        notes[*n] = (draw_note){handler, texts[*n], DRAW_NEUTRAL, NULL, 0};
+        if (any_goal)
+            notes[*n].tone = b->result.goals[m].pass ? DRAW_PASS : DRAW_FAIL;
+        if (live) {
+            notes[*n].measure = sim_measure_name(m);
+            notes[*n].value_len = value_len;
+        }
         (*n)++;
     }
 }
 
-int figure_board(site *s, sboard *b, const char *path, int line, int col)
+static int draw_figure(site *s, sboard *b, const sim_measure *counted, size_t n_counted,
+                       const draw_live *live, size_t n_live, bool is_live, const char *path,
+                       int line, int col)
 {
     pthread_mutex_lock(&draw_lock);
     if (!b->drawn) {
@@ -114,13 +135,13 @@ int figure_board(site *s, sboard *b, const char *path, int line, int col)
         char texts[8][64];
         size_t n = 0;
         if (b->ran && !b->run_failed)
-            board_notes(b, notes, texts, &n);
+            board_notes(b, counted, n_counted, is_live, notes, texts, &n);
         buf key;
         buf_init(&key);
         char err[256];
         if (s->opt.cache)
-            drawcache_key_board(&key, b->board, notes, n);
-        board_draw d = {b->board, notes, n, NULL, 0};
+            drawcache_key_board(&key, b->board, notes, n, live, n_live);
+        board_draw d = {b->board, notes, n, NULL, 0, live, n_live};
         if (s->opt.cache && drawcache_get(s->opt.cache, &key, &b->fig)) {
             /* drawn by an earlier build, from exactly these inputs */
         } else if (S_draw_all(S_board_look, &d, &b->fig, err, sizeof err) != 0) {
@@ -136,6 +157,17 @@ int figure_board(site *s, sboard *b, const char *path, int line, int col)
     return rc;
 }
 
+int figure_board(site *s, sboard *b, const char *path, int line, int col)
+{
+    return draw_figure(s, b, NULL, 0, NULL, 0, false, path, line, col);
+}
+
+int figure_board_live(site *s, sboard *b, const sim_measure *counted, size_t n_counted,
+                      const draw_live *live, size_t n_live, const char *path, int line, int col)
+{
+    return draw_figure(s, b, counted, n_counted, live, n_live, true, path, line, col);
+}
+
 int figure_timeline(site *s, sboard *b, const char *path, int line, int col)
 {
     pthread_mutex_lock(&draw_lock);
@@ -149,7 +181,7 @@ int figure_timeline(site *s, sboard *b, const char *path, int line, int col)
             drawcache_key_timeline(&key, b->board, b->result.trace, b->result.n_trace);
             cached = drawcache_get(s->opt.cache, &key, &b->tl);
         }
-        board_draw d = {b->board, NULL, 0, b->result.trace, b->result.n_trace};
+        board_draw d = {b->board, NULL, 0, b->result.trace, b->result.n_trace, NULL, 0};
         if (b->result.trace_truncated) {
             snprintf(err, sizeof err, "its trace is longer than the timeline can show");
             b->tl_failed = true;

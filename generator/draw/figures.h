@@ -6,6 +6,7 @@
 #ifndef BP_FIGURES_H
 #define BP_FIGURES_H
 
+#include "draw/draw.h"
 #include "model/site.h"
 
 /* Draw board b's diagram (b->fig) or its timeline (b->tl), in every look,
@@ -13,6 +14,11 @@
  * -1 after reporting at path:line:col (where a page shows it). */
 int figure_board(site *s, sboard *b, const char *path, int line, int col);
 int figure_timeline(site *s, sboard *b, const char *path, int line, int col);
+/* The diagram of a live level's variant (draw_board_live): its notes name
+ * their measures for the page to rewrite (a sandbox, without goals, notes
+ * the measures it counts), live are the settings the reader changes. */
+int figure_board_live(site *s, sboard *b, const sim_measure *counted, size_t n_counted,
+                      const draw_live *live, size_t n_live, const char *path, int line, int col);
 
 /* Draw a chart (sc->fig, every look) from its points' results once. Returns 0,
  * or -1 after reporting at the chart file. */

@@ -762,3 +762,17 @@ out:
     free(copy);
     return rc;
 }
+
+bp_board *board_variant(const char *board_path, const ynode *tree, const board_setting *set,
+                        size_t n, const bp_catalog *cat, const sim_limits *lim, diag *d)
+{
+    ynode *root = ynode_clone(tree);
+    size_t mark = diag_mark(d);
+    for (size_t i = 0; i < n; i++)
+        board_override_at(board_path, root, set[i].set, set[i].value, set[i].src, set[i].set_pos,
+                          set[i].pos, d);
+    bp_board *b =
+        !diag_failed_since(d, mark) ? board_from_tree(board_path, root, cat, lim, d) : NULL;
+    ynode_free(root);
+    return b;
+}

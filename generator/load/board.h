@@ -49,4 +49,19 @@ int board_override(const char *board_path, ynode *root, const char *expr, const 
 int board_override_at(const char *board_path, ynode *root, const char *expr, const char *value,
                       const char *src, bp_pos path_pos, bp_pos value_pos, diag *d);
 
+/* One setting written into a board before it is built: expr and value as
+ * for board_override_at, src where it was written (a level or chart file,
+ * or "--set"), set_pos and pos the positions of the path and the value. */
+typedef struct {
+    const char *set;
+    const char *value;
+    const char *src;
+    bp_pos set_pos, pos;
+} board_setting;
+
+/* A copy of a board file's tree (not changed) with the n settings written
+ * in, built. Returns NULL after reporting. */
+bp_board *board_variant(const char *board_path, const ynode *tree, const board_setting *set,
+                        size_t n, const bp_catalog *cat, const sim_limits *lim, diag *d);
+
 #endif

@@ -2,6 +2,7 @@
  * the board variants they describe. */
 #include "load/level.h"
 #include "load/board.h"
+#include "load/range.h"
 #include "load/units.h"
 #include "base/util.h"
 #include "load/yread.h"
@@ -129,14 +130,19 @@ static bp_level *level_from_tree(const char *path, ynode *root, diag *d)
     read_common(path, root, "a level", &l->id, &l->title, &l->board, &l->board_pos, d);
     const ynode *v;
     if ((v = ymap_get(root, "style"))) {
-        static const char *const styles[] = {"level", "toggle"};
+        static const char *const styles[] = {"level", "toggle", "sandbox"};
         int s;
-        if (yread_enum(path, v, "level style", styles, 2, &s, d) == 0)
+        if (yread_enum(path, v, "level style", styles, 3, &s, d) == 0) {
             l->toggle = s == 1;
+            l->sandbox = l->live = s == 2;
+        }
     }
     if ((v = ymap_get(root, "timeline")))
         yread_bool(path, v, "timeline", &l->timeline, d);
     if ((v = ymap_get(root, "goals"))) {
+        if (l->sandbox)
+            diag_error(d, path, v->line, v->col,
+                       "a sandbox has no goals: it is free play (style: level plays for goals)");
         l->has_goals = true;
         board_read_goals(path, v, l->goals, l->goal_pos, d);
     }
@@ -161,6 +167,7 @@ static bp_level *level_from_tree(const char *path, ynode *root, diag *d)
             diag_error(d, path, v->line, v->col, "a level needs 1 to 8 choices, found %zu", v->n);
         l->choices = xcalloc(v->n ? v->n : 1, sizeof *l->choices);
         l->n_combos = 1;
+        size_t n_drawn = 1; /* combinations of the option lists: a live level's diagrams */
         for (size_t i = 0; i < v->n && i < 8; i++) {
             const ynode *c = v->kids[i];
             bp_choice *ch = &l->choices[l->n_choices++];
@@ -168,8 +175,8 @@ static bp_level *level_from_tree(const char *path, ynode *root, diag *d)
             ch->pos.col = c->col;
             if (yexpect(path, c, YN_MAP, "a choice", d) != 0)
                 continue;
-            static const char *const keys[] = {"label", "set", "options", "start"};
-            ycheck_keys(path, c, "choice key", keys, 4, d);
+            static const char *const keys[] = {"label", "set", "options", "range", "start"};
+            ycheck_keys(path, c, "choice key", keys, 5, d);
             const ynode *x;
             if (!(x = ymap_get(c, "label")))
                 ymissing(path, c, "label", "a choice", d);
@@ -182,17 +189,25 @@ static bp_level *level_from_tree(const char *path, ynode *root, diag *d)
                 ch->set_pos.line = x->line;
                 ch->set_pos.col = x->col;
             }
-            if (!(x = ymap_get(c, "options")))
-                ymissing(path, c, "options", "a choice", d);
+            const ynode *range = ymap_get(c, "range");
+            if ((x = ymap_get(c, "options")) && range)
+                diag_error(d, path, range->line, range->col,
+                           "a choice takes options or a range, not both");
+            else if (range)
+                l->live |= range_read(path, range, ymap_get(c, "start"), ch, d) == 0;
+            else if (!x)
+                ymissing(path, c, "options", "a choice (or a range)", d);
             else
                 ch->options = read_options(path, x, "options", &ch->n_options, d);
             if (ch->n_options > 0) {
-                if (l->n_combos > LEVEL_MAX_COMBOS)
+                if (l->n_combos > LEVEL_MAX_GRID)
                     ; /* already over: keep the product from overflowing */
                 else
                     l->n_combos *= ch->n_options;
+                if (!ch->range)
+                    n_drawn = n_drawn > LEVEL_MAX_DRAWN ? n_drawn : n_drawn * ch->n_options;
             }
-            if ((x = ymap_get(c, "start"))) {
+            if (!range && (x = ymap_get(c, "start"))) {
                 bool found = false;
                 for (size_t k = 0; k < ch->n_options && !found; k++) {
                     if (x->type == YN_SCALAR && ch->options[k].label &&
@@ -212,21 +227,96 @@ static bp_level *level_from_tree(const char *path, ynode *root, diag *d)
                 }
             }
         }
-        if (l->n_combos > LEVEL_MAX_COMBOS)
+        for (size_t i = 0; i < l->n_choices; i++)
+            for (size_t k = 0; k < i; k++)
+                if (l->choices[i].set && l->choices[k].set &&
+                    strcmp(l->choices[i].set, l->choices[k].set) == 0)
+                    diag_error(d, path, l->choices[i].set_pos.line, l->choices[i].set_pos.col,
+                               "choices '%s' and '%s' both set %s; give each setting one choice",
+                               l->choices[k].label ? l->choices[k].label : "?",
+                               l->choices[i].label ? l->choices[i].label : "?", l->choices[i].set);
+        if (l->sandbox)
+            l->n_combos = 0; /* free play: no combination is checked */
+        else if (l->live && l->n_combos > LEVEL_MAX_GRID)
+            diag_error(d, path, v->line, v->col,
+                       "the choices make more than %d combinations; a level with a range is "
+                       "checked on every one at build time, so take bigger steps or offer "
+                       "fewer options",
+                       LEVEL_MAX_GRID);
+        else if (!l->live && l->n_combos > LEVEL_MAX_COMBOS)
             diag_error(d, path, v->line, v->col,
                        "the choices make more than %d combinations; every one is simulated, "
                        "so offer fewer options",
                        LEVEL_MAX_COMBOS);
+        if (l->live && n_drawn > LEVEL_MAX_DRAWN)
+            diag_error(d, path, v->line, v->col,
+                       "the option lists make more than %d combinations; a live level draws "
+                       "the board for each, so offer fewer options",
+                       LEVEL_MAX_DRAWN);
     }
-    if (l->toggle && (l->n_choices != 1 || l->choices[0].n_options != 2))
+    bool ranged = false;
+    for (size_t i = 0; i < l->n_choices; i++)
+        ranged |= l->choices[i].range;
+    if (l->toggle && ranged)
+        diag_error(d, path, l->pos.line, l->pos.col,
+                   "style 'toggle' is an on/off switch: it takes options, not a range");
+    else if (l->toggle && (l->n_choices != 1 || l->choices[0].n_options != 2))
         diag_error(d, path, l->pos.line, l->pos.col,
                    "style 'toggle' needs exactly one choice with two options (off, on)");
+    if (l->live && l->timeline)
+        diag_error(d, path, l->pos.line, l->pos.col,
+                   "timeline: true does not go with a range or a sandbox: the reader's browser "
+                   "re-simulates the board, and it does not redraw timelines");
+    if (l->sandbox && l->n_counts == 0)
+        diag_error(d, path, l->pos.line, l->pos.col,
+                   "a sandbox needs counts: the measures it shows the reader");
     ynode_free(root);
     if (diag_failed_since(d, mark)) {
         level_free(l);
         return NULL;
     }
     return l;
+}
+
+bp_board *level_variant(const bp_level *l, const int *opts, const char *board_path,
+                        const ynode *tree, const board_setting *extra, size_t n_extra,
+                        const bp_catalog *cat, const sim_limits *lim, diag *d)
+{
+    board_setting *set = xcalloc(l->n_choices + n_extra + 1, sizeof *set);
+    size_t n = 0;
+    for (size_t i = 0; i < l->n_choices; i++) {
+        const bp_choice *ch = &l->choices[i];
+        if (opts[i] < 0)
+            continue;
+        set[n++] = (board_setting){ch->set, ch->options[opts[i]].value, l->path, ch->set_pos,
+                                   ch->options[opts[i]].pos};
+    }
+    for (size_t i = 0; i < n_extra; i++)
+        set[n++] = extra[i];
+    bp_board *b = board_variant(board_path, tree, set, n, cat, lim, d);
+    free(set);
+    if (b && l->sandbox) {
+        memset(b->sim.goals, 0, sizeof b->sim.goals);
+        b->sim.expect = SIM_EXPECT_NONE;
+    } else if (b && l->has_goals) {
+        memcpy(b->sim.goals, l->goals, sizeof b->sim.goals);
+        memcpy(b->goal_pos, l->goal_pos, sizeof b->goal_pos);
+    }
+    return b;
+}
+
+char *level_board_file(const char *level_path, const char *board)
+{
+    /* the level's folder, then its parent: "content/levels/x.yaml" -> "content" */
+    const char *slash = strrchr(level_path, '/');
+    if (!slash)
+        return xasprintf("../%s", board);
+    const char *up = slash;
+    while (up > level_path && up[-1] != '/')
+        up--;
+    if (up == level_path)
+        return xstrdup(board);
+    return xasprintf("%.*s%s", (int)(up - level_path), level_path, board);
 }
 
 /* ------------------------------------------------------------ charts */

@@ -6,6 +6,7 @@
 #include "load/refs.h"
 #include "load/board.h"
 #include "load/level.h"
+#include "load/live.h"
 #include "load/ydoc.h"
 
 #include <dirent.h>
@@ -157,36 +158,6 @@ static sboard *load_board_ref(site *s, tree_cache *tc, const bp_page *p, const b
     return b;
 }
 
-/* Build variant boards from one board file's tree with overrides. */
-typedef struct {
-    const char *set;
-    const char *value;
-    const char *src;
-    bp_pos pos;     /* of the value */
-    bp_pos set_pos; /* of the path */
-} override_t;
-
-static bp_board *variant(site *s, const char *board_path, const ynode *tree, const override_t *ov,
-                         size_t n, const sim_goal *goals, const bp_pos *goal_pos)
-{
-    if (!tree)
-        return NULL;
-    ynode *root = ynode_clone(tree);
-    size_t mark = diag_mark(&s->d);
-    for (size_t i = 0; i < n; i++)
-        board_override_at(board_path, root, ov[i].set, ov[i].value, ov[i].src, ov[i].set_pos,
-                          ov[i].pos, &s->d);
-    bp_board *b = !diag_failed_since(&s->d, mark)
-                      ? board_from_tree(board_path, root, s->cat, &s->lim, &s->d)
-                      : NULL;
-    if (b && goals) {
-        memcpy(b->sim.goals, goals, sizeof b->sim.goals);
-        memcpy(b->goal_pos, goal_pos, sizeof b->goal_pos);
-    }
-    ynode_free(root);
-    return b;
-}
-
 static void load_level_ref(site *s, tree_cache *tc, const bp_page *p, const bp_ref *r)
 {
     if (site_level_file(s, r->path))
@@ -216,30 +187,29 @@ static void load_level_ref(site *s, tree_cache *tc, const bp_page *p, const bp_r
         free(board_path);
         return;
     }
-    sl->start = level_start(l);
-    sl->combos = xcalloc(l->n_combos, sizeof *sl->combos);
-    override_t ov[8];
-    int opts[8];
-    bool ok = true;
-    for (size_t c = 0; c < l->n_combos && ok; c++) {
-        level_combo(l, c, opts);
-        for (size_t i = 0; i < l->n_choices; i++) {
-            const bp_choice *ch = &l->choices[i];
-            ov[i].set = ch->set;
-            ov[i].value = ch->options[opts[i]].value;
-            ov[i].src = l->path;
-            ov[i].pos = ch->options[opts[i]].pos;
-            ov[i].set_pos = ch->set_pos;
+    bool ok;
+    if (l->live) {
+        ok = live_level_load(s, sl, board_path, tree) == 0;
+    } else {
+        sl->start = level_start(l);
+        sl->n_variants = l->n_combos;
+        sl->combos = xcalloc(l->n_combos, sizeof *sl->combos);
+        sl->opts = xcalloc(l->n_combos * l->n_choices, sizeof *sl->opts);
+        ok = true;
+        for (size_t c = 0; c < l->n_combos && ok; c++) {
+            int *opts = &sl->opts[c * l->n_choices];
+            level_combo(l, c, opts);
+            sboard *b = &sl->combos[c];
+            b->file = xstrdup(l->board);
+            b->board = level_variant(l, opts, board_path, tree, NULL, 0, s->cat, &s->lim, &s->d);
+            ok = b->board != NULL;
+            want_trace(b);
         }
-        sboard *b = &sl->combos[c];
-        b->file = xstrdup(l->board);
-        b->board = variant(s, board_path, tree, ov, l->n_choices, l->has_goals ? l->goals : NULL,
-                           l->goal_pos);
-        ok = b->board != NULL;
-        want_trace(b);
     }
     free(board_path);
-    if (ok) {
+    if (ok && l->sandbox) {
+        sl->loaded = true;
+    } else if (ok) {
         bool any_goal = false;
         const bp_board *b0 = sl->combos[0].board;
         for (int m = 0; m < SIM_M_COUNT; m++)
@@ -295,23 +265,16 @@ static void load_chart_ref(site *s, tree_cache *tc, const bp_page *p, const bp_r
     bool ok = true;
     for (size_t si = 0; si < ns && ok; si++) {
         for (size_t xi = 0; xi < c->n_x && ok; xi++) {
-            override_t ov[2];
+            board_setting ov[2];
             size_t n = 0;
-            ov[n].set = c->x_set;
-            ov[n].value = c->x_values[xi];
-            ov[n].src = c->path;
-            ov[n].set_pos = c->x_set_pos;
-            ov[n++].pos = c->x_value_pos[xi];
-            if (c->n_series) {
-                ov[n].set = c->series_set;
-                ov[n].value = c->series[si].value;
-                ov[n].src = c->path;
-                ov[n].set_pos = c->series_set_pos;
-                ov[n++].pos = c->series[si].pos;
-            }
+            ov[n++] = (board_setting){c->x_set, c->x_values[xi], c->path, c->x_set_pos,
+                                      c->x_value_pos[xi]};
+            if (c->n_series)
+                ov[n++] = (board_setting){c->series_set, c->series[si].value, c->path,
+                                          c->series_set_pos, c->series[si].pos};
             sboard *b = &sc->points[si * c->n_x + xi];
             b->file = xstrdup(c->board);
-            b->board = variant(s, board_path, tree, ov, n, NULL, NULL);
+            b->board = board_variant(board_path, tree, ov, n, s->cat, &s->lim, &s->d);
             ok = b->board != NULL;
         }
     }

@@ -94,6 +94,25 @@ void level_free(bp_level *l)
     free(l);
 }
 
+void slive_free(slive *lv, const bp_level *l)
+{
+    if (!lv)
+        return;
+    for (size_t i = 0; lv->choices && i < l->n_choices; i++) {
+        slive_choice *c = &lv->choices[i];
+        for (size_t k = 0; c->bytes && k < l->choices[i].n_options; k++)
+            free(c->bytes[k]);
+        free(c->bytes);
+        free(c->len);
+        free(c->jobs);
+        free(c->reps);
+    }
+    free(lv->choices);
+    free(lv->start);
+    free(lv->drawn);
+    free(lv);
+}
+
 void level_combo(const bp_level *l, size_t c, int *options)
 {
     for (size_t i = l->n_choices; i-- > 0;) {
@@ -220,9 +239,11 @@ void site_free(site *s)
     free(s->boards);
     for (size_t i = 0; i < s->n_levels; i++) {
         slevel *sl = s->levels[i];
-        for (size_t c = 0; sl->combos && c < sl->level->n_combos; c++)
+        for (size_t c = 0; sl->combos && c < sl->n_variants; c++)
             free_sboard(&sl->combos[c]);
         free(sl->combos);
+        free(sl->opts);
+        slive_free(sl->live, sl->level);
         level_free(sl->level);
         free(sl->file);
         free(sl);
@@ -248,6 +269,14 @@ void site_free(site *s)
 
 /* Linear scans: a site has tens of boards, levels and charts, and each file
  * is in its table once (the loader looks it up before adding it). */
+
+bool site_live(const site *s)
+{
+    for (size_t i = 0; i < s->n_levels; i++)
+        if (s->levels[i]->loaded && s->levels[i]->level->live)
+            return true;
+    return false;
+}
 
 sboard *site_board_file(const site *s, const char *file)
 {

@@ -108,6 +108,15 @@ const bp_catalog_value *catalog_find(const bp_catalog *c, const char *section, c
  * along an x axis, one line per value of another (load/level.c makes both). */
 #define LEVEL_MAX_COMBOS 256
 #define LEVEL_MAX_COUNTS 6
+/* A live level (a range choice, or style: sandbox) re-simulates in the
+ * reader's browser. A range offers at most LEVEL_MAX_STEPS values; a live
+ * level with goals is checked at build time on every combination of its
+ * values, at most LEVEL_MAX_GRID; a live level draws one diagram per
+ * combination of its option lists (ranges at their start), at most
+ * LEVEL_MAX_DRAWN. */
+#define LEVEL_MAX_STEPS 201
+#define LEVEL_MAX_GRID 1024
+#define LEVEL_MAX_DRAWN 16
 #define CHART_MAX_POINTS 256
 
 typedef struct {
@@ -121,8 +130,12 @@ typedef struct {
     char *set;   /* board path: "parts.processor.idempotency" */
     bp_option *options;
     size_t n_options;
-    int start; /* option index the level starts with */
+    int start;  /* option index the level starts with; -1: a range at the board's own value
+                   (found by load/live.c) */
+    bool range; /* a slider: options are the range's values from min to max, each labelled
+                   as the page shows it ("20%", "5 tries") and valued as --set takes it */
     bp_pos pos, set_pos;
+    bp_pos range_pos; /* of the range mapping */
 } bp_choice;
 
 typedef struct {
@@ -131,6 +144,8 @@ typedef struct {
     char *title;
     char *board;   /* content-relative board file */
     bool toggle;   /* style: toggle — one two-way choice shown as an on/off switch */
+    bool live;     /* re-simulated in the reader's browser (a range choice, or a sandbox) */
+    bool sandbox;  /* style: sandbox — free play: no goals (not even the board's), no claim */
     bool timeline; /* draw a timeline for every combination */
     sim_measure counts[LEVEL_MAX_COUNTS]; /* the counts line */
     size_t n_counts;
@@ -139,7 +154,8 @@ typedef struct {
     bp_pos goal_pos[SIM_M_COUNT];
     bp_choice *choices;
     size_t n_choices;
-    size_t n_combos;
+    size_t n_combos; /* every combination of the choices' options; 0 for a sandbox, whose
+                        combinations are not simulated at build time */
     bp_pos pos, board_pos;
 } bp_level;
 
@@ -167,7 +183,7 @@ typedef struct {
 void level_free(bp_level *l);
 /* Option index of each choice in combination c (first choice varies slowest). */
 void level_combo(const bp_level *l, size_t c, int *options);
-/* The combination the level starts with. */
+/* The combination the level starts with (not for a sandbox). */
 size_t level_start(const bp_level *l);
 void chart_free(bp_chart *c);
 
@@ -284,13 +300,44 @@ typedef struct {
     sfigure tl; /* the timeline */
 } sboard;
 
+/* A live level's board as wire bytes (sim-core/WIRE.md), cut so the page
+ * can put any of its states together: the start's encoding, and per choice
+ * the slot its setting takes in it and what each option puts there. The
+ * page copies the start's bytes and, for each choice in the order of the
+ * slots, the chosen option's bytes in place of the slot; load/live.c proves
+ * that this gives sim_wire_encode's bytes on every state it builds. */
+typedef struct {
+    size_t at, end;  /* the slot: bytes [at, end) of the start's encoding */
+    uint8_t **bytes; /* per option: the bytes that take the slot's place */
+    size_t *len;
+    int64_t *jobs; /* per option: the board's jobs and most replications with it */
+    int *reps;
+} slive_choice;
+
+typedef struct {
+    uint8_t *start; /* the starting state, encoded with the site's limits, no trace */
+    size_t start_len;
+    slive_choice *choices; /* per choice */
+    size_t *drawn;         /* variants with a diagram: each combination of the option
+                              lists, the ranges at their start; the start's first */
+    size_t n_drawn;
+    size_t checked; /* states whose bytes were put together and compared */
+} slive;
+
 typedef struct {
     char *file; /* content-relative */
     bp_level *level;
-    sboard *combos; /* n_combos */
-    size_t start;   /* the combination it starts with */
-    bool loaded;    /* every combination loaded, and the level has goals */
+    sboard *combos;    /* n_variants; every combination, in combination order (a sandbox:
+                          only those drawn) */
+    size_t n_variants; /* n_combos (a sandbox: n_drawn) */
+    int *opts;         /* n_variants × n_choices: each variant's option per choice */
+    size_t start;      /* index into combos of the starting state */
+    bool loaded;       /* every variant loaded, and the level has goals (or is a sandbox) */
+    slive *live;       /* a live level that loaded: its wire bytes */
 } slevel;
+
+/* Free a live level's bytes (l: its level, for the counts); NULL is a no-op. */
+void slive_free(slive *lv, const bp_level *l);
 
 typedef struct {
     char *file; /* content-relative */
@@ -332,6 +379,11 @@ typedef struct {
 void site_init(site *s, const site_options *o);
 /* Free everything the site holds (not s itself). */
 void site_free(site *s);
+
+/* True when a level that loaded re-simulates in the reader's browser (a
+ * slider or a sandbox): the site then gets the simulator module and its
+ * scripts in static/ (assets.h). */
+bool site_live(const site *s);
 
 /* The board, level or chart of a content-relative file, whether or not it
  * loaded, or NULL when no page lists the file. */

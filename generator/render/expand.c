@@ -17,8 +17,7 @@
 
 static const char *const directives[] = {"board",    "compare", "key-numbers",
                                          "timeline", "level",   "chart"};
-static const char *const filters[] = {"ci",   "min",  "max", "worst",
-                                      "goal", "pass", "rate", "diff"};
+static const char *const filters[] = {"ci", "min", "max", "worst", "goal", "pass", "rate", "diff"};
 
 /* ------------------------------------------------------------ words */
 

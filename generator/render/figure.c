@@ -70,6 +70,14 @@ static void S_inline_svg(buf *out, const char *svg, const char *prefix, const ch
             buf_puts(out, "\"");
             p += 4;
             root = false;
+            /* the root's sizes in plain numbers, as HTML wants them:
+             * width="928px" -> width="928" */
+            for (; *p && *p != '>'; p++) {
+                if (p[0] == 'p' && p[1] == 'x' && p[2] == '"' && p[-1] >= '0' && p[-1] <= '9')
+                    p++;
+                else
+                    buf_putc(out, *p);
+            }
             continue;
         }
         size_t k = 0, len = 0;

@@ -57,7 +57,7 @@ static void counts_line(buf *out, const sboard *b, const bp_level *l)
     }
 }
 
-static void level_goal_rows(buf *out, const sboard *b, const bp_level *l, bool json)
+void expand_level_goal_rows(buf *out, const sboard *b, const bp_level *l, bool json, bool live)
 {
     bool first = true;
     for (int m = 0; m < SIM_M_COUNT; m++) {
@@ -77,16 +77,25 @@ static void level_goal_rows(buf *out, const sboard *b, const bp_level *l, bool j
             buf gt;
             buf_init(&gt);
             expand_goal_text(&gt, (sim_measure)m, g);
-            buf_printf(out,
-                       "<tr data-measure=\"%s\"><th scope=\"row\">%s</th><td data-label=\"Goal\">",
-                       sim_measure_name((sim_measure)m), fmt_measure_label((sim_measure)m));
+            /* a live level's numbers carry data-measure themselves */
+            const char *name = sim_measure_name((sim_measure)m);
+            if (live)
+                buf_puts(out, "<tr>");
+            else
+                buf_printf(out, "<tr data-measure=\"%s\">", name);
+            buf_printf(out, "<th scope=\"row\">%s</th><td data-label=\"Goal\">",
+                       fmt_measure_label((sim_measure)m));
             buf_html(out, gt.data, gt.len);
-            buf_puts(out, "</td><td data-label=\"Measured\"><span class=\"bp-num\">");
+            buf_puts(out, "</td><td data-label=\"Measured\"><span class=\"bp-num\"");
+            if (live)
+                buf_printf(out, " data-measure=\"%s\"", name);
+            buf_putc(out, '>');
             buf_html(out, val.data, val.len);
-            buf_printf(out,
-                       "</span></td><td data-label=\"Result\"><span class=\"bp-%s\">%s</span>"
-                       "</td></tr>\n",
-                       gr->pass ? "pass" : "fail", gr->pass ? "Pass" : "Fail");
+            buf_printf(out, "</span></td><td data-label=\"Result\"><span class=\"bp-%s\"",
+                       gr->pass ? "pass" : "fail");
+            if (live)
+                buf_printf(out, " data-goal=\"%s\"", name);
+            buf_printf(out, ">%s</span></td></tr>\n", gr->pass ? "Pass" : "Fail");
             buf_free(&gt);
         }
         buf_free(&val);
@@ -94,7 +103,7 @@ static void level_goal_rows(buf *out, const sboard *b, const bp_level *l, bool j
     }
 }
 
-static void level_status(buf *out, const sboard *b)
+void expand_level_status(buf *out, const sboard *b)
 {
     int missed = 0, total = 0;
     for (int m = 0; m < SIM_M_COUNT; m++) {
@@ -171,6 +180,8 @@ int expand_level(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
     }
     free(id);
     const bp_level *l = sl->level;
+    if (l->live)
+        return expand_live_level(pc, a, sl, out);
     int rc = 0;
     /* Every combination's pictures go into the page folder. */
     for (size_t c = 0; c < l->n_combos; c++) {
@@ -286,9 +297,9 @@ int expand_level(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
                  "<th scope=\"col\">Measure</th><th scope=\"col\">Goal</th>"
                  "<th scope=\"col\">Measured</th><th scope=\"col\">Result</th></tr></thead>"
                  "\n<tbody>\n");
-        level_goal_rows(out, start, l, false);
+        expand_level_goal_rows(out, start, l, false, false);
         buf_puts(out, "</tbody></table></div>\n<p class=\"bp-level-status\" role=\"status\">");
-        level_status(out, start);
+        expand_level_status(out, start);
         buf_puts(out, "</p>\n<button type=\"button\" class=\"bp-reset\" hidden>Reset</button>\n");
     }
     /* Every combination, for the script. */
@@ -335,10 +346,10 @@ int expand_level(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
             buf_free(&cl);
         }
         buf_puts(out, ",\"goals\":[");
-        level_goal_rows(out, b, l, true);
+        expand_level_goal_rows(out, b, l, true, false);
         buf st;
         buf_init(&st);
-        level_status(&st, b);
+        expand_level_status(&st, b);
         buf_puts(out, "],\"status\":\"");
         buf_json_str(out, st.data, st.len);
         buf_printf(out, "\",\"win\":%s}", b->result.all_goals_pass ? "true" : "false");

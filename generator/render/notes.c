@@ -217,6 +217,7 @@ typedef struct {
     size_t n_runs;
     const bp_board *shown; /* the one its set-up is described from */
     clauses cl;
+    bool live; /* a live level: the browser measures its other states */
 } mrow;
 
 /* A measured block with more boards than this folds their table away. */
@@ -275,26 +276,27 @@ void expand_measured(page_ctx *pc, buf *out)
         return;
     mrow *rows = xcalloc(cap, sizeof *rows);
     size_t n = 0;
+    bool live = false; /* a level the reader's browser measures again */
     for (size_t i = 0; i < p->n_boards; i++) {
         const sboard *b = site_board_file(s, p->boards[i].path);
         if (b && b->board)
-            rows[n++] = (mrow){"", b->board->title, b, 1, b->board, {0}};
+            rows[n++] = (mrow){"", b->board->title, b, 1, b->board, {0}, false};
     }
     for (size_t i = 0; i < p->n_levels; i++) {
         const slevel *sl = site_level_file(s, p->levels[i].path);
-        if (sl && sl->loaded)
-            rows[n++] = (mrow){"Level",
-                               sl->level->title,
-                               sl->combos,
-                               sl->level->n_combos,
-                               sl->combos[sl->start].board,
-                               {0}};
+        if (sl && sl->loaded) {
+            rows[n++] = (mrow){
+                "Level", sl->level->title, sl->combos, sl->n_variants, sl->combos[sl->start].board,
+                {0},     sl->level->live};
+            live |= sl->level->live;
+        }
     }
     for (size_t i = 0; i < p->n_charts; i++) {
         const schart *sc = site_chart_file(s, p->charts[i].path);
         if (sc && sc->chart && sc->points && sc->points[0].board)
             rows[n++] = (mrow){"Chart",      sc->chart->title,    sc->points,
-                               sc->n_points, sc->points[0].board, {0}};
+                               sc->n_points, sc->points[0].board, {0},
+                               false};
     }
     if (n == 0) {
         free(rows);
@@ -369,6 +371,8 @@ void expand_measured(page_ctx *pc, buf *out)
         buf_puts(out, "</td><td data-label=\"Changes\">");
         if (strcmp(r->what, "Level") == 0)
             buf_puts(out, "as it starts, ");
+        if (r->live)
+            buf_puts(out, "(every other setting measured in your browser) ");
         size_t own = 0;
         for (size_t k = 0; k < r->cl.n; k++) {
             if (cl_has(&shared, r->cl.v[k]))
@@ -391,6 +395,10 @@ void expand_measured(page_ctx *pc, buf *out)
     buf_puts(out, "</tbody></table></div>\n");
     if (fold)
         buf_puts(out, "</details>\n");
+    if (live)
+        buf_puts(out, "<p>When you change a setting of a level with sliders, your browser "
+                      "measures its numbers again with the same simulator, compiled to "
+                      "WebAssembly; the level says which numbers it shows.</p>\n");
     buf_puts(out, "<details class=\"bp-model-note\">\n<summary>What the model includes and "
                   "leaves out</summary>\n");
     buf_puts(out, "<p>Each number on this page comes from a discrete-event simulation of the "
@@ -432,20 +440,8 @@ void expand_results_board(page_ctx *pc, const char *key, const sboard *b)
     buf_init(&obj);
     results_json(&obj, b->board, &b->result, false);
     obj.len--; /* drop the closing brace */
-    buf_puts(&obj, ",\"display\":{");
-    int hops = sim_board_hops(&b->board->sim);
-    for (int m = 0; m < SIM_M_COUNT; m++) {
-        if (sim_measure_hop((sim_measure)m) > hops)
-            continue;
-        buf v;
-        buf_init(&v);
-        fmt_measure(&v, (sim_measure)m, b->result.m[m].mean);
-        buf_printf(&obj, "%s\"%s\":\"", m ? "," : "", sim_measure_name((sim_measure)m));
-        buf_json_str(&obj, v.data, v.len);
-        buf_putc(&obj, '"');
-        buf_free(&v);
-    }
-    buf_puts(&obj, "}}");
+    results_display(&obj, b->board, &b->result);
+    buf_putc(&obj, '}');
     buf_put(&pc->results, obj.data, obj.len);
     buf_free(&obj);
 }

@@ -121,8 +121,7 @@ void numbers_diff(buf *out, sim_measure m, const sim_stat *d)
     }
 }
 
-int numbers_pair(const sboard *a, const sboard *b, sim_stat diff[SIM_M_COUNT], char *why,
-                 size_t n)
+int numbers_pair(const sboard *a, const sboard *b, sim_stat diff[SIM_M_COUNT], char *why, size_t n)
 {
     if (a->result.seed != b->result.seed) {
         snprintf(why, n,
@@ -149,8 +148,8 @@ int numbers_pair(const sboard *a, const sboard *b, sim_stat diff[SIM_M_COUNT], c
 
 void numbers_p99_note(buf *out, const sboard *b, sim_measure m)
 {
-    if (m == SIM_M_LATENCY_P99 &&
-        b->result.latency_samples > 0 && b->result.latency_samples < 100) {
+    if (m == SIM_M_LATENCY_P99 && b->result.latency_samples > 0 &&
+        b->result.latency_samples < 100) {
         buf_puts(out, " (the slowest of ");
         put_grouped(out, b->result.latency_samples);
         buf_puts(out, " jobs)");

@@ -209,6 +209,7 @@ static void render_page(site *s, const render_sink *sink, void *out, bp_page *p,
         tmpl_set_html(sc, "measured", note.data ? note.data : "");
         buf_free(&note);
         tmpl_set_text(sc, "interactive", pc.interactive ? "yes" : "");
+        tmpl_set_text(sc, "live", pc.live ? "yes" : "");
         tmpl_set_text(sc, "results_url", pc.results.len ? "results.json" : "");
         page_lists lists;
         nav_vars(s, sc, &lists, p, root, p->is_home);
@@ -321,6 +322,7 @@ static void render_default_index(site *s, const render_sink *sink, void *out, tm
     tmpl_set_html(sc, "content", "");
     tmpl_set_html(sc, "measured", "");
     tmpl_set_text(sc, "interactive", "");
+    tmpl_set_text(sc, "live", "");
     tmpl_set_text(sc, "results_url", "");
     page_lists lists;
     nav_vars(s, sc, &lists, NULL, "", true);

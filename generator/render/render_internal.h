@@ -23,6 +23,7 @@ typedef struct {
     strset files;            /* page files written so far */
     strset ids;              /* element ids used so far */
     bool interactive;        /* the page needs the script */
+    bool live;               /* it shows a live level: it needs the simulator too */
     buf results;             /* results.json body parts */
     strset in_results;       /* what results.json already holds */
     /* which of the page's listed boards, levels and charts it shows */
@@ -129,6 +130,15 @@ int expand_figure(page_ctx *pc, const fig_spec *f, buf *out);
 int expand_compare(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out);
 int expand_key_numbers(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out);
 int expand_level(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out);
+/* A level's goals table rows (json: the entries of its page data
+ * instead), each goal's measured mean and verdict; live marks them for the
+ * page script (data-measure, data-goal). And its status line, "Level
+ * complete" or how many goals it misses (levels.c). */
+void expand_level_goal_rows(buf *out, const sboard *b, const bp_level *l, bool json, bool live);
+void expand_level_status(buf *out, const sboard *b);
+/* {{ level ID }} for a live level (live.c): sliders, the diagrams inline
+ * for the script to rewrite, the wire bytes. */
+int expand_live_level(page_ctx *pc, const ph_at *a, slevel *sl, buf *out);
 
 /* ------------------------------------------------------------ numbers.c */
 
@@ -145,8 +155,7 @@ void numbers_ci(buf *out, const sboard *b, sim_measure m);
 void numbers_diff(buf *out, sim_measure m, const sim_stat *d);
 /* The paired differences b − a over the same runs. Returns 0, or -1 with a
  * sentence in why when the two did not run on the same streams. */
-int numbers_pair(const sboard *a, const sboard *b, sim_stat diff[SIM_M_COUNT], char *why,
-                 size_t n);
+int numbers_pair(const sboard *a, const sboard *b, sim_stat diff[SIM_M_COUNT], char *why, size_t n);
 /* " (the slowest of 20 jobs)" after a p99 taken from fewer than 100 jobs. */
 void numbers_p99_note(buf *out, const sboard *b, sim_measure m);
 

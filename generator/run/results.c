@@ -231,3 +231,21 @@ void results_json_with(buf *b, const bp_board *board, const sim_result *r, bool 
     }
     buf_putc(b, '}');
 }
+
+void results_display(buf *b, const bp_board *board, const sim_result *r)
+{
+    buf_puts(b, ",\"display\":{");
+    int hops = sim_board_hops(&board->sim);
+    for (int m = 0; m < SIM_M_COUNT; m++) {
+        if (sim_measure_hop((sim_measure)m) > hops)
+            continue;
+        buf v;
+        buf_init(&v);
+        fmt_measure(&v, (sim_measure)m, r->m[m].mean);
+        buf_printf(b, "%s\"%s\":\"", m ? "," : "", sim_measure_name((sim_measure)m));
+        buf_json_str(b, v.data, v.len);
+        buf_putc(b, '"');
+        buf_free(&v);
+    }
+    buf_putc(b, '}');
+}

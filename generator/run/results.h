@@ -23,6 +23,11 @@ void results_copy(sim_result *dst, const sim_result *src);
  * board that has one. README "boardpress sim" documents every field. */
 void results_json(buf *b, const bp_board *board, const sim_result *r, bool with_trace);
 
+/* Append ,"display":{NAME: TEXT, ...} to an object being written: each
+ * measure's mean as the pages show it (fmt_measure), the second hop's only
+ * on a board that has one. results.json and `sim --display` carry it. */
+void results_display(buf *b, const bp_board *board, const sim_result *r);
+
 /* A result to pair with: the same seed and replications, another board. */
 typedef struct {
     const bp_board *board;

@@ -87,7 +87,7 @@ static void collect(const site *s, item_list *l)
     for (size_t i = 0; i < s->n_levels; i++, l->groups++) {
         const slevel *sl = s->levels[i];
         if (sl->loaded)
-            for (size_t c = 0; c < sl->level->n_combos; c++)
+            for (size_t c = 0; c < sl->n_variants; c++)
                 add_item(l, &sl->combos[c], sl->level->path, sl->level->pos, "level");
     }
     for (size_t i = 0; i < s->n_charts; i++, l->groups++) {
@@ -288,10 +288,10 @@ void simulate_check_claims(site *s)
     }
     for (size_t i = 0; i < s->n_levels; i++) {
         const slevel *sl = s->levels[i];
-        if (!sl->loaded)
+        if (!sl->loaded || sl->level->sandbox) /* free play claims nothing */
             continue;
         bool any = false, failed = false;
-        for (size_t c = 0; c < sl->level->n_combos; c++) {
+        for (size_t c = 0; c < sl->n_variants; c++) {
             failed |= sl->combos[c].run_failed != 0 || !sl->combos[c].ran;
             any |= sl->combos[c].result.all_goals_pass;
         }

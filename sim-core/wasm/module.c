@@ -1,6 +1,6 @@
 /* module.c — sim-core as a WebAssembly module with no imports. The page
  * copies a board's wire bytes (WIRE.md) into the module's memory, runs it,
- * and reads the results encoding back; static/bp-sim.js does this.
+ * and reads the results encoding back; generator/web/bp-sim.js does this.
  * Unlike sim-core itself, the module keeps state between calls: the last
  * result and the last error, owned here until the next run. */
 #include "heap.h"

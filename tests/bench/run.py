@@ -9,7 +9,9 @@ outputs that must be identical differ; a slow machine only gives slow
 numbers.
 
 Environment: BUILD (build folder, default build), BENCH_RUNS, BENCH_TMP (where
-the build-vs-Hugo outputs go; default /dev/shm when writable)."""
+the build-vs-Hugo outputs go; default /dev/shm when writable), BENCH_ONLY
+(some of the sections sim wasm live builds real serve files, space-separated;
+all when unset)."""
 import gzip
 import json
 import os
@@ -238,7 +240,7 @@ def bench_wasm():
     build, in the same run: module size, compile and instantiate time in
     Node, and one run of the largest content board (most events over all
     replications) in the module and natively. The results must be the
-    same bytes. Chromium timings per slider move come with the sliders."""
+    same bytes. Chromium timings per slider move: bench_live."""
     sec = "Simulator in the browser (WebAssembly, Node %s)" % subprocess.run(
         ["node", "--version"], capture_output=True, text=True).stdout.strip()
     raw = os.path.getsize(WASM)
@@ -284,8 +286,55 @@ def bench_wasm():
         name, jobs, reps, most, len(runs)),
         "%s / %s" % (fmt_ms(med(runs)), fmt_ms(max(runs))), "native sim_run, same board",
         "%s / %s" % (fmt_ms(med(nat)), fmt_ms(max(nat))), "%.2f× (median)" % (med(runs) / med(nat)),
-        "", "same bytes as native; Chromium ≤ 16 ms per slider move comes with the sliders",
+        "", "same bytes as native (Chromium per slider move: the live rows)",
         all(n["same_as_native"] for n in node))
+
+
+def bench_live():
+    """Live levels in Debian's Chromium (issue 16): the real site built by
+    the release build, the page of its largest live level (the one whose
+    starting board the native build takes longest on), and per run a fresh
+    browser: compile and instantiate the module, then every slider swept
+    over a dozen positions and back (tests/bench/live_bench.mjs). Beside
+    them the native build on the very same boards (the wire bytes each move
+    put together, simdrv wire, 3 runs each)."""
+    chrome = subprocess.run(["tests/browser/ready.sh"], cwd=ROOT, capture_output=True, text=True)
+    if chrome.returncode != 0:
+        failures.append("live: cannot drive Chromium: %s" % chrome.stderr.strip()[-400:])
+        return
+    site, wires = os.path.join(OUT, "live-site"), os.path.join(OUT, "live-wires")
+    rmtree(site)
+    rmtree(os.path.join(OUT, "live-cache"))
+    run([BP, "build", "-q", "--out", site, "--cache", os.path.join(OUT, "live-cache")], cwd=ROOT)
+    log("live: %d fresh Chromium pages, each slider swept" % RUNS)
+    got = []
+    for k in range(RUNS):
+        rmtree(wires)
+        j = run(["node", os.path.join(HERE, "live_bench.mjs"), site, wires,
+                 os.path.join(TOOLS, "simdrv")]).json()
+        nat = run([os.path.join(TOOLS, "simdrv"), "wire", "3"] +
+                  [m["wire"] for m in j["moves"]]).json()["seconds"]
+        got.append((j, nat))
+    j0 = got[0][0]
+    sec = "Live levels in Chromium %s (%s on %s, %d jobs × %d replications)" % (
+        j0["chromium"], j0["level"][len("level-"):], j0["page"].rstrip("/"), j0["jobs"],
+        j0["replications"])
+    comp = med([x for j, _ in got for x in j["compile_ms"]])
+    inst = med([x for j, _ in got for x in j["instantiate_ms"]])
+    row(sec, "load: compile %d B from bytes + instantiate (bp-sim.js), median" %
+        j0["module_bytes"], "%s + %s" % (fmt_ms(comp), fmt_ms(inst)), "", "", "", "", "print")
+    moves = [m for j, _ in got for m in j["moves"]]
+    sim = [m["sim_ms"] for m in moves]
+    shown = [m["shown_ms"] for m in moves]
+    nat = [x * 1e3 for _, n in got for x in n]
+    main_thread = sum(1 for m in moves if m["place"] == "main")
+    row(sec, "re-simulation per slider move, median / worst of %d moves (%d on the main thread)" % (
+        len(moves), main_thread), "%s / %s" % (fmt_ms(med(sim)), fmt_ms(max(sim))),
+        "native sim_run, same boards", "%s / %s" % (fmt_ms(med(nat)), fmt_ms(max(nat))),
+        "%.2f× (median)" % (med(sim) / med(nat)), "", "median ≤ 16 ms", med(sim) <= 16)
+    row(sec, "slider move to every number rewritten, median / worst",
+        "%s / %s" % (fmt_ms(med(shown)), fmt_ms(max(shown))), "", "", "", "", "print")
+    rmtree(wires)
 
 
 def glob_boards():
@@ -703,16 +752,28 @@ def main():
     TMP = tmpfs_root()
     load0 = os.getloadavg()
     t0 = time.time()
+    only = set(os.environ.get("BENCH_ONLY", "").split())
+    want = lambda name: not only or name in only
     try:
-        gen_sites()
-        bench_sim()
-        bench_wasm()
-        bench_builds()
-        real, cold_s = bench_real()
-        bench_serve(cold_s)
-        bench_jobs(real)
-        bench_draw(real)
-        bench_files()
+        if want("builds") or want("real") or want("serve") or want("files"):
+            gen_sites()
+        if want("sim"):
+            bench_sim()
+        if want("wasm"):
+            bench_wasm()
+        if want("live"):
+            bench_live()
+        if want("builds"):
+            bench_builds()
+        if want("real") or want("serve"):
+            real, cold_s = bench_real()
+            if want("serve"):
+                bench_serve(cold_s)
+            if want("real"):
+                bench_jobs(real)
+                bench_draw(real)
+        if want("files"):
+            bench_files()
     finally:
         rmtree(TMP)
     load1 = os.getloadavg()

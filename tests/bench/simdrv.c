@@ -10,16 +10,23 @@
  *       a reference loop must hold to be compared fairly;
  *   simdrv time BOARD CATALOG RUNS
  *       times sim_run RUNS times on the board as it is (no overrides) and
- *       prints each run's seconds: the native side of the WebAssembly rows.
+ *       prints each run's seconds: the native side of the WebAssembly rows;
+ *   simdrv wire RUNS WIRE...
+ *       decodes each file of wire bytes (sim-core/WIRE.md, as a live page
+ *       puts them together) and times sim_run on it RUNS times: the native
+ *       side of the Chromium slider rows. Prints every run's seconds.
  *
  * One JSON line on stdout. Linked with the generator's objects and
  * libsimcore.a (tests/bench/run.py builds it). */
 #define _GNU_SOURCE
-#include "load/board.h"
-#include "base/diag.h"
+/* sim-core's headers before the generator's: rng.h's parameter `site`
+ * would shadow model/site.h's type of that name the other way round */
 #include "model.h"
 #include "sim_internal.h"
 #include "simcore.h"
+#include "wire.h"
+#include "load/board.h"
+#include "base/diag.h"
 #include "base/util.h"
 #include "load/ydoc.h"
 
@@ -58,6 +65,21 @@ static bp_board *load(const char *path, const bp_catalog *cat, const char *jobs,
     return b;
 }
 
+/* One timed sim_run, its seconds printed after sep; -1 on a failed run. */
+static int time_one(const sim_board *b, const sim_limits *lim, const char *sep)
+{
+    sim_result r;
+    char msg[256];
+    double t0 = now_s();
+    if (sim_run(b, lim, false, &r, msg, sizeof msg) != 0) {
+        fprintf(stderr, "simdrv: %s\n", msg);
+        return -1;
+    }
+    printf("%s%.9f", sep, now_s() - t0);
+    sim_result_free(&r);
+    return 0;
+}
+
 /* simdrv time: sim_run on the unchanged board, RUNS times. */
 static int time_runs(const char *path, const char *catalog, int runs)
 {
@@ -68,18 +90,8 @@ static int time_runs(const char *path, const char *catalog, int runs)
     bp_board *b = cat ? board_load(path, cat, &lim, &d) : NULL;
     int rc = b ? 0 : 1;
     printf("{\"seconds\":[");
-    for (int i = 0; b && i < runs; i++) {
-        sim_result r;
-        char msg[256];
-        double t0 = now_s();
-        if (sim_run(&b->sim, &lim, false, &r, msg, sizeof msg) != 0) {
-            fprintf(stderr, "simdrv: %s\n", msg);
-            rc = 1;
-            break;
-        }
-        printf("%s%.9f", i ? "," : "", now_s() - t0);
-        sim_result_free(&r);
-    }
+    for (int i = 0; b && i < runs && rc == 0; i++)
+        rc = time_one(&b->sim, &lim, i ? "," : "") ? 1 : 0;
     printf("]}\n");
     board_free(b);
     catalog_free(cat);
@@ -87,13 +99,45 @@ static int time_runs(const char *path, const char *catalog, int runs)
     return rc;
 }
 
+/* simdrv wire: sim_run on each file's decoded wire bytes, RUNS times. */
+static int time_wires(int runs, char **files, int n_files)
+{
+    int rc = 0;
+    bool first = true;
+    printf("{\"seconds\":[");
+    for (int f = 0; f < n_files && rc == 0; f++) {
+        char *bytes;
+        size_t len;
+        char msg[256];
+        sim_wire_request req;
+        if (file_read(files[f], 64u << 20, &bytes, &len) != 0) {
+            fprintf(stderr, "simdrv: cannot read %s\n", files[f]);
+            return 1;
+        }
+        if (sim_wire_decode((const uint8_t *)bytes, len, &req, msg, sizeof msg) != 0) {
+            fprintf(stderr, "simdrv: %s: %s\n", files[f], msg);
+            free(bytes);
+            return 1;
+        }
+        for (int i = 0; i < runs && rc == 0; i++, first = false)
+            rc = time_one(&req.board, &req.limits, first ? "" : ",");
+        sim_wire_request_free(&req);
+        free(bytes);
+    }
+    printf("]}\n");
+    return rc ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 5 && strcmp(argv[1], "time") == 0)
         return time_runs(argv[2], argv[3], atoi(argv[4]));
+    if (argc >= 4 && strcmp(argv[1], "wire") == 0)
+        return time_wires(atoi(argv[2]), argv + 3, argc - 3);
     if (argc != 6 && argc != 7) {
         fprintf(stderr, "usage: simdrv run|pending BOARD CATALOG JOBS OVER [REPLICATIONS]\n"
-                        "       simdrv time BOARD CATALOG RUNS\n");
+                        "       simdrv time BOARD CATALOG RUNS\n"
+                        "       simdrv wire RUNS WIRE...\n");
         return 2;
     }
     diag d;

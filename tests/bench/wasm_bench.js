@@ -5,13 +5,13 @@
  * times compiling the module from its bytes, instantiating the compiled
  * module, the first run of the board after a fresh load (V8 compiles
  * lazily, so it pays for compiling the functions it calls), and RUNS runs
- * through static/bp-sim.js after three to warm up, and checks
+ * through generator/web/bp-sim.js after three to warm up, and checks
  * each run's results are NATIVE.res byte for byte. One JSON line. */
 'use strict';
 
 const fs = require('fs');
 const path = require('path');
-const BpSim = require(path.join(__dirname, '..', '..', 'static', 'bp-sim.js'));
+const BpSim = require(path.join(__dirname, '..', '..', 'generator', 'web', 'bp-sim.js'));
 
 function ms(t0) {
   return Number(process.hrtime.bigint() - t0) / 1e6;

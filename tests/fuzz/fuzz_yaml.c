@@ -130,9 +130,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         break;
     case 2: {
         bp_level *l = level_parse("levels/fuzz.yaml", text, len, &d);
-        FUZZ_ASSERT(l ? d.errors == 0 && l->n_combos >= 1 && l->n_combos <= LEVEL_MAX_COMBOS
+        FUZZ_ASSERT(l ? d.errors == 0 &&
+                            (l->sandbox
+                                 ? l->n_combos == 0
+                                 : l->n_combos >= 1 &&
+                                       l->n_combos <= (l->live ? LEVEL_MAX_GRID : LEVEL_MAX_COMBOS))
                       : d.errors > 0);
-        if (l) {
+        bool starts = l && !l->sandbox;
+        for (size_t i = 0; starts && i < l->n_choices; i++)
+            starts = l->choices[i].start >= 0; /* a range may start at the board's value */
+        if (starts) {
             int opts[8];
             level_combo(l, level_start(l), opts);
             for (size_t i = 0; i < l->n_choices; i++)

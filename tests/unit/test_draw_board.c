@@ -50,7 +50,7 @@ static draw_layout check_layout_in(const bp_board *b, const draw_note *notes, si
     dcanvas *m = dcanvas_new_measure();
     dboard_layout l;
     char err[256] = "";
-    int rc = dboard_layout_make(m, b, notes, n_notes, want, &l, err, sizeof err);
+    int rc = dboard_layout_make(m, b, notes, n_notes, want, NULL, &l, err, sizeof err);
     if (rc != 0)
         fail_msg("board %s (%s): %s", b->id, want == DRAW_NARROW ? "narrow" : "wide", err);
     draw_layout layout = l.layout; /* narrow may fall back to wide */
@@ -170,7 +170,7 @@ static char *render_opts(const bp_board *b, const draw_note *notes, size_t n, dt
     buf_init(&svg);
     buf_init(&alt);
     char err[256] = "";
-    draw_opts o = {mode, NULL, look};
+    draw_opts o = {mode, NULL, look, NULL, 0};
     if (draw_board_opts(b, notes, n, &svg, &alt, &o, err, sizeof err) != 0)
         fail_msg("board %s: %s", b->id, err);
     assert_true(alt.len > 0);
@@ -193,9 +193,9 @@ static char *render_look(const bp_board *b, const draw_note *notes, size_t n, dr
 static void layout_known_boards(void **state)
 {
     (void)state;
-    draw_note notes[] = {{2, "183 charged twice", DRAW_FAIL},
-                         {2, "0 lost writes", DRAW_PASS},
-                         {1, "1200 deliveries", DRAW_NEUTRAL}};
+    draw_note notes[] = {{2, "183 charged twice", DRAW_FAIL, NULL, 0},
+                         {2, "0 lost writes", DRAW_PASS, NULL, 0},
+                         {1, "1200 deliveries", DRAW_NEUTRAL, NULL, 0}};
     bp_board *b = fx_every_delivery();
     check_layout(b, NULL, 0);
     check_layout(b, notes, 3);
@@ -228,8 +228,8 @@ static void layout_long_labels(void **state)
         {2, 4, SIM_PROTO_SQL, 0, 0, NULL, 0, false},
         {2, 5, SIM_PROTO_SQL, 0, 0, NULL, 0, false},
     };
-    draw_note notes[] = {{2, "12 charged twice, far above the goal of none", DRAW_FAIL},
-                         {3, "0 lost writes", DRAW_PASS}};
+    draw_note notes[] = {{2, "12 charged twice, far above the goal of none", DRAW_FAIL, NULL, 0},
+                         {3, "0 lost writes", DRAW_PASS, NULL, 0}};
     for (size_t n = 2; n <= 6; n++) {
         bp_board *b = fx_board("long", "Long labels", parts, n, links, n - 1);
         if (n > 2) {
@@ -263,7 +263,7 @@ static void layout_pinned(void **state)
     dcanvas *m = dcanvas_new_measure();
     dboard_layout l;
     char err[256];
-    assert_int_equal(dboard_layout_make(m, b, NULL, 0, DRAW_WIDE, &l, err, sizeof err), 0);
+    assert_int_equal(dboard_layout_make(m, b, NULL, 0, DRAW_WIDE, NULL, &l, err, sizeof err), 0);
     assert_int_equal(l.parts[2].col, 0);
     assert_int_equal(l.parts[2].row, 1);
     assert_true(l.parts[2].box.y > l.parts[0].box.y + l.parts[0].box.h);
@@ -359,7 +359,8 @@ static void layout_random_boards(void **state)
         static const char *const note_text[] = {"0 lost writes", "183 charged twice",
                                                 "12.5% errors, far above the goal"};
         for (size_t k = 0; k < nn; k++)
-            notes[k] = (draw_note){(int)rnd((uint32_t)n), note_text[rnd(3)], (draw_tone)rnd(3)};
+            notes[k] =
+                (draw_note){(int)rnd((uint32_t)n), note_text[rnd(3)], (draw_tone)rnd(3), NULL, 0};
         fallbacks += check_layout(b, notes, nn) != DRAW_NARROW;
         fx_board_free(b);
     }
@@ -400,8 +401,8 @@ static bp_board *two_hop(void)
 static void layouts_fit(void **state)
 {
     (void)state;
-    draw_note notes[] = {{2, "4.9 lost events", DRAW_FAIL},
-                         {5, "0 duplicates downstream", DRAW_PASS}};
+    draw_note notes[] = {{2, "4.9 lost events", DRAW_FAIL, NULL, 0},
+                         {5, "0 duplicates downstream", DRAW_PASS, NULL, 0}};
     /* and a relay whose acks get lost: "5% of acks lost" beside the link
      * around the database would put the narrow layout at 312 px unless it
      * takes two lines */
@@ -416,7 +417,7 @@ static void layouts_fit(void **state)
             dboard_layout l;
             char err[256];
             assert_int_equal(dboard_layout_make(m, b, notes, b->sim.n_parts == 7 ? 2 : 0,
-                                                (draw_layout)layout, &l, err, sizeof err),
+                                                (draw_layout)layout, NULL, &l, err, sizeof err),
                              0);
             if (layout == DRAW_NARROW) {
                 assert_int_equal(l.layout, DRAW_NARROW);
@@ -446,7 +447,8 @@ static void layouts_fit(void **state)
 static void goldens(void **state)
 {
     (void)state;
-    draw_note notes[] = {{2, "183 charged twice", DRAW_FAIL}, {2, "0 lost writes", DRAW_PASS}};
+    draw_note notes[] = {{2, "183 charged twice", DRAW_FAIL, NULL, 0},
+                         {2, "0 lost writes", DRAW_PASS, NULL, 0}};
     bp_board *b = fx_every_delivery();
     char *svg = render(b, notes, 2, DTEXT_ELEMENTS);
     fx_golden("every-delivery", svg);
@@ -498,7 +500,7 @@ static void xml_wellformed_and_accessible(void **state)
         buf_init(&svg);
         buf_init(&alt);
         char err[256];
-        draw_opts o = {(dtext_mode)mode, NULL, FX_LOOK};
+        draw_opts o = {(dtext_mode)mode, NULL, FX_LOOK, NULL, 0};
         assert_int_equal(draw_board_opts(b, NULL, 0, &svg, &alt, &o, err, sizeof err), 0);
         assert_true(fx_wellformed(&svg));
         assert_non_null(strstr(svg.data, "<title>Tricky &lt;title&gt; &amp; more</title>"));
@@ -573,10 +575,10 @@ static void bad_input(void **state)
     assert_int_equal(draw_board(b, NULL, 0, FX_LOOK, &svg, &alt, err, sizeof err), -1);
     assert_string_equal(err, "lose_reply of link 2 is 1.5, outside 0 to 1");
     b->sim.links[1].lose_reply = 0.2;
-    draw_note bad_note[] = {{7, "x", DRAW_PASS}};
+    draw_note bad_note[] = {{7, "x", DRAW_PASS, NULL, 0}};
     assert_int_equal(draw_board(b, bad_note, 1, FX_LOOK, &svg, &alt, err, sizeof err), -1);
     assert_string_equal(err, "note 1 names part 8, which the board does not have");
-    draw_note bad_text[] = {{1, "\xFF", DRAW_PASS}};
+    draw_note bad_text[] = {{1, "\xFF", DRAW_PASS, NULL, 0}};
     assert_int_equal(draw_board(b, bad_text, 1, FX_LOOK, &svg, &alt, err, sizeof err), -1);
     assert_string_equal(err, "the text of note 1 is not valid UTF-8 (bad byte at offset 0)");
     assert_int_equal(draw_board(b, NULL, 0, FX_LOOK, &svg, &alt, err, sizeof err), 0);

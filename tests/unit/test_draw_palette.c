@@ -100,7 +100,7 @@ static void svg_uses_the_theme(void **state)
 {
     (void)state;
     bp_board *b = fx_every_delivery();
-    draw_note notes[] = {{2, "183 charged twice", DRAW_FAIL}};
+    draw_note notes[] = {{2, "183 charged twice", DRAW_FAIL, NULL, 0}};
     for (int t = 0; t < 2; t++) {
         buf svg, alt;
         buf_init(&svg);

@@ -1,5 +1,5 @@
 /* compare.js — tests/run-wasm.sh's judge: runs every board in DIR through
- * the WebAssembly module with static/bp-sim.js (the browser's code) and
+ * the WebAssembly module with generator/web/bp-sim.js (the browser's code) and
  * compares the results with the native build's, bit for bit.
  *
  *   node tests/wasm/compare.js SIMCORE.wasm DIR
@@ -18,7 +18,7 @@
 const fs = require('fs');
 const path = require('path');
 const zlib = require('zlib');
-const BpSim = require(path.join(__dirname, '..', '..', 'static', 'bp-sim.js'));
+const BpSim = require(path.join(__dirname, '..', '..', 'generator', 'web', 'bp-sim.js'));
 
 const MAX_GZIP = 20000; /* bytes: the "at most 20 KB gzipped" */
 const EXPORTS = ['memory', 'bp_alloc', 'bp_free', 'bp_run', 'bp_result_len', 'bp_error',

@@ -3,10 +3,12 @@
 WebAssembly module, one per line: a name, the board file and the
 `boardpress sim` arguments, tab-separated. Every board of CONTENT/boards as
 it is; with another seed and 3 replications; cut to 30 jobs with a trace;
-every combination of every level's choices; every point of every chart."""
+every combination of every level's choices (a range's low end, a middle
+step and high end); every point of every chart."""
 import glob
 import itertools
 import os
+import re
 import sys
 
 import yaml
@@ -14,6 +16,24 @@ import yaml
 
 def sets(pairs):
     return [arg for path, value in pairs for arg in ("--set", "%s=%s" % (path, value))]
+
+
+def range_values(r):
+    """A range's low end, a step near its middle and its high end, each
+    written as the level writes its bounds (a number and its unit)."""
+    def split(v):
+        m = re.fullmatch(r"\s*(-?[0-9.]+)\s*(.*?)\s*", str(v))
+        return float(m.group(1)), m.group(2)
+    (lo, unit), (hi, _), (step, _) = split(r["min"]), split(r["max"]), split(r["step"])
+    mid = lo + round((hi - lo) / step / 2) * step
+    sep = "" if unit in ("", "%") else " "
+    return ["%s%s%s" % (("%.10g" % x), sep, unit) for x in (lo, mid, hi)]
+
+
+def options(c):
+    if "range" in c:
+        return [(c["set"], v) for v in range_values(c["range"])]
+    return [(c["set"], str(o["value"] if isinstance(o, dict) else o)) for o in c["options"]]
 
 
 def main(content):
@@ -28,7 +48,7 @@ def main(content):
         with open(level) as f:
             doc = yaml.safe_load(f)
         board = os.path.join(content, doc["board"])
-        choices = [[(c["set"], str(o["value"])) for o in c["options"]] for c in doc["choices"]]
+        choices = [options(c) for c in doc["choices"]]
         for i, combo in enumerate(itertools.product(*choices)):
             out.append(("level:%s.%d" % (doc["id"], i), board, sets(combo)))
     for chart in sorted(glob.glob(os.path.join(content, "charts", "*.yaml"))):

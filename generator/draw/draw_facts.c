@@ -1,0 +1,192 @@
+/* draw_facts.c — what a board diagram says about each part's and link's
+ * settings, in words: sizes, tries and waits, crashes, failures, key
+ * retention, lost messages. On a live board (draw_board_live) the value of
+ * each setting the reader changes is marked for the page to rewrite, and
+ * shown even where a plain diagram leaves it out. */
+#include "draw/draw_internal.h"
+#include "load/fields.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The setting a path names among a live board's, or NULL. */
+static const draw_live *S_live(const dlives *lv, const char *path)
+{
+    for (size_t i = 0; lv && i < lv->n; i++)
+        if (strcmp(lv->v[i].set, path) == 0)
+            return &lv->v[i];
+    return NULL;
+}
+
+static const draw_live *S_live_part(const dlives *lv, const bp_board *b, size_t i,
+                                    const char *field)
+{
+    if (!lv || !lv->n)
+        return NULL;
+    char path[192];
+    snprintf(path, sizeof path, "parts.%s.%s", b->parts[i].id, field);
+    return S_live(lv, path);
+}
+
+static const draw_live *S_live_link(const dlives *lv, const bp_board *b, size_t i,
+                                    const char *field)
+{
+    if (!lv || !lv->n)
+        return NULL;
+    const sim_link *l = &b->sim.links[i];
+    char path[256];
+    snprintf(path, sizeof path, "links.%s.%s.%s", b->parts[l->from].id, b->parts[l->to].id, field);
+    return S_live(lv, path);
+}
+
+/* before + value + after into dst, the value marked as the live setting's
+ * when there is one (lv), else value is the plain diagram's. */
+static void S_setting(char *dst, size_t n, dmarks *mk, const char *before, const char *value,
+                      const char *after, const draw_live *lv)
+{
+    if (lv)
+        value = lv->text;
+    snprintf(dst, n, "%s%s%s", before, value, after);
+    memset(mk, 0, sizeof *mk);
+    if (lv && strlen(before) + strlen(value) < n)
+        mk->span[mk->n++] = (dspan){"data-set", lv->set, strlen(before), strlen(value)};
+}
+
+/* True when some handler uses this provider's idempotency keys. */
+static bool S_provider_keys(const bp_board *b, size_t prov)
+{
+    for (size_t i = 0; i < b->sim.n_links; i++) {
+        const sim_link *l = &b->sim.links[i];
+        if ((size_t)l->to == prov && dpart_handles(b->sim.parts[l->from].kind) &&
+            b->sim.parts[l->from].idempotency == SIM_IDEM_PROVIDER_KEY)
+            return true;
+    }
+    return false;
+}
+
+/* True when the board file itself set part i's field (bp_board.part_set). */
+static bool S_board_set(const bp_board *b, size_t i, const char *field)
+{
+    size_t n;
+    const field_def *table = fields_part(&n);
+    const field_def *f = fields_find(table, n, field);
+    if (!b->part_set || !f)
+        return false;
+    size_t bit = (size_t)(f - table);
+    return (b->part_set[i].bits >> bit) & 1u;
+}
+
+void dpart_facts(const bp_board *b, size_t i, char facts[][128], dcolor *colors, dmarks *marks,
+                 const dlives *lv, size_t *n)
+{
+    const sim_part *p = &b->sim.parts[i];
+    char a[32], c[32];
+    const draw_live *L;
+    *n = 0;
+    memset(marks, 0, 8 * sizeof *marks);
+    if (p->external) {
+        snprintf(facts[*n], 128, "external");
+        colors[(*n)++] = DC_MUTED;
+    } else if (p->vcpu > 0 || p->gb > 0) {
+        dfmt_number(a, sizeof a, p->vcpu);
+        dfmt_number(c, sizeof c, p->gb);
+        if (p->vcpu > 0 && p->gb > 0)
+            snprintf(facts[*n], 128, "%s vCPU · %s GB", a, c);
+        else if (p->vcpu > 0)
+            snprintf(facts[*n], 128, "%s vCPU", a);
+        else
+            snprintf(facts[*n], 128, "%s GB", c);
+        colors[(*n)++] = DC_MUTED;
+    }
+    /* Sender settings a board chose itself (not the catalog's defaults). */
+    L = S_live_part(lv, b, i, "tries");
+    if ((p->kind == SIM_KIND_BROKER || p->kind == SIM_KIND_USERS) &&
+        (S_board_set(b, i, "tries") || L)) {
+        snprintf(a, sizeof a, "%d %s", p->tries, p->tries == 1 ? "try" : "tries");
+        S_setting(facts[*n], 128, &marks[*n], "", a, "", L);
+        colors[(*n)++] = DC_MUTED;
+    }
+    L = S_live_part(lv, b, i, "redelivery_after");
+    if (p->kind == SIM_KIND_BROKER && (S_board_set(b, i, "redelivery_after") || L)) {
+        dfmt_duration(a, sizeof a, p->redelivery_after_us);
+        S_setting(facts[*n], 128, &marks[*n], "redelivers after ", a, "", L);
+        colors[(*n)++] = DC_MUTED;
+    }
+    L = S_live_part(lv, b, i, "timeout");
+    if (p->kind == SIM_KIND_USERS && (S_board_set(b, i, "timeout") || L)) {
+        dfmt_duration(a, sizeof a, p->timeout_us);
+        S_setting(facts[*n], 128, &marks[*n], "waits ", a, " for a response", L);
+        colors[(*n)++] = DC_MUTED;
+    }
+    if (p->kind == SIM_KIND_BROKER && p->delivery == SIM_DELIVERY_AT_MOST_ONCE) {
+        snprintf(facts[*n], 128, "at-most-once delivery");
+        colors[(*n)++] = DC_MUTED;
+    }
+    L = S_live_part(lv, b, i, "crash_after_effect");
+    if (dpart_handles(p->kind) && (p->crash_after_effect > 0 || L)) {
+        dfmt_percent(a, sizeof a, p->crash_after_effect);
+        S_setting(facts[*n], 128, &marks[*n], "crashes after ", a, " of effects", L);
+        colors[(*n)++] = DC_FAIL;
+    }
+    L = S_live_part(lv, b, i, "fail");
+    if (p->kind == SIM_KIND_PROVIDER && (p->fail > 0 || L)) {
+        dfmt_percent(a, sizeof a, p->fail);
+        S_setting(facts[*n], 128, &marks[*n], "fails ", a, " of calls", L);
+        colors[(*n)++] = DC_FAIL;
+    }
+    bool keyed = (dpart_handles(p->kind) && p->idempotency != SIM_IDEM_NONE &&
+                  p->idempotency != SIM_IDEM_PROVIDER_KEY) ||
+                 (p->kind == SIM_KIND_PROVIDER && S_provider_keys(b, i));
+    L = S_live_part(lv, b, i, "key_ttl");
+    if (keyed && (p->key_ttl_us != SIM_FOREVER || L)) {
+        dfmt_duration(a, sizeof a, p->key_ttl_us);
+        bool keys = p->kind == SIM_KIND_PROVIDER ||
+                    (p->idempotency == SIM_IDEM_BUSINESS_KEY && dpart_handles(p->kind));
+        S_setting(facts[*n], 128, &marks[*n], keys ? "keys kept " : "IDs kept ", a, "", L);
+        colors[(*n)++] = DC_MUTED;
+    }
+}
+
+/* The fault lines of link i in words: "20% of acks lost", "ack of job 3 lost",
+ * "transactional". Returns how many (at most 4). */
+size_t dlink_faults(const bp_board *b, size_t i, char out[][160], dmarks *marks, const dlives *lv)
+{
+    const sim_link *l = &b->sim.links[i];
+    size_t n = 0;
+    char pct[48], words[64];
+    memset(marks, 0, 4 * sizeof *marks);
+    const draw_live *L = S_live_link(lv, b, i, "lose_request");
+    if (l->lose_request > 0 || L) {
+        dfmt_percent(pct, sizeof pct, l->lose_request);
+        snprintf(words, sizeof words, " of %s lost", drequest_word(l->protocol, true));
+        S_setting(out[n], 160, &marks[n], "", pct, words, L);
+        n++;
+    }
+    L = S_live_link(lv, b, i, "lose_reply");
+    if (l->lose_reply > 0 || L) {
+        dfmt_percent(pct, sizeof pct, l->lose_reply);
+        snprintf(words, sizeof words, " of %s lost", dreply_word(l->protocol, true));
+        S_setting(out[n], 160, &marks[n], "", pct, words, L);
+        n++;
+    }
+    if (l->n_lose_reply_of > 0) {
+        buf t;
+        buf_init(&t);
+        bool many = l->n_lose_reply_of > 1;
+        buf_printf(&t, "%s of job%s ", dreply_word(l->protocol, many), many ? "s" : "");
+        size_t shown = l->n_lose_reply_of > 6 ? 5 : l->n_lose_reply_of;
+        for (size_t k = 0; k < shown; k++) {
+            if (k > 0)
+                buf_puts(&t, k + 1 == l->n_lose_reply_of ? " and " : ", ");
+            buf_printf(&t, "%lld", (long long)l->lose_reply_of[k]);
+        }
+        if (shown < l->n_lose_reply_of)
+            buf_printf(&t, " and %zu more", l->n_lose_reply_of - shown);
+        buf_puts(&t, " lost");
+        snprintf(out[n++], 160, "%s", t.data);
+        buf_free(&t);
+    }
+    if (l->transactional)
+        snprintf(out[n++], 160, "transactional");
+    return n;
+}

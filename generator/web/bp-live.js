@@ -1,0 +1,427 @@
+/* bp-live.js — live levels: the reader moves a slider (or picks an option)
+ * and the page runs the board again, in the browser, on the same sim-core
+ * the build ran (simcore.wasm through bp-sim.js), then rewrites every
+ * number the level shows: its tables, the numbers drawn on the diagram,
+ * the settings written on it, the goals' verdicts.
+ *
+ * The board travels as wire bytes (sim-core/WIRE.md), put together here
+ * from what the generator embeds (generator/render/live.c): the starting
+ * state's encoding, and for each choice the slot its setting takes in it
+ * and, per value, the bytes that go there. So the bytes are exactly those
+ * `boardpress sim LEVEL --set PATH=VALUE --wire` writes (tests/live/wire.js
+ * proves it for every value of every slider), and the numbers are the bits
+ * the build would measure.
+ *
+ * A run of up to MAIN_THREAD_JOB_RUNS jobs × replications (1,000 × 20:
+ * about 10 ms) runs at once, in the change's own event, so the frame that
+ * paints the moved slider paints its numbers too; larger ones run in a Web Worker
+ * (bp-live-worker.js), one at a time, the latest state next; past
+ * MAX_JOB_RUNS nothing runs and the level says so. Moves are coalesced:
+ * one run per frame at most, of the latest state.
+ *
+ * The fragment keeps the state as boardpress.js keeps a level's:
+ * level-ID=I.J.K, one position per choice (a slider's step from its min).
+ *
+ * Without WebAssembly (or when the module cannot be fetched, as from
+ * file://) the level stays as the build wrote it, and says why.
+ *
+ * A classic script: window.BpLive in a page, module.exports in Node (the
+ * wire functions, for tests). No dependencies beyond bp-sim.js and
+ * bp-fmt.js. */
+(function (root, factory) {
+  'use strict';
+  var api = factory();
+  if (typeof module === 'object' && module.exports) module.exports = api;
+  else root.BpLive = api;
+})(typeof self !== 'undefined' ? self : this, function () {
+  'use strict';
+
+  var MAIN_THREAD_JOB_RUNS = 20000;
+  var MAX_JOB_RUNS = 500000;
+
+  /* ------------------------------------------------------------ wire bytes */
+
+  function fromBase64(s) {
+    if (typeof atob === 'function') {
+      var bin = atob(s), out = new Uint8Array(bin.length);
+      for (var i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+      return out;
+    }
+    return new Uint8Array(Buffer.from(s, 'base64'));
+  }
+
+  /* The level's page data decoded once: the start's bytes, the slots in
+   * order and each choice's values' bytes. */
+  function prepare(data) {
+    return {
+      start: fromBase64(data.wire.start),
+      slots: data.wire.slots,
+      values: data.choices.map(function (c) {
+        return c.values.map(function (v) {
+          return fromBase64(v.wire);
+        });
+      })
+    };
+  }
+
+  /* The wire bytes of the state `positions` (one per choice): the start's
+   * bytes with each slot replaced by its choice's value. */
+  function assemble(prep, positions) {
+    var n = prep.start.length, k;
+    for (k = 0; k < prep.slots.length; k++) {
+      var sl = prep.slots[k];
+      n += prep.values[sl.choice][positions[sl.choice]].length - (sl.end - sl.at);
+    }
+    var out = new Uint8Array(n), at = 0, o = 0;
+    for (k = 0; k < prep.slots.length; k++) {
+      var slot = prep.slots[k], v = prep.values[slot.choice][positions[slot.choice]];
+      out.set(prep.start.subarray(at, slot.at), o);
+      o += slot.at - at;
+      out.set(v, o);
+      o += v.length;
+      at = slot.end;
+    }
+    out.set(prep.start.subarray(at), o);
+    return out;
+  }
+
+  /* Jobs × replications (the most a run may take) of a state. */
+  function work(data, positions) {
+    var jobs = data.jobs, reps = data.replications;
+    data.choices.forEach(function (c, i) {
+      var v = c.values[positions[i]];
+      if (v.jobs !== undefined) jobs = v.jobs;
+      if (v.replications !== undefined) reps = v.replications;
+    });
+    return jobs * reps;
+  }
+
+  /* ------------------------------------------------------------ the simulator */
+
+  var loads = {};
+
+  /* The compiled module and a simulator on it, once per page. */
+  function loadModule(staticUrl) {
+    if (!loads[staticUrl]) {
+      loads[staticUrl] = fetch(staticUrl + 'simcore.wasm').then(function (res) {
+        if (!res.ok) throw new Error('HTTP ' + res.status);
+        return res.arrayBuffer();
+      }).then(function (bytes) {
+        return WebAssembly.compile(bytes);
+      }).then(function (module) {
+        return self.BpSim.load(module).then(function (sim) {
+          return {module: module, sim: sim, worker: null};
+        });
+      });
+    }
+    return loads[staticUrl];
+  }
+
+  /* Runs in a Web Worker, one at a time: run(wire) resolves to the results. */
+  function workerOf(staticUrl, loaded) {
+    if (loaded.worker) return loaded.worker;
+    var w = new Worker(staticUrl + 'bp-live-worker.js');
+    var waiting = {}, next = 1;
+    w.onmessage = function (ev) {
+      var m = ev.data, p = waiting[m.id];
+      delete waiting[m.id];
+      if (!p) return;
+      if (m.error) p.reject(new Error(m.error));
+      else p.resolve({result: self.BpSim.decodeResult(new Uint8Array(m.bytes)), ms: m.ms});
+    };
+    w.postMessage({module: loaded.module});
+    loaded.worker = {
+      run: function (wire) {
+        var id = next++;
+        return new Promise(function (resolve, reject) {
+          waiting[id] = {resolve: resolve, reject: reject};
+          w.postMessage({id: id, wire: wire}, [wire.buffer]);
+        });
+      }
+    };
+    return loaded.worker;
+  }
+
+  /* ------------------------------------------------------------ the widget */
+
+  function all(root, selector) {
+    return Array.prototype.slice.call(root.querySelectorAll(selector));
+  }
+
+  function plural(n, one, many) {
+    return n === 1 ? one : many;
+  }
+
+  function thousands(n) {
+    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  }
+
+  /* A live level: section is its <section class="bp-live-level">, save
+   * writes the page's fragment (boardpress.js). Returns the widget for the
+   * fragment ({token, restore, element}), or null when it cannot run. */
+  function widget(section, save) {
+    var dataEl = section.querySelector('script.bp-data');
+    if (!dataEl) return null;
+    var data;
+    try {
+      data = JSON.parse(dataEl.textContent);
+    } catch (e) {
+      return null;
+    }
+    var where = section.querySelector('.bp-live-where');
+    var how = section.querySelector('.bp-live-how');
+    var runsEl = section.querySelector('.bp-live-runs');
+    function say(text) {
+      if (where) where.textContent = text;
+    }
+    if (typeof WebAssembly !== 'object' || typeof BigInt !== 'function' || !self.BpSim ||
+        !self.BpFmt) {
+      say('These numbers were measured when the page was built; this browser cannot run the ' +
+        'simulator (it needs WebAssembly)');
+      if (how) how.hidden = true;
+      return null;
+    }
+    var prep = prepare(data);
+    var choices = data.choices;
+    var positions = data.start.slice();
+    var touched = false, loaded = null;
+    var dirty = false, framed = false, running = false;
+    var form = section.querySelector('form.bp-live-choices');
+    var startNote = section.querySelector('.bp-level-start');
+    var reset = section.querySelector('button.bp-reset');
+    var status = section.querySelector('.bp-level-status');
+    var drawings = all(section, '.bp-live-drawing');
+    var sliders = form ? all(form, 'input[type="range"]') : [];
+
+    function choiceIndex(el) {
+      var m = /-(\d+)$/.exec(el.name || '');
+      return m ? Number(m[1]) : -1;
+    }
+
+    /* The controls and the settings written on the diagrams, from positions. */
+    function showSettings() {
+      sliders.forEach(function (s) {
+        var i = choiceIndex(s), v = choices[i].values[positions[i]];
+        s.value = String(positions[i]);
+        s.setAttribute('data-value', v.value);
+        s.setAttribute('aria-valuetext', v.label);
+        var out = form.querySelector('output[for="' + s.id + '"]');
+        if (out) out.textContent = v.label;
+      });
+      if (form) {
+        all(form, 'input[type="radio"]').forEach(function (r) {
+          r.checked = Number(r.value) === positions[choiceIndex(r)];
+        });
+      }
+      var key = [];
+      choices.forEach(function (c, i) {
+        if (!c.range) key.push(positions[i]);
+      });
+      key = key.join('.');
+      drawings.forEach(function (d) {
+        d.hidden = d.getAttribute('data-options') !== key;
+      });
+      all(section, 'svg [data-set]').forEach(function (el) {
+        var path = el.getAttribute('data-set');
+        for (var i = 0; i < choices.length; i++)
+          if (choices[i].set === path) el.textContent = choices[i].values[positions[i]].label;
+      });
+    }
+
+    /* Every number from a run's results. */
+    function showResult(r, pos, ms, place) {
+      all(section, '[data-measure]').forEach(function (el) {
+        var m = r.measures[el.getAttribute('data-measure')];
+        if (m) el.textContent = self.BpFmt.measure(el.getAttribute('data-measure'), m.mean);
+      });
+      var missed = 0, total = 0;
+      all(section, '[data-goal]').forEach(function (el) {
+        var g = r.goals[el.getAttribute('data-goal')];
+        if (!g) return;
+        if (el.namespaceURI === 'http://www.w3.org/2000/svg') {
+          el.setAttribute('fill', el.getAttribute(g.pass ? 'data-fill-pass' : 'data-fill-fail'));
+          var mark = el.querySelector('[data-mark]');
+          if (mark) mark.textContent = g.pass ? '\u2713 ' : '\u2717 ';
+        } else {
+          el.className = g.pass ? 'bp-pass' : 'bp-fail';
+          el.textContent = g.pass ? 'Pass' : 'Fail';
+        }
+      });
+      Object.keys(r.goals).forEach(function (name) {
+        total++;
+        if (!r.goals[name].pass) missed++;
+      });
+      if (status) {
+        status.textContent = missed === 0 ? 'Level complete: every goal is met.'
+          : 'Not yet: ' + missed + ' of ' + total + ' goal' + plural(total, '', 's') + ' missed.';
+      }
+      if (!data.sandbox) section.classList.toggle('bp-complete', missed === 0);
+      if (runsEl) runsEl.textContent = r.replications + plural(r.replications, ' run', ' runs');
+      say('These numbers were measured in your browser just now' +
+        (place === 'worker' ? ', in the background' : '') + ', by the same simulator, in ' +
+        (ms < 10 ? ms.toFixed(1) : Math.round(ms)) + ' ms');
+      section.classList.remove('bp-stale');
+      section.setAttribute('data-measured', 'browser');
+      section.setAttribute('data-state', pos.join('.'));
+      section.dispatchEvent(new CustomEvent('bp-live-result',
+        {detail: {ms: ms, place: place, state: pos.join('.')}}));
+    }
+
+    function stale(text, pos) {
+      say(text);
+      section.classList.add('bp-stale');
+      section.setAttribute('data-measured', 'stale');
+      section.setAttribute('data-state', pos.join('.'));
+      section.dispatchEvent(new CustomEvent('bp-live-result',
+        {detail: {ms: 0, place: 'none', state: pos.join('.')}}));
+    }
+
+    function run() {
+      if (!dirty || running || !loaded) return;
+      dirty = false;
+      var pos = positions.slice(), jobRuns = work(data, pos);
+      if (jobRuns > MAX_JOB_RUNS) {
+        stale('Not measured: this setting asks for ' + thousands(jobRuns) + ' simulated jobs ' +
+          '(jobs \u00d7 runs), more than this page runs in your browser at once (' +
+          thousands(MAX_JOB_RUNS) + '); the numbers below are from the last setting measured', pos);
+        return;
+      }
+      var wire = assemble(prep, pos);
+      if (jobRuns <= MAIN_THREAD_JOB_RUNS) {
+        var t0 = performance.now(), r;
+        try {
+          r = loaded.sim.simulate(wire);
+        } catch (e) {
+          stale('Not measured: the simulator refused this setting (' + e.message + ')', pos);
+          return;
+        }
+        showResult(r, pos, performance.now() - t0, 'main');
+        return;
+      }
+      var w;
+      try {
+        w = workerOf(data.static, loaded);
+      } catch (e) {
+        stale('Not measured: this setting asks for ' + thousands(jobRuns) + ' simulated jobs, ' +
+          'and without a Web Worker this page runs at most ' + thousands(MAIN_THREAD_JOB_RUNS) +
+          ' at once', pos);
+        return;
+      }
+      running = true;
+      section.setAttribute('aria-busy', 'true');
+      w.run(wire).then(function (out) {
+        running = false;
+        section.removeAttribute('aria-busy');
+        showResult(out.result, pos, out.ms, 'worker');
+        if (dirty) schedule();
+      }, function (e) {
+        running = false;
+        section.removeAttribute('aria-busy');
+        stale('Not measured: the simulator refused this setting (' + e.message + ')', pos);
+        if (dirty) schedule();
+      });
+    }
+
+    /* One run per animation frame at most, of the latest state: the first
+     * change of a frame runs at once, the later ones of that frame wait for
+     * the next (a busy worker, or a module still loading, runs the latest
+     * state when it is done). */
+    function schedule() {
+      dirty = true;
+      if (framed) return;
+      framed = true;
+      run();
+      requestAnimationFrame(function () {
+        framed = false;
+        if (dirty && !running && loaded) schedule();
+      });
+    }
+
+    function change(i, k) {
+      positions[i] = k;
+      touched = true;
+      showSettings();
+      schedule();
+      save();
+    }
+
+    if (form) {
+      form.addEventListener('input', function (ev) {
+        var t = ev.target, i = choiceIndex(t);
+        if (i < 0 || !choices[i]) return;
+        if (t.type === 'range') change(i, Number(t.value));
+      });
+      form.addEventListener('change', function (ev) {
+        var t = ev.target, i = choiceIndex(t);
+        if (i < 0 || !choices[i]) return;
+        if (t.type === 'radio' && t.checked) change(i, Number(t.value));
+      });
+      form.addEventListener('submit', function (ev) {
+        ev.preventDefault();
+      });
+    }
+    if (reset) {
+      reset.addEventListener('click', function () {
+        positions = data.start.slice();
+        touched = false;
+        showSettings();
+        schedule();
+        save();
+      });
+    }
+
+    say('These numbers were measured when the page was built; the simulator is loading');
+    loadModule(data.static).then(function (l) {
+      loaded = l;
+      if (form) form.hidden = false;
+      if (startNote) startNote.hidden = true;
+      if (reset) reset.hidden = false;
+      if (how) how.hidden = true;
+      section.classList.add('bp-live');
+      section.setAttribute('data-measured', touched ? 'pending' : 'build');
+      section.setAttribute('data-state', positions.join('.'));
+      if (touched) schedule();
+      else say('These numbers were measured when the page was built; move a setting and ' +
+        'your browser measures them again');
+    }, function (e) {
+      say('These numbers were measured when the page was built; the simulator could not be ' +
+        'loaded here (' + e.message + ')');
+      if (how) how.hidden = true;
+      section.setAttribute('data-measured', 'build');
+    });
+
+    return {
+      token: function () {
+        return touched ? section.id + '=' + positions.join('.') : null;
+      },
+      restore: function (t) {
+        var eq = t.lastIndexOf('=');
+        if (eq < 0 || t.slice(0, eq) !== section.id) return false;
+        var parts = t.slice(eq + 1).split('.');
+        if (parts.length !== choices.length) return false;
+        var pos = [];
+        for (var i = 0; i < parts.length; i++) {
+          if (!/^\d+$/.test(parts[i])) return false;
+          var k = Number(parts[i]);
+          if (k >= choices[i].values.length) return false;
+          pos.push(k);
+        }
+        positions = pos;
+        touched = true;
+        showSettings();
+        if (loaded) schedule();
+        return true;
+      },
+      element: section
+    };
+  }
+
+  return {
+    prepare: prepare,
+    assemble: assemble,
+    work: work,
+    widget: widget,
+    MAIN_THREAD_JOB_RUNS: MAIN_THREAD_JOB_RUNS,
+    MAX_JOB_RUNS: MAX_JOB_RUNS
+  };
+});

@@ -1,0 +1,122 @@
+// live_bench.mjs — the Chromium side of make bench (tests/bench/run.py):
+//
+//   node tests/bench/live_bench.mjs SITE_DIR WIRE_DIR SIMDRV
+//
+// serves the built site SITE_DIR on 127.0.0.1, opens in Debian's Chromium
+// (playwright-core) the page of its largest live level (the one whose
+// starting board takes the native build longest, SIMDRV wire, 3 runs
+// each), and times:
+// compiling simcore.wasm from its bytes and instantiating it through
+// bp-sim.js (10 times each), and every slider move of a sweep of each
+// slider over a dozen of its positions and back to its start, as a reader
+// makes it (the slider's value set, an input event): the simulation
+// itself (bp-live.js's own timing, in the bp-live-result event) and the
+// time from the input event to the numbers rewritten. Each move's wire bytes go to
+// WIRE_DIR/move-N.wire (put together by bp-live.js as the page does), so
+// the bench can time the same boards natively (simdrv wire). One JSON
+// line on stdout.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { serve } from '../browser/serve.mjs';
+
+const require = createRequire(import.meta.url);
+// playwright-core as tests/browser/package-lock.json pins it (tests/browser/ready.sh)
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const { chromium } = createRequire(path.join(HERE, '..', 'browser', 'package.json'))('playwright-core');
+const [siteArg, wireDir, simdrv] = process.argv.slice(2);
+if (!siteArg || !wireDir || !simdrv) {
+  console.error('usage: node live_bench.mjs SITE_DIR WIRE_DIR SIMDRV');
+  process.exit(2);
+}
+const SITE = path.resolve(siteArg);
+const BpLive = require(path.join(SITE, 'static', 'bp-live.js'));
+const { liveLevels } = require('../live/levels.js');
+const STOPS = 12;
+
+async function main() {
+  const levels = liveLevels(SITE, null);
+  if (!levels.length) throw new Error(`${SITE} has no live level`);
+  fs.mkdirSync(wireDir, { recursive: true });
+  let level = null, slowest = -1;
+  for (const l of levels) {
+    if (!l.data.choices.some((c) => c.range)) continue;
+    const file = path.join(wireDir, `start-${l.id}.wire`);
+    fs.writeFileSync(file, BpLive.assemble(BpLive.prepare(l.data), l.data.start));
+    const t = JSON.parse(execFileSync(simdrv, ['wire', '3', file])).seconds.sort((a, b) => a - b)[1];
+    if (t > slowest) [level, slowest] = [l, t];
+  }
+  if (!level) throw new Error(`${SITE} has no live level with a slider`);
+  const data = level.data, prep = BpLive.prepare(data);
+  const sliders = data.choices.map((c, i) => (c.range ? i : -1)).filter((i) => i >= 0);
+
+  const server = await serve(SITE);
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  const browser = await chromium.launch({ executablePath: process.env.BP_CHROMIUM || '/usr/bin/chromium' });
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(origin + '/' + level.url);
+  await page.waitForFunction((id) => {
+    const s = document.getElementById(id);
+    return s && s.classList.contains('bp-live') && s.getAttribute('data-measured') === 'build';
+  }, level.id, { timeout: 30000 });
+
+  // loading: compile from the bytes, instantiate through bp-sim.js
+  const load = await page.evaluate(async (url) => {
+    const bytes = await (await fetch(url)).arrayBuffer();
+    const compile = [], instantiate = [];
+    for (let i = 0; i < 10; i++) {
+      let t0 = performance.now();
+      const m = await WebAssembly.compile(bytes);
+      compile.push(performance.now() - t0);
+      t0 = performance.now();
+      await self.BpSim.load(m);
+      instantiate.push(performance.now() - t0);
+    }
+    return { compile, instantiate, bytes: bytes.byteLength };
+  }, origin + '/static/simcore.wasm');
+
+  // the moves: each slider over STOPS of its positions, then back
+  const positions = data.start.slice(), moves = [];
+  for (const i of sliders) {
+    const n = data.choices[i].values.length, stops = [];
+    for (let k = 0; k < STOPS; k++) stops.push(Math.round((k * (n - 1)) / (STOPS - 1)));
+    stops.push(data.start[i]);
+    for (const k of stops) {
+      if (k === positions[i]) continue;
+      positions[i] = k;
+      const state = positions.join('.');
+      const t = await page.evaluate(([id, i, k, state]) => new Promise((resolve, reject) => {
+        const sec = document.getElementById(id), input = document.getElementById(`${id}-${i}`);
+        const timer = setTimeout(() => reject(new Error(`no result for ${state}`)), 30000);
+        sec.addEventListener('bp-live-result', function done(ev) {
+          if (ev.detail.state !== state) return;
+          sec.removeEventListener('bp-live-result', done);
+          clearTimeout(timer);
+          resolve({ sim: ev.detail.ms, shown: performance.now() - t0, place: ev.detail.place });
+        });
+        const t0 = performance.now();
+        input.value = String(k);
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+      }), [level.id, i, k, state]);
+      if (t.place === 'none') throw new Error(`${level.id} at ${state} did not run`);
+      const file = path.join(wireDir, `move-${moves.length}.wire`);
+      fs.writeFileSync(file, BpLive.assemble(prep, positions));
+      moves.push({ set: data.choices[i].set, state, sim_ms: t.sim, shown_ms: t.shown, place: t.place, wire: file });
+    }
+  }
+  const chromeVersion = browser.version();
+  await browser.close();
+  server.close();
+  if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+  console.log(JSON.stringify({ level: level.id, page: level.url, jobs: data.jobs, replications: data.replications,
+    chromium: chromeVersion, module_bytes: load.bytes, compile_ms: load.compile, instantiate_ms: load.instantiate, moves }));
+}
+
+main().catch((e) => {
+  console.error(e.stack || String(e));
+  process.exit(1);
+});

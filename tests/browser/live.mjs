@@ -1,0 +1,358 @@
+// live.mjs — live levels in Debian's Chromium (playwright-core): the
+// reader's browser re-simulates the board and every number agrees with the
+// native build. Run by tests/run-live-browser.sh, which builds the sites.
+//
+// usage: node live.mjs BOARDPRESS SCREENSHOT_DIR SITE_DIR:CONTENT_DIR ...
+//
+// For every live level of every site: the numbers before any change are
+// `boardpress sim LEVEL --display`'s (measured at build time, and said so);
+// each slider moves to three positions (its min, middle and max) and each
+// option list to every option, one after the other, and after each move
+// every element with data-measure in the level reads as `boardpress sim
+// LEVEL --set PATH=VALUE ... --display` formats it, every verdict is the
+// native run's, every setting written on the diagrams is the slider's
+// label, the diagram of the chosen options is the one shown, and the level
+// says the numbers were measured in the browser. Then: the URL fragment
+// opens the same state in a fresh page, Reset brings the start back, the
+// arrow keys move a slider, the page without JavaScript shows the build's
+// numbers, a page that cannot fetch the module says so; on the fixture's
+// sandbox a large setting runs in a Web Worker and one past the cap does
+// not run and says why. No console errors, no outside requests, no
+// sideways scrolling on a phone. Screenshots at 375 and 1280 px, light and
+// dark, go to SCREENSHOT_DIR. Exits 1 at the first failed check.
+
+import { chromium } from 'playwright-core';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { serve } from './serve.mjs';
+
+const { liveLevels } = createRequire(import.meta.url)('../live/levels.js');
+
+const [BP, shotsArg, ...siteArgs] = process.argv.slice(2);
+if (!BP || !shotsArg || !siteArgs.length) {
+  console.error('usage: node live.mjs BOARDPRESS SCREENSHOT_DIR SITE_DIR:CONTENT_DIR ...');
+  process.exit(2);
+}
+const SHOTS = path.resolve(shotsArg);
+const CHROMIUM = process.env.BP_CHROMIUM || '/usr/bin/chromium';
+const MAX_JOB_RUNS = 500000; // generator/web/bp-live.js
+
+let checks = 0;
+class CheckFailed extends Error {}
+function check(ok, what) {
+  checks++;
+  if (!ok) throw new CheckFailed(what);
+}
+function eq(got, want, what) {
+  check(got === want, `${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+}
+
+// ------------------------------------------------------------ the native numbers
+
+const simCache = new Map();
+
+// `boardpress sim LEVEL --set ... --display` for a state (positions per choice).
+function expected(level, positions) {
+  const args = ['sim', path.join(level.content, level.data.file), '--display'];
+  level.data.choices.forEach((c, i) => {
+    if (positions[i] !== level.data.start[i]) args.push('--set', `${c.set}=${c.values[positions[i]].value}`);
+  });
+  const key = args.join('\n');
+  if (!simCache.has(key)) simCache.set(key, JSON.parse(execFileSync(BP, args, { maxBuffer: 1 << 26 })));
+  return simCache.get(key);
+}
+
+function work(data, positions) {
+  let jobs = data.jobs, reps = data.replications;
+  data.choices.forEach((c, i) => {
+    const v = c.values[positions[i]];
+    if (v.jobs !== undefined) jobs = v.jobs;
+    if (v.replications !== undefined) reps = v.replications;
+  });
+  return jobs * reps;
+}
+
+// A goal's pass in the JSON; goal keys carry the unit (completion_time_s).
+function goalPass(r, measure) {
+  const key = Object.keys(r.goals).find((k) => k === measure || k === `${measure}_s` || k === `${measure}_usd`);
+  check(key !== undefined, `sim has a goal for '${measure}' in ${r.board}`);
+  return r.goals[key].pass;
+}
+
+// ------------------------------------------------------------ a level in the page
+
+// What the level shows: every data-measure text, every verdict, the
+// settings on the diagrams, the shown diagram, the controls.
+async function shown(page, id) {
+  return page.$eval(`#${id}`, (sec) => {
+    const svgNS = 'http://www.w3.org/2000/svg';
+    // what a reader sees: not the diagrams of the options not chosen
+    const seen = (e) => !e.closest('.bp-live-drawing[hidden]');
+    return {
+      measures: [...sec.querySelectorAll('[data-measure]')].filter(seen).map((e) => [e.getAttribute('data-measure'), e.textContent]),
+      goals: [...sec.querySelectorAll('[data-goal]')].filter(seen).map((e) => ({
+        name: e.getAttribute('data-goal'),
+        svg: e.namespaceURI === svgNS,
+        text: e.namespaceURI === svgNS ? e.querySelector('[data-mark]').textContent : e.textContent,
+        cls: e.getAttribute('class'),
+        fill: e.getAttribute('fill'),
+        pass: e.getAttribute('data-fill-pass'),
+        failFill: e.getAttribute('data-fill-fail'),
+      })),
+      sets: [...sec.querySelectorAll('svg [data-set]')].filter(seen).map((e) => [e.getAttribute('data-set'), e.textContent]),
+      drawings: [...sec.querySelectorAll('.bp-live-drawing')].map((d) => [d.getAttribute('data-options'), d.hidden]),
+      sliders: [...sec.querySelectorAll('input[type="range"]')].map((s) => ({
+        set: s.getAttribute('data-set'),
+        value: s.value,
+        dataValue: s.getAttribute('data-value'),
+        valuetext: s.getAttribute('aria-valuetext'),
+        output: sec.querySelector(`output[for="${s.id}"]`).textContent,
+      })),
+      where: sec.querySelector('.bp-live-where').textContent,
+      measured: sec.getAttribute('data-measured'),
+      state: sec.getAttribute('data-state'),
+      status: sec.querySelector('.bp-level-status') ? sec.querySelector('.bp-level-status').textContent : null,
+    };
+  });
+}
+
+// Everything the level shows agrees with the native run of this state.
+function agrees(level, s, positions, what) {
+  const data = level.data, r = expected(level, positions);
+  check(s.measures.length > 0, `${what}: the level shows numbers`);
+  for (const [name, text] of s.measures) {
+    check(r.display[name] !== undefined, `${what}: sim --display has '${name}'`);
+    eq(text, r.display[name], `${what}: ${name}`);
+  }
+  let missed = 0;
+  for (const name of data.goals) if (!goalPass(r, name)) missed++;
+  for (const g of s.goals) {
+    const pass = goalPass(r, g.name);
+    if (g.svg) {
+      eq(g.text, pass ? '\u2713 ' : '\u2717 ', `${what}: the diagram's mark for ${g.name}`);
+      eq(g.fill, pass ? g.pass : g.failFill, `${what}: the diagram's colour for ${g.name}`);
+    } else {
+      eq(g.text, pass ? 'Pass' : 'Fail', `${what}: the verdict on ${g.name}`);
+      eq(g.cls, pass ? 'bp-pass' : 'bp-fail', `${what}: the verdict's class on ${g.name}`);
+    }
+  }
+  if (data.goals.length) {
+    eq(s.status, missed === 0 ? 'Level complete: every goal is met.'
+      : `Not yet: ${missed} of ${data.goals.length} goal${data.goals.length === 1 ? '' : 's'} missed.`, `${what}: status`);
+  }
+  for (const [set, text] of s.sets) {
+    const i = data.choices.findIndex((c) => c.set === set);
+    check(i >= 0, `${what}: the diagram's setting ${set} is a choice's`);
+    eq(text, data.choices[i].values[positions[i]].label, `${what}: the diagram's ${set}`);
+  }
+  const key = data.choices.map((c, i) => (c.range ? null : positions[i])).filter((x) => x !== null).join('.');
+  const visible = s.drawings.filter(([, hidden]) => !hidden).map(([k]) => k);
+  eq(JSON.stringify(visible), JSON.stringify([key]), `${what}: the diagram shown`);
+  for (const sl of s.sliders) {
+    const i = data.choices.findIndex((c) => c.set === sl.set);
+    const v = data.choices[i].values[positions[i]];
+    eq(sl.value, String(positions[i]), `${what}: slider ${sl.set}`);
+    eq(sl.dataValue, v.value, `${what}: slider ${sl.set} data-value`);
+    eq(sl.valuetext, v.label, `${what}: slider ${sl.set} aria-valuetext`);
+    eq(sl.output, v.label, `${what}: slider ${sl.set} value text`);
+  }
+}
+
+async function waitState(page, id, positions, measured) {
+  await page.waitForFunction(([id, state, measured]) => {
+    const s = document.getElementById(id);
+    return s && s.getAttribute('data-state') === state && measured.includes(s.getAttribute('data-measured'));
+  }, [id, positions.join('.'), measured], { timeout: 20000 });
+}
+
+// Move choice i of the level to position k, as a reader does.
+async function move(page, id, data, i, k) {
+  if (data.choices[i].range) await page.locator(`#${id}-${i}`).fill(String(k));
+  else await page.locator(`#${id} input[type="radio"][name="${data.id}-${i}"][value="${k}"]`).check();
+}
+
+// ------------------------------------------------------------ the checks
+
+async function watch(page, origin) {
+  const problems = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
+  page.on('request', (r) => {
+    if (!r.url().startsWith(origin)) problems.push(`outside request: ${r.url()}`);
+  });
+  await page.addInitScript(() => {
+    window.__bpLive = [];
+    document.addEventListener('bp-live-result', (e) => window.__bpLive.push(e.detail), true);
+  });
+  return problems;
+}
+
+async function levelChecks(browser, origin, level) {
+  const { id, data } = level;
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await ctx.newPage();
+  const problems = await watch(page, origin);
+  await page.goto(origin + '/' + level.url);
+  await waitState(page, id, data.start, ['build']);
+  let s = await shown(page, id);
+  agrees(level, s, data.start, `${id} as built`);
+  check(s.where.includes('when the page was built'), `${id}: says its first numbers were measured at build time`);
+
+  // every slider to its min, middle and max; every option list to each option
+  const positions = data.start.slice();
+  const times = [];
+  for (let i = 0; i < data.choices.length; i++) {
+    const n = data.choices[i].values.length;
+    const stops = data.choices[i].range ? [0, Math.floor((n - 1) / 2), n - 1] : [...Array(n).keys()];
+    for (const k of stops) {
+      if (k === positions[i]) continue; // no move, no run
+      const before = await shown(page, id);
+      positions[i] = k;
+      await move(page, id, data, i, k);
+      const capped = work(data, positions) > MAX_JOB_RUNS;
+      await waitState(page, id, positions, capped ? ['stale'] : ['browser']);
+      s = await shown(page, id);
+      const what = `${id} at ${positions.join('.')}`;
+      if (capped) {
+        check(s.where.includes('Not measured') && s.where.includes('500,000'), `${what}: says it is past the cap (${s.where})`);
+        eq(JSON.stringify(s.measures), JSON.stringify(before.measures), `${what}: past the cap the numbers stay`);
+        positions[i] = Number(before.state.split('.')[i]);
+        await move(page, id, data, i, positions[i]);
+        await waitState(page, id, positions, ['browser']);
+        continue;
+      }
+      agrees(level, s, positions, what);
+      check(s.where.includes('in your browser'), `${what}: says the numbers were measured in the browser`);
+      const d = await page.evaluate(() => window.__bpLive[window.__bpLive.length - 1]);
+      eq(d.place, work(data, positions) <= 20000 ? 'main' : 'worker', `${what}: where it ran`);
+      if (d.place === 'main') times.push(d.ms);
+    }
+  }
+
+  // the fragment opens the same state in a fresh page
+  const url = page.url();
+  check(url.includes(`#${id}=${positions.join('.')}`), `${id}: the fragment holds the state (${url})`);
+  const again = await ctx.newPage();
+  const problems2 = await watch(again, origin);
+  await again.goto(url);
+  await waitState(again, id, positions, ['browser']);
+  agrees(level, await shown(again, id), positions, `${id} from the fragment`);
+  await again.close();
+
+  // the arrow keys move a slider
+  const slider = data.choices.findIndex((c) => c.range && c.values.length > 1);
+  if (slider >= 0) {
+    await page.locator(`#${id}-${slider}`).focus();
+    const key = positions[slider] > 0 ? 'ArrowLeft' : 'ArrowRight';
+    positions[slider] += key === 'ArrowLeft' ? -1 : 1;
+    await page.keyboard.press(key);
+    await waitState(page, id, positions, ['browser', 'stale']);
+    if (work(data, positions) <= MAX_JOB_RUNS) agrees(level, await shown(page, id), positions, `${id} by keyboard`);
+  }
+
+  // Reset: the start again, measured again in the browser, out of the fragment
+  await page.locator(`#${id} button.bp-reset`).click();
+  await waitState(page, id, data.start, ['browser']);
+  agrees(level, await shown(page, id), data.start, `${id} after Reset`);
+  check(!page.url().includes(`#${id}=`), `${id}: Reset takes the level out of the fragment`);
+
+  check(problems.length === 0 && problems2.length === 0, `${id}: ${problems.concat(problems2).join('; ')}`);
+  await ctx.close();
+  return times;
+}
+
+// Without JavaScript: the build's numbers, the starting choices in words.
+async function noScript(browser, origin, level) {
+  const ctx = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+  const page = await ctx.newPage();
+  await page.goto(origin + '/' + level.url);
+  const s = await shown(page, level.id);
+  const r = expected(level, level.data.start);
+  for (const [name, text] of s.measures) eq(text, r.display[name], `${level.id} without JavaScript: ${name}`);
+  check(s.where.includes('when the page was built'), `${level.id} without JavaScript: says the numbers were measured at build time`);
+  check(!(await page.locator(`#${level.id} form`).isVisible()), `${level.id} without JavaScript: the sliders are hidden`);
+  check(await page.locator(`#${level.id} .bp-level-start`).isVisible(), `${level.id} without JavaScript: the start is said in words`);
+  await ctx.close();
+}
+
+// A page whose module cannot be fetched keeps the build's numbers and says why.
+async function noModule(browser, origin, level) {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await page.route('**/simcore.wasm', (route) => route.abort());
+  await page.goto(origin + '/' + level.url);
+  await page.waitForFunction((id) => document.getElementById(id).getAttribute('data-measured') === 'build', level.id);
+  const s = await shown(page, level.id);
+  check(s.where.includes('could not be loaded'), `${level.id} without the module: says so (${s.where})`);
+  check(!(await page.locator(`#${level.id} form`).isVisible()), `${level.id} without the module: the sliders stay hidden`);
+  await ctx.close();
+}
+
+async function screenshots(browser, origin, level) {
+  for (const [w, h] of [[375, 800], [1280, 900]]) {
+    for (const scheme of ['light', 'dark']) {
+      const ctx = await browser.newContext({ viewport: { width: w, height: h }, colorScheme: scheme });
+      const page = await ctx.newPage();
+      await page.goto(origin + '/' + level.url);
+      await waitState(page, level.id, level.data.start, ['build']);
+      const sw = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      check(sw <= 0, `${level.id} at ${w} px: no sideways scrolling (${sw} px too wide)`);
+      await page.locator(`#${level.id}`).screenshot({ path: path.join(SHOTS, `live-${level.id}-${w}-${scheme}.png`) });
+      await ctx.close();
+    }
+  }
+}
+
+async function main() {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const browser = await chromium.launch({ executablePath: CHROMIUM });
+  let levels = 0, sliders = 0, worker = false, capped = false;
+  const times = [];
+  try {
+    for (const arg of siteArgs) {
+      const [site, content] = arg.split(':');
+      const server = await serve(path.resolve(site));
+      const origin = `http://127.0.0.1:${server.address().port}`;
+      const found = liveLevels(path.resolve(site), content);
+      check(found.length > 0, `${site} has live levels`);
+      for (const level of found) {
+        times.push(...(await levelChecks(browser, origin, level)));
+        await noScript(browser, origin, level);
+        levels++;
+        sliders += level.data.choices.filter((c) => c.range).length;
+        const runs = level.data.choices.flatMap((c, i) => c.values.map((v, k) => {
+          const p = level.data.start.slice();
+          p[i] = k;
+          return work(level.data, p);
+        }));
+        worker ||= runs.some((r) => r > 20000 && r <= MAX_JOB_RUNS);
+        capped ||= runs.some((r) => r > MAX_JOB_RUNS);
+      }
+      await noModule(browser, origin, found[0]);
+      const sandbox = found.find((l) => l.data.sandbox) || found[0];
+      await screenshots(browser, origin, sandbox);
+      server.close();
+    }
+    check(worker, 'some setting ran in a Web Worker');
+    check(capped, 'some setting was past the cap');
+  } catch (e) {
+    await browser.close();
+    if (e instanceof CheckFailed) {
+      console.error(`live-browser: FAILED: ${e.message}`);
+      process.exit(1);
+    }
+    throw e;
+  }
+  await browser.close();
+  times.sort((a, b) => a - b);
+  const median = times.length ? times[Math.floor(times.length / 2)].toFixed(1) : '-';
+  console.log(`live-browser: ${checks} checks passed: ${levels} live levels, ${sliders} sliders, ` +
+    `${simCache.size} native runs compared; main-thread runs ${times.length}, median ${median} ms (bench: make bench)`);
+}
+
+main();

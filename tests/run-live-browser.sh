@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# run-live-browser.sh — live levels in Debian's Chromium: builds the real
+# site and the live fixture (tests/browser/live-site) with $BP, then
+# tests/browser/live.mjs drives every live level of both (see there) and
+# compares every number with the native `boardpress sim`. Screenshots go to
+# tests/browser/screenshots/ (git-ignored). playwright-core as
+# tests/run-browser.sh installs it (tests/browser/package-lock.json).
+# Env: BP (default build/boardpress), BUILD (default build),
+#      BP_CHROMIUM (default /usr/bin/chromium).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BP=${BP:-build/boardpress}
+BUILD=${BUILD:-build}
+out=$BUILD/test-live-browser
+mkdir -p "$out"
+
+# Chromium, and playwright-core as the lockfile pins it
+tests/browser/ready.sh
+
+"$BP" build -q --out "$out/content" --cache "$out/cache"
+"$BP" build -q --content tests/browser/live-site --out "$out/fixture" --cache "$out/cache"
+# the native numbers to compare with: the release build (the sanitizer
+# build gives the same bits, tests/run-wasm.sh; it is only slower)
+native=$BUILD/boardpress
+[ -x "$native" ] || native=$BP
+exec node tests/browser/live.mjs "$native" tests/browser/screenshots \
+  "$out/content:content" "$out/fixture:tests/browser/live-site"
