@@ -64,6 +64,21 @@ static bool S_provider_keys(const bp_board *b, size_t prov)
     return false;
 }
 
+/* True when part i publishes to a message broker (users, or a handler
+ * that passes its event on to a second hop); with lossy, only over a link
+ * that loses publishes or confirms (else a publisher never retries). */
+static bool S_publishes(const bp_board *b, size_t i, bool lossy)
+{
+    for (size_t k = 0; k < b->sim.n_links; k++) {
+        const sim_link *l = &b->sim.links[k];
+        if ((size_t)l->from != i || b->sim.parts[l->to].kind != SIM_KIND_BROKER)
+            continue;
+        if (!lossy || l->lose_request > 0 || l->lose_reply > 0 || l->n_lose_reply_of > 0)
+            return true;
+    }
+    return false;
+}
+
 /* True when the board file itself set part i's field (bp_board.part_set). */
 static bool S_board_set(const bp_board *b, size_t i, const char *field)
 {
@@ -133,6 +148,42 @@ void dpart_facts(const bp_board *b, size_t i, char facts[][128], dcolor *colors,
         dfmt_percent(a, sizeof a, p->fail);
         S_setting(facts[*n], 128, &marks[*n], "fails ", a, " of calls", L);
         colors[(*n)++] = DC_FAIL;
+    }
+    /* the second release's settings: each where it acts */
+    L = S_live_part(lv, b, i, "crash_after_commit");
+    if (dpart_handles(p->kind) && (p->crash_after_commit > 0 || L) && *n < 8) {
+        dfmt_percent(a, sizeof a, p->crash_after_commit);
+        S_setting(facts[*n], 128, &marks[*n], "crashes after ", a, " of commits", L);
+        colors[(*n)++] = DC_FAIL;
+    }
+    L = S_live_part(lv, b, i, "lease");
+    if (dpart_handles(p->kind) && p->idempotency == SIM_IDEM_KEY_CLAIMED_FIRST && *n < 8) {
+        dfmt_duration(a, sizeof a, p->lease_us);
+        S_setting(facts[*n], 128, &marks[*n], "claim held ", a, "", L);
+        colors[(*n)++] = DC_MUTED;
+    }
+    if (dpart_handles(p->kind) && S_publishes(b, i, false) && *n < 8) {
+        L = S_live_part(lv, b, i, "relay_every");
+        if (p->publish == SIM_PUBLISH_OUTBOX) {
+            dfmt_duration(a, sizeof a, p->relay_every_us);
+            S_setting(facts[*n], 128, &marks[*n], "outbox, relayed every ", a, "", L);
+        } else {
+            snprintf(facts[*n], 128, "publishes %s the commit",
+                     p->publish == SIM_PUBLISH_BEFORE_COMMIT ? "before" : "after");
+        }
+        colors[(*n)++] = DC_MUTED;
+    }
+    if (p->kind == SIM_KIND_USERS && p->tries > 1 && S_publishes(b, i, true) && *n < 8) {
+        snprintf(facts[*n], 128, "%s",
+                 p->message_id == SIM_MESSAGE_ID_PRODUCER ? "one ID per message, every try"
+                                                          : "a new ID every try");
+        colors[(*n)++] = DC_MUTED;
+    }
+    L = S_live_part(lv, b, i, "dedup_window");
+    if (p->kind == SIM_KIND_BROKER && (p->dedup_window_us > 0 || L) && *n < 8) {
+        dfmt_duration(a, sizeof a, p->dedup_window_us);
+        S_setting(facts[*n], 128, &marks[*n], "drops repeated IDs for ", a, "", L);
+        colors[(*n)++] = DC_MUTED;
     }
     bool keyed = (dpart_handles(p->kind) && p->idempotency != SIM_IDEM_NONE &&
                   p->idempotency != SIM_IDEM_PROVIDER_KEY) ||

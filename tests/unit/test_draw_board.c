@@ -607,6 +607,29 @@ static void words_on_the_picture(void **state)
     assert_non_null(strstr(s, ">ID check in transaction</text>"));
     free(s);
     fx_board_free(b);
+    /* the second release's settings, each on the part it acts on */
+    b = two_hop();
+    s = render(b, NULL, 0, DTEXT_ELEMENTS);
+    assert_non_null(strstr(s, ">publishes after the commit</text>"));
+    free(s);
+    b->sim.parts[2].publish = SIM_PUBLISH_OUTBOX;
+    b->sim.parts[2].relay_every_us = 2000000;
+    b->sim.parts[2].crash_after_commit = 0.01;
+    b->sim.parts[5].idempotency = SIM_IDEM_KEY_CLAIMED_FIRST;
+    b->sim.parts[5].lease_us = 30000000;
+    b->sim.parts[4].dedup_window_us = 300000000;
+    b->sim.parts[0].tries = 3;
+    b->sim.links[0].lose_reply = 0.1;
+    b->sim.parts[0].message_id = SIM_MESSAGE_ID_PER_PUBLISH;
+    s = render(b, NULL, 0, DTEXT_ELEMENTS);
+    assert_non_null(strstr(s, ">outbox, relayed every 2 s</text>"));
+    assert_non_null(strstr(s, ">crashes after 1% of commits</text>"));
+    assert_non_null(strstr(s, ">claim held 30 s</text>"));
+    assert_non_null(strstr(s, ">drops repeated IDs for 5 min</text>"));
+    assert_non_null(strstr(s, ">a new ID every try</text>"));
+    assert_null(strstr(s, "publishes after"));
+    free(s);
+    fx_board_free(b);
 }
 
 int main(void)
