@@ -14,7 +14,7 @@
 /* Changes closer together than this are one burst, built once: an editor's
  * save (write, rename, chmod) takes well under a millisecond between its
  * steps, and every millisecond here is one the preview waits. */
-#define WATCH_SETTLE_MS 30
+#define WATCH_SETTLE_MS 10
 
 /* A build as the preview runs it: site_build_report (build.h), given by
  * the caller so the preview knows no stage of it. */
