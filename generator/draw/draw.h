@@ -81,6 +81,14 @@ int draw_board_live(const bp_board *b, const draw_note *notes, size_t n_notes,
                     const draw_live *live, size_t n_live, draw_look look, buf *svg, buf *alt,
                     char *err, size_t errn);
 
+/* Both themes of a live (or, with n_live 0, plain) board in one layout,
+ * laid out once: svg[DRAW_LIGHT] and svg[DRAW_DARK] get the documents draw_board_live
+ * would write for those looks, alt the description. Same contract. */
+#define DRAW_THEMES 2
+int draw_board_themes(const bp_board *b, const draw_note *notes, size_t n_notes,
+                      const draw_live *live, size_t n_live, draw_layout layout,
+                      buf svg[DRAW_THEMES], buf *alt, char *err, size_t errn);
+
 /* Sequence diagram of a (small, at most DRAW_TIMELINE_MAX entries) trace of
  * board b: one lane per part that appears, time downwards in event order
  * (not to scale), one arrow per delivery, call and ack; lost messages end in a

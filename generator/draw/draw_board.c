@@ -274,20 +274,34 @@ static void S_alt(const bp_board *b, const draw_note *notes, size_t n_notes, con
 
 /* ------------------------------------------------------------------ entry points */
 
-int draw_board_opts(const bp_board *b, const draw_note *notes, size_t n_notes, buf *svg, buf *alt,
-                    const draw_opts *o, char *err, size_t errn)
+/* A board laid out in one layout, with its description and title, for
+ * painting (freed by the caller: dboard_layout_free, buf_free, free).
+ * 0, or -1 with err and nothing to free. */
+static int S_begin(const bp_board *b, const draw_note *notes, size_t n_notes, const dlives *lv,
+                   draw_layout layout, dboard_layout *l, buf *desc, char **title, char *err,
+                   size_t errn)
 {
     dcanvas *m = dcanvas_new_measure();
-    dboard_layout l;
-    dlives lv = {o->live, o->n_live};
-    int rc = dboard_layout_make(m, b, notes, n_notes, o->look.layout, &lv, &l, err, errn);
+    int rc = dboard_layout_make(m, b, notes, n_notes, layout, lv, l, err, errn);
     dcanvas_free(m);
     if (rc)
         return -1;
+    buf_init(desc);
+    S_alt(b, notes, n_notes, lv, desc);
+    *title = b->title ? xstrdup(b->title) : xasprintf("Board %s", b->id ? b->id : "");
+    return 0;
+}
+
+int draw_board_opts(const bp_board *b, const draw_note *notes, size_t n_notes, buf *svg, buf *alt,
+                    const draw_opts *o, char *err, size_t errn)
+{
+    dboard_layout l;
     buf desc;
-    buf_init(&desc);
-    S_alt(b, notes, n_notes, &lv, &desc);
-    char *title = b->title ? xstrdup(b->title) : xasprintf("Board %s", b->id ? b->id : "");
+    char *title;
+    dlives lv = {o->live, o->n_live};
+    if (S_begin(b, notes, n_notes, &lv, o->look.layout, &l, &desc, &title, err, errn) != 0)
+        return -1;
+    int rc;
     dcanvas *c = dcanvas_new_svg(l.width, l.height, o->text, o->look.theme);
     S_paint(c, &l);
     buf out;
@@ -305,6 +319,40 @@ int draw_board_opts(const bp_board *b, const draw_note *notes, size_t n_notes, b
         buf_put(alt, desc.data, desc.len);
     }
     buf_free(&out);
+    buf_free(&desc);
+    free(title);
+    dboard_layout_free(&l);
+    return rc;
+}
+
+int draw_board_themes(const bp_board *b, const draw_note *notes, size_t n_notes,
+                      const draw_live *live, size_t n_live, draw_layout layout,
+                      buf svg[DRAW_THEMES], buf *alt, char *err, size_t errn)
+{
+    dboard_layout l;
+    buf desc;
+    char *title;
+    dlives lv = {live, n_live};
+    if (S_begin(b, notes, n_notes, &lv, layout, &l, &desc, &title, err, errn) != 0)
+        return -1;
+    int rc = 0;
+    buf out[DRAW_THEMES];
+    for (int t = 0; t < DRAW_THEMES; t++) {
+        buf_init(&out[t]);
+        if (rc == 0) { /* one layout (its routing is the costly part), each theme's paint */
+            dcanvas *c = dcanvas_new_svg(l.width, l.height, DTEXT_ELEMENTS, (draw_theme)t);
+            S_paint(c, &l);
+            rc = dcanvas_finish_svg(c, title, desc.data, &out[t], err, errn);
+            dcanvas_free(c);
+        }
+    }
+    for (int t = 0; t < DRAW_THEMES; t++) {
+        if (rc == 0)
+            buf_put(&svg[t], out[t].data, out[t].len);
+        buf_free(&out[t]);
+    }
+    if (rc == 0)
+        buf_put(alt, desc.data, desc.len);
     buf_free(&desc);
     free(title);
     dboard_layout_free(&l);

@@ -55,12 +55,34 @@ typedef struct {
     size_t n_live;
 } board_draw;
 
-static int S_board_look(const void *what, draw_look look, buf *svg, buf *alt, char *err,
-                        size_t errn)
+/* Every look of a board: each layout once, painted in both themes. */
+static int S_draw_board_all(const board_draw *d, sfigure *fig, char *err, size_t errn)
 {
-    const board_draw *d = what;
-    return draw_board_live(d->b, d->notes, d->n_notes, d->live, d->n_live, look, svg, alt, err,
-                           errn);
+    static const draw_layout layouts[] = {DRAW_WIDE, DRAW_NARROW};
+    for (size_t k = 0; k < sizeof layouts / sizeof layouts[0]; k++) {
+        buf svg[DRAW_THEMES], alt;
+        for (int t = 0; t < DRAW_THEMES; t++)
+            buf_init(&svg[t]);
+        buf_init(&alt);
+        int rc = draw_board_themes(d->b, d->notes, d->n_notes, d->live, d->n_live, layouts[k],
+                                   svg, &alt, err, errn);
+        for (int t = 0; t < DRAW_THEMES; t++) {
+            int i = draw_look_index((draw_look){layouts[k], (draw_theme)t});
+            if (rc == 0)
+                fig->svg[i] = buf_detach(&svg[t]);
+            else
+                buf_free(&svg[t]);
+        }
+        if (rc == 0 && k == 0)
+            fig->alt = buf_detach(&alt);
+        else
+            buf_free(&alt);
+        if (rc != 0) {
+            sfigure_free(fig);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 static int S_timeline_look(const void *what, draw_look look, buf *svg, buf *alt, char *err,
@@ -144,7 +166,7 @@ static int draw_figure(site *s, sboard *b, const sim_measure *counted, size_t n_
         board_draw d = {b->board, notes, n, NULL, 0, live, n_live};
         if (s->opt.cache && drawcache_get(s->opt.cache, &key, &b->fig)) {
             /* drawn by an earlier build, from exactly these inputs */
-        } else if (S_draw_all(S_board_look, &d, &b->fig, err, sizeof err) != 0) {
+        } else if (S_draw_board_all(&d, &b->fig, err, sizeof err) != 0) {
             diag_error(&s->d, path, line, col, "cannot draw board '%s': %s", b->board->id, err);
             b->draw_failed = true;
         } else if (s->opt.cache) {
