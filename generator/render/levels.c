@@ -167,6 +167,19 @@ static void picture_json(buf *out, const char *prefix, const char *stem, const s
     buf_putc(out, '"');
 }
 
+void expand_level_start(buf *out, const bp_level *l, const int *opts)
+{
+    buf_puts(out, "<p class=\"bp-level-start\">The board as it starts: ");
+    for (size_t i = 0; i < l->n_choices; i++) {
+        if (i)
+            buf_puts(out, "; ");
+        buf_html_s(out, l->choices[i].label);
+        buf_puts(out, ": ");
+        buf_html_s(out, l->choices[i].options[opts[i]].label);
+    }
+    buf_puts(out, ".</p>\n");
+}
+
 int expand_level(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
 {
     if (n != 2)
@@ -255,15 +268,8 @@ int expand_level(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
             }
             buf_puts(out, "</fieldset>\n");
         }
-        buf_puts(out, "</form>\n<p class=\"bp-level-start\">The board as it starts: ");
-        for (size_t i = 0; i < l->n_choices; i++) {
-            if (i)
-                buf_puts(out, "; ");
-            buf_html_s(out, l->choices[i].label);
-            buf_puts(out, ": ");
-            buf_html_s(out, l->choices[i].options[opts[i]].label);
-        }
-        buf_puts(out, ".</p>\n");
+        buf_puts(out, "</form>\n");
+        expand_level_start(out, l, opts);
     }
     if (l->n_counts) {
         buf_puts(out, "<p class=\"bp-counts\" aria-live=\"polite\">");

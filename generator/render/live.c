@@ -114,15 +114,8 @@ static void controls(buf *out, const slevel *sl, const int *start)
         }
         buf_puts(out, "</fieldset>\n");
     }
-    buf_puts(out, "</form>\n<p class=\"bp-level-start\">The board as it starts: ");
-    for (size_t i = 0; i < l->n_choices; i++) {
-        if (i)
-            buf_puts(out, "; ");
-        buf_html_s(out, l->choices[i].label);
-        buf_puts(out, ": ");
-        buf_html_s(out, l->choices[i].options[start[i]].label);
-    }
-    buf_puts(out, ".</p>\n");
+    buf_puts(out, "</form>\n");
+    expand_level_start(out, l, start);
 }
 
 /* The counts: a table of measures with their means, as data-measure. */

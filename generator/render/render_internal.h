@@ -130,6 +130,9 @@ int expand_figure(page_ctx *pc, const fig_spec *f, buf *out);
 int expand_compare(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out);
 int expand_key_numbers(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out);
 int expand_level(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out);
+/* "The board as it starts: CHOICE: OPTION; ..." for a level whose choices
+ * start at opts (levels.c; live.c writes the same under its controls). */
+void expand_level_start(buf *out, const bp_level *l, const int *opts);
 /* A level's goals table rows (json: the entries of its page data
  * instead), each goal's measured mean and verdict; live marks them for the
  * page script (data-measure, data-goal). And its status line, "Level
