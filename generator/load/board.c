@@ -687,15 +687,7 @@ int board_override_at(const char *board_path, ynode *root, const char *expr, con
     int line = path_pos.line, col = path_pos.col;
     char *copy = xstrdup(expr);
     char *segs[5];
-    size_t n = 0;
-    for (char *p = copy; n < 5;) {
-        segs[n++] = p;
-        char *dot = strchr(p, '.');
-        if (!dot)
-            break;
-        *dot = '\0';
-        p = dot + 1;
-    }
+    size_t n = fields_split_path(copy, segs);
     ynode *target = NULL;
     const char *field = NULL;
     int rc = -1;

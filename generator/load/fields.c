@@ -273,3 +273,17 @@ void field_format(buf *b, const field_def *f, const void *target)
     }
     }
 }
+
+size_t fields_split_path(char *path, char *segs[5])
+{
+    size_t n = 0;
+    for (char *p = path; n < 5;) {
+        segs[n++] = p;
+        char *dot = strchr(p, '.');
+        if (!dot)
+            break;
+        *dot = '\0';
+        p = dot + 1;
+    }
+    return n;
+}

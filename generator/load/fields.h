@@ -44,6 +44,9 @@ const field_def *fields_part(size_t *n);
 const field_def *fields_link(size_t *n);
 /* The field named name in the table, or NULL. */
 const field_def *fields_find(const field_def *table, size_t n, const char *name);
+/* A --set path ("parts.worker.tries") split in place at its dots into at
+ * most 5 segments (the fifth keeps any dots left). Returns how many. */
+size_t fields_split_path(char *path, char *segs[5]);
 
 /* Read node v as field f into the struct at target. FT_TTL names are looked
  * up in the catalog's retention section (cat may be NULL while the catalog

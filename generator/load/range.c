@@ -61,15 +61,7 @@ static range_field field_of(const char *path, const bp_choice *ch, diag *d)
     range_field rf = {RK_NONE, 0, INT64_MAX, NULL};
     char *copy = xstrdup(ch->set);
     char *segs[5];
-    size_t n = 0;
-    for (char *p = copy; n < 5;) {
-        segs[n++] = p;
-        char *dot = strchr(p, '.');
-        if (!dot)
-            break;
-        *dot = '\0';
-        p = dot + 1;
-    }
+    size_t n = fields_split_path(copy, segs);
     const field_def *table = NULL, *f = NULL;
     size_t nt = 0;
     const char *field = segs[n - 1];

@@ -167,6 +167,19 @@ static void picture_json(buf *out, const char *prefix, const char *stem, const s
     buf_putc(out, '"');
 }
 
+void expand_level_open(page_ctx *pc, buf *out, const bp_level *l, const char *classes)
+{
+    buf_printf(out, "<section class=\"bp-level%s\" id=\"", classes);
+    char *base = xasprintf("level-%s", l->id);
+    expand_unique_id(pc, out, base);
+    free(base);
+    buf_puts(out, "\" data-level=\"");
+    buf_html_s(out, l->id);
+    buf_puts(out, "\">\n<p class=\"bp-level-title\">");
+    buf_html_s(out, l->title);
+    buf_puts(out, "</p>\n");
+}
+
 void expand_level_start(buf *out, const bp_level *l, const int *opts)
 {
     buf_puts(out, "<p class=\"bp-level-start\">The board as it starts: ");
@@ -231,18 +244,7 @@ int expand_level(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
     int opts[8];
     level_combo(l, sl->start, opts);
 
-    buf_puts(out, "<section class=\"bp-level");
-    if (l->toggle)
-        buf_puts(out, " bp-toggle");
-    buf_puts(out, "\" id=\"");
-    char *base = xasprintf("level-%s", l->id);
-    expand_unique_id(pc, out, base);
-    free(base);
-    buf_puts(out, "\" data-level=\"");
-    buf_html_s(out, l->id);
-    buf_puts(out, "\">\n<p class=\"bp-level-title\">");
-    buf_html_s(out, l->title);
-    buf_puts(out, "</p>\n");
+    expand_level_open(pc, out, l, l->toggle ? " bp-toggle" : "");
     if (l->toggle) {
         buf_printf(out,
                    "<button type=\"button\" class=\"bp-toggle-btn\" aria-pressed=\"%s\" hidden>",

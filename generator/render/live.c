@@ -256,16 +256,7 @@ int expand_live_level(page_ctx *pc, const ph_at *a, slevel *sl, buf *out)
     const sboard *start = &sl->combos[sl->start];
     const int *opts = &sl->opts[sl->start * nc];
 
-    buf_printf(out, "<section class=\"bp-level bp-live-level%s\" id=\"",
-               l->sandbox ? " bp-sandbox" : "");
-    char *base = xasprintf("level-%s", l->id);
-    expand_unique_id(pc, out, base);
-    free(base);
-    buf_puts(out, "\" data-level=\"");
-    buf_html_s(out, l->id);
-    buf_puts(out, "\">\n<p class=\"bp-level-title\">");
-    buf_html_s(out, l->title);
-    buf_puts(out, "</p>\n");
+    expand_level_open(pc, out, l, l->sandbox ? " bp-live-level bp-sandbox" : " bp-live-level");
     controls(out, sl, opts);
     int wide_w = widest_drawn(sl);
     buf_puts(out, "<figure class=\"bp-figure bp-level-board bp-live-board\">");

@@ -133,6 +133,9 @@ int expand_level(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out);
 /* "The board as it starts: CHOICE: OPTION; ..." for a level whose choices
  * start at opts (levels.c; live.c writes the same under its controls). */
 void expand_level_start(buf *out, const bp_level *l, const int *opts);
+/* A level's <section> with its unique id, data-level and title; classes
+ * (" bp-toggle", " bp-live-level ...") follow "bp-level". */
+void expand_level_open(page_ctx *pc, buf *out, const bp_level *l, const char *classes);
 /* A level's goals table rows (json: the entries of its page data
  * instead), each goal's measured mean and verdict; live marks them for the
  * page script (data-measure, data-goal). And its status line, "Level
