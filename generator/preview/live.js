@@ -4,10 +4,13 @@
 // and after each build:
 //   - a failed build: shows its errors over the page (the last good one),
 //     each as the terminal prints it, with the source line and a caret;
-//   - a good build: removes them; reloads the page when its own bytes or a
-//     file it uses (an image, a script) changed, keeping the scroll position
-//     and the URL fragment (a level's chosen options); swaps a changed
-//     stylesheet in place, without a reload.
+//   - a good build: removes them; when only the page's own bytes changed,
+//     fetches it and swaps the parts that differ into the page as it is
+//     (the rest, a level's state, the scroll position, stay untouched);
+//     reloads it when that is not safe (see swapIn) or a file it uses (an
+//     image, a script) changed, keeping the scroll position and the URL
+//     fragment (a level's chosen options); swaps a changed stylesheet in
+//     place, without a reload.
 // Every tab of a browser shares one stream through a SharedWorker (this same
 // file, run as the worker): a browser opens at most six connections to one
 // server, and a stream per tab would leave the seventh tab loading forever.
@@ -41,7 +44,7 @@ if (typeof document === 'undefined') {
 } else {
   // ---------------------------------------------------------- the page
   const script = document.currentScript;
-  const etag = script && script.dataset.etag ? `"${script.dataset.etag}"` : null;
+  let etag = script && script.dataset.etag ? `"${script.dataset.etag}"` : null;
   const SCROLL_KEY = 'bp-live-scroll';
   let lastGen = null;
 
@@ -123,16 +126,198 @@ if (typeof document === 'undefined') {
     link.after(next);
   };
 
+  // ---------------------------------------------------------- a page swapped in place
+  // The page as it was parsed, before any script changed it (a copy in a
+  // document of its own, which loads nothing), and for each of its nodes
+  // the node of the page shown. A new version of the page is compared with
+  // the copy, not with the page shown: scripts change the page shown (a
+  // level un-hides its controls), the copy tells what they changed.
+  const isSelf = (n) =>
+    n.nodeName === 'SCRIPT' && n.getAttribute('src') === script.getAttribute('src');
+  const inert = document.implementation.createHTMLDocument('');
+  const shownOf = new WeakMap();
+  const pair = (copy, shown) => {
+    shownOf.set(copy, shown);
+    let s = shown.firstChild;
+    for (let c = copy.firstChild; c && s; c = c.nextSibling, s = s.nextSibling) pair(c, s);
+  };
+  const copyOf = (el) => {
+    const copy = inert.importNode(el, true);
+    pair(copy, el);
+    return copy;
+  };
+  // (this script runs as the parser reaches it, at the end of the body: the
+  // page is whole, and no deferred script has run yet)
+  const attrsOf = (el) => [...el.attributes].map((a) => `${a.name}=${a.value}`).join(' ');
+  const parsed = script && {
+    html: attrsOf(document.documentElement),
+    head: copyOf(document.head),
+    body: copyOf(document.body),
+  };
+
+  // Elements whose children are compared one by one, when all they hold
+  // besides elements is blank (which does not show between blocks): the
+  // page's frame always, other blocks only when no script changed them and
+  // they hold none (a level or a compare, whose script holds on to its
+  // parts, is replaced whole or not at all). Any other element is replaced
+  // whole when it differs.
+  const FRAME = new Set(['BODY', 'MAIN', 'ARTICLE', 'HEADER', 'FOOTER', 'NAV', 'ASIDE']);
+  const BLOCKS = new Set(
+    'SECTION DIV UL OL DL TABLE THEAD TBODY TFOOT TR BLOCKQUOTE FIGURE DETAILS'.split(' '),
+  );
+  const kids = (el) => [...el.children].filter((c) => !isSelf(c));
+  const blankOnly = (el) =>
+    ![...el.childNodes].some((c) => c.nodeType === Node.TEXT_NODE && c.data.trim() !== '');
+  const descend = (old, next) => {
+    if (attrsOf(old) !== attrsOf(next) || !blankOnly(old) || !blankOnly(next)) return false;
+    if (FRAME.has(old.nodeName)) return true;
+    const shown = shownOf.get(old);
+    return BLOCKS.has(old.nodeName) && shown && !hasScript(old) && shown.isEqualNode(old);
+  };
+  const hasScript = (el) => el.nodeName === 'SCRIPT' || el.querySelector('script') !== null;
+  class Unsafe extends Error {}
+  // The page shown's node for copy, when nothing changed it since it was
+  // parsed and it holds no script (a script's state, or data a script
+  // read, would be lost with it).
+  const replaceable = (copy) => {
+    const shown = shownOf.get(copy);
+    if (!shown || !shown.isConnected || hasScript(copy) || !shown.isEqualNode(copy))
+      throw new Unsafe();
+    return shown;
+  };
+  const fresh = (el) => {
+    if (hasScript(el)) throw new Unsafe(); // a new script, or new data for one: a reload runs it
+    return el;
+  };
+
+  // Plan the changes that turn the copy's el into next's (same name), as
+  // steps to run once the whole plan is known to be safe.
+  const plan = (old, next, steps) => {
+    if (old.isEqualNode(next)) return;
+    if (!descend(old, next)) {
+      const shown = [replaceable(old)];
+      steps.push({ parent: old.parentNode, olds: [old], nexts: [fresh(next)], shown });
+      return;
+    }
+    const a = kids(old);
+    const b = kids(next);
+    let head = 0;
+    while (head < a.length && head < b.length && a[head].isEqualNode(b[head])) head++;
+    let tail = 0;
+    const same = (k) => a[a.length - 1 - k].isEqualNode(b[b.length - 1 - k]);
+    while (tail < a.length - head && tail < b.length - head && same(tail)) tail++;
+    const olds = a.slice(head, a.length - tail);
+    const nexts = b.slice(head, b.length - tail);
+    if (olds.length === nexts.length && olds.every((o, i) => o.nodeName === nexts[i].nodeName)) {
+      olds.forEach((o, i) => plan(o, nexts[i], steps));
+      return;
+    }
+    // a run of blocks came, went or changed kind: the run is replaced
+    const parent = shownOf.get(old);
+    const after = head > 0 ? a[head - 1] : null;
+    const before = tail > 0 ? a[a.length - tail] : null;
+    for (const anchor of [after, before])
+      if (anchor && shownOf.get(anchor)?.parentNode !== parent) throw new Unsafe();
+    if (!parent || !parent.isConnected) throw new Unsafe();
+    const shown = olds.map(replaceable);
+    steps.push({ parent: old, olds, nexts: nexts.map(fresh), shown, after, before });
+  };
+
+  // Run a step: the page shown gets imported copies of the new nodes where
+  // the old ones were, and the copy of the page the new nodes themselves.
+  const run = (s) => {
+    const parentShown = shownOf.get(s.parent);
+    const imported = s.nexts.map((n) => {
+      const el = document.importNode(n, true);
+      pair(n, el);
+      return el;
+    });
+    const at = s.shown.length ? s.shown[0] : null;
+    if (at) at.before(...imported);
+    else if (s.before) shownOf.get(s.before).before(...imported);
+    else if (s.after) shownOf.get(s.after).after(...imported);
+    else parentShown.append(...imported);
+    for (const el of s.shown) el.remove();
+    const copyAt = s.olds.length ? s.olds[0] : null;
+    if (copyAt) copyAt.before(...s.nexts);
+    else if (s.before) s.before.before(...s.nexts);
+    else if (s.after) s.after.after(...s.nexts);
+    else s.parent.append(...s.nexts);
+    for (const o of s.olds) o.remove();
+  };
+
+  // The head: the same scripts, stylesheets and the rest, in order; the
+  // title and the description may differ (they are set as they are).
+  const TEXTUAL = (el) =>
+    el.nodeName === 'TITLE' || (el.nodeName === 'META' && el.getAttribute('name') === 'description');
+  const headSteps = (old, next) => {
+    const a = kids(old);
+    const b = kids(next);
+    if (a.length !== b.length) throw new Unsafe();
+    const steps = [];
+    a.forEach((o, i) => {
+      if (o.isEqualNode(b[i])) return;
+      if (!TEXTUAL(o) || o.nodeName !== b[i].nodeName) throw new Unsafe();
+      steps.push(() => {
+        const shown = shownOf.get(o);
+        if (o.nodeName === 'TITLE') document.title = b[i].textContent;
+        else if (shown) shown.setAttribute('content', b[i].getAttribute('content') || '');
+        o.replaceWith(b[i]);
+        if (shown && shown.isConnected) pair(b[i], shown);
+      });
+    });
+    return steps;
+  };
+
+  // Swap the page as the server has it now into the page shown: only the
+  // parts that differ, each whole. Resolves true when it did (or nothing
+  // differed), false when it cannot safely: a different <head> (another
+  // script or stylesheet), or a part to replace that a script changed or
+  // holds a script (a level, a compare, data a script reads), or a new
+  // script. Known limit: a listener a script put on an element it did not
+  // otherwise change goes with that element.
+  const swapIn = async () => {
+    if (!parsed || etag === null) return false; // the server's "not found" page: the page is new
+    const r = await fetch(location.href.split('#')[0], { cache: 'no-store' });
+    if (!r.ok) return false;
+    const doc = new DOMParser().parseFromString(await r.text(), 'text/html');
+    if (attrsOf(doc.documentElement) !== parsed.html) return false;
+    try {
+      const head = headSteps(parsed.head, doc.head);
+      const steps = [];
+      plan(parsed.body, doc.body, steps);
+      for (const s of head) s();
+      for (const s of steps) run(s);
+    } catch (e) {
+      if (e instanceof Unsafe) return false;
+      throw e;
+    }
+    const tag = doc.querySelector('script[data-etag]');
+    const got = r.headers.get('ETag');
+    etag = got || (tag ? `"${tag.dataset.etag}"` : etag);
+    return true;
+  };
+
+  let swaps = Promise.resolve(); // one at a time, in the order of the builds
+  const swapOrReload = () => {
+    swaps = swaps.then(swapIn).then(
+      (done) => done || reload(),
+      () => reload(),
+    );
+  };
+
   const apply = (d) => {
     if (d.changed === 'all') return reload();
     const changed = new Set(d.changed);
-    if (changed.has(own)) return reload();
     const sheets = [...document.querySelectorAll('link[rel~="stylesheet"][href]')].filter((l) =>
       changed.has(fileOf(l.href)),
     );
     const sheetFiles = new Set(sheets.map((l) => fileOf(l.href)));
-    for (const f of used()) if (changed.has(f) && !sheetFiles.has(f)) return reload();
+    // a file the page uses that is not its own and not a stylesheet (an
+    // image, a script): what a swap would not fetch again
+    for (const f of used()) if (changed.has(f) && f !== own && !sheetFiles.has(f)) return reload();
     for (const l of sheets) swapSheet(l, d.gen);
+    if (changed.has(own)) swapOrReload();
   };
 
   // ---------------------------------------------------------- the errors overlay

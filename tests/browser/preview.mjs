@@ -7,14 +7,20 @@
 //
 // Starts `boardpress serve --port 0` in SITE_DIR and, in one browser:
 // edits a page's Markdown and sees the new text without a manual reload,
-// at the same scroll position; breaks a placeholder and sees the overlay
+// swapped into the page without a navigation, at the same scroll position
+// (a new paragraph and a new title too); breaks a placeholder and sees the overlay
 // with the terminal's PATH:LINE:COL line, the source line and a caret
 // (focused, Escape hides it, a button brings it back); fixes it and sees it
 // go without a reload; a contradicted `expect:` shows the measured values;
 // a stylesheet edit is swapped in without a reload; a board edit
-// re-simulates that board alone and reloads the pages that use it (keeping
-// the URL fragment) and no other; nine tabs share one event stream (a
-// browser opens at most six connections to a server); a page that does not
+// re-simulates that board alone and reloads the pages that show its
+// drawings (keeping the URL fragment), swaps its new numbers into a page
+// that shows only those, and touches no other; a prose edit beside a
+// board's drawing and a level, and one above a live level's slider, swap
+// in place: the drawing still shows, the level keeps its state and still
+// plays, the slider keeps its value and still re-simulates; nine tabs
+// share one event stream (a browser opens at most six connections to a
+// server) and all take an edit; a page that does not
 // exist yet appears when it is written; the published folder holds no
 // live-reload script; Ctrl-C stops the server cleanly. Exits 1 at the
 // first failed check, naming it.
@@ -158,9 +164,24 @@ try {
   const line1 = await editAndBuild('content/prose.md', 'MARKER-0', 'MARKER-1');
   check(/\(0 simulated, 1 page changed\)$/.test(line1), `a prose edit simulates nothing: ${line1}`);
   await until('the new text', async () => (await prose.textContent('body').catch(() => '')).includes('MARKER-1'));
-  check(!(await marked(prose)), 'the page reloaded');
-  await until('the scroll position back', async () => (await prose.evaluate(() => window.scrollY)) === 1500);
-  console.log('serve-browser: a prose edit shows without a manual reload, scrolled where it was');
+  check(await marked(prose), 'the new text was swapped in, without a reload');
+  eq(await prose.evaluate(() => window.scrollY), 1500, 'the scroll position after the swap');
+  // a paragraph more (the blocks after it move down one) and a new title
+  const longText = fs.readFileSync(path.join(SITE, 'content/prose.md'), 'utf8');
+  save(
+    'content/prose.md',
+    longText
+      .replace('title: A long page', 'title: A longer page')
+      .replace('The last words of the page:', 'A paragraph of its own: NEW-PARAGRAPH.\n\nThe last words of the page:'),
+  );
+  await until('the new paragraph', async () =>
+    prose.evaluate(() => [...document.querySelectorAll('article p')].some((p) => p.textContent === 'A paragraph of its own: NEW-PARAGRAPH.')),
+  );
+  await until('the new title', async () => (await prose.title()).startsWith('A longer page'));
+  eq(await prose.textContent('h1'), 'A longer page', 'the heading after the swap');
+  check(await marked(prose), 'the new paragraph and title were swapped in, without a reload');
+  eq(await prose.evaluate(() => window.scrollY), 1500, 'the scroll position after the second swap');
+  console.log('serve-browser: a prose edit shows without a manual reload or a navigation, scrolled where it was');
 
   // 2. A broken placeholder: the overlay, over the last good page, with the
   // error as the terminal printed it, the source line and the caret.
@@ -245,15 +266,66 @@ try {
     return t && t.includes('ID check: On') ? t : null;
   });
   await Promise.all([mark(prose), mark(board), mark(home)]);
+  const seeds = () => prose.evaluate(() => [...document.querySelectorAll('td[data-label="Seed"]')].map((t) => t.textContent).join());
+  eq(await seeds(), '3', "the long page's table of runs names the board's seed");
   const line6 = await editAndBuild('content/boards/shop.yaml', 'seed: 3', 'seed: 4');
   check(/\(1 simulated, 2 pages[ )]/.test(line6), `a board edit simulates that board alone, 2 pages change: ${line6}`);
   await until('the board page to reload', async () => !(await marked(board).catch(() => true)));
-  await until('the long page to reload', async () => !(await marked(prose).catch(() => true)));
+  await until('the new seed on the long page', async () => (await seeds()) === '4');
+  check(await marked(prose), 'the long page, which shows no drawing of the board, took its new numbers in place');
   eq(new URL(board.url()).hash, '#level-check=1', 'the fragment survives the reload');
   check(before.includes('ID check: On'), `the fragment chose the level's option: ${before}`);
   await until("the level's state from the fragment after the reload", async () => (await levelText().catch(() => '')) === before);
   check(await marked(home), 'a page that does not use the board did not reload');
-  console.log('serve-browser: a board edit re-simulates it alone and reloads only its pages, keeping the fragment');
+  console.log('serve-browser: a board edit re-simulates it alone and reloads only the pages that show it, keeping the fragment');
+
+  // 6b. Prose beside a board's drawing and a level: swapped in; the
+  // drawing still shows, the level keeps its state and still plays.
+  await board.waitForLoadState('load');
+  await mark(board);
+  await editAndBuild('content/board.md', 'ran twice.', 'ran twice. BOARD-PROSE-1.');
+  await until('the new text beside the board', async () => (await board.textContent('main').catch(() => '')).includes('BOARD-PROSE-1'));
+  check(await marked(board), 'the prose beside the board was swapped in, without a reload');
+  eq(await levelText(), before, "the level's state after the swap");
+  eq(new URL(board.url()).hash, '#level-check=1', 'the fragment after the swap');
+  const images = await board.evaluate(() =>
+    [...document.images].map((i) => ({ src: i.currentSrc, ok: i.complete && i.naturalWidth > 0 })),
+  );
+  check(images.length > 0 && images.every((i) => i.ok), `every drawing shows after the swap: ${JSON.stringify(images)}`);
+  await board.click('#level-check button.bp-toggle-btn');
+  await until('the level to play after the swap', async () => (await levelText()).includes('ID check: Off'));
+  await until('the fragment to follow the level', async () => new URL(board.url()).hash === '#level-check=0');
+  console.log("serve-browser: prose beside a drawing and a level swaps in; the drawing shows, the level keeps its state and plays");
+
+  // 6c. Prose above a live level's slider: swapped in; the slider keeps
+  // its value and still re-simulates in the browser.
+  const live = await context.newPage();
+  watchConsole(live, 'live');
+  await live.goto(url + 'live/');
+  const liveState = () => live.evaluate(() => {
+    const s = document.getElementById('level-jobs');
+    const m = s.querySelector('[data-measure="jobs"]');
+    return { state: s.getAttribute('data-state'), jobs: m && m.textContent, value: s.querySelector('input[type="range"]').value };
+  });
+  await live.locator('#level-jobs-0').waitFor({ state: 'visible' });
+  await live.locator('#level-jobs-0').fill('2');
+  await until('the slider to re-simulate', async () => {
+    const v = await liveState();
+    return v.state === '2' && v.jobs === '30';
+  });
+  await mark(live);
+  await editAndBuild('content/live.md', 'SLIDER-PROSE-0', 'SLIDER-PROSE-1');
+  await until('the new text above the slider', async () => (await live.textContent('main').catch(() => '')).includes('SLIDER-PROSE-1'));
+  check(await marked(live), 'the prose above the slider was swapped in, without a reload');
+  const kept = await liveState();
+  check(kept.state === '2' && kept.jobs === '30' && kept.value === '2', `the slider's state after the swap: ${JSON.stringify(kept)}`);
+  await live.locator('#level-jobs-0').fill('0');
+  await until('the slider to re-simulate after the swap', async () => {
+    const v = await liveState();
+    return v.state === '0' && v.jobs === '10';
+  });
+  await live.close();
+  console.log("serve-browser: prose above a live level's slider swaps in; the slider keeps its value and re-simulates");
 
   // 7. Nine tabs on one server: every one loads, and every one reloads.
   const tabs = [];
@@ -265,9 +337,10 @@ try {
     tabs.push(t);
   }
   await editAndBuild('content/index.md', 'Two pages', 'Two pages, both');
-  for (const t of tabs) await until('every tab to reload', async () => !(await marked(t).catch(() => true)));
+  for (const t of tabs) await until('every tab to show the edit', async () => (await t.textContent('main').catch(() => '')).includes('Two pages, both'));
+  for (const t of tabs) check(await marked(t), 'every tab took the edit in place');
   for (const t of tabs) await t.close();
-  console.log('serve-browser: nine tabs load and reload (one event stream between them)');
+  console.log('serve-browser: nine tabs load and take an edit (one event stream between them)');
 
   // 8. A page that does not exist yet: a 404 that becomes the page.
   const fresh = await context.newPage();

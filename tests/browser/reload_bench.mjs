@@ -11,8 +11,10 @@
 // relative) as an editor does (a new file renamed over the old one) and waits
 // until the page shows it: a document loaded after the save whose text
 // holds marker (or, when marker is null, any document loaded after the
-// save). The time is from just before the save to the first frame after
-// that document's DOMContentLoaded, both on the machine's clock. Prints one
+// save), or the page shown all along once marker is in its text (the
+// preview swaps a changed page in place). The time is from just before the
+// save to the first frame after that document's DOMContentLoaded, or after
+// the change that brought marker in, both on the machine's clock. Prints one
 // JSON line: {"NAME": {"ms": [...], "lines": [the server's rebuild line of
 // each run]}, ...}. Exits 1 when the server or a page fails.
 
@@ -59,6 +61,14 @@ try {
       requestAnimationFrame(() => (window.__bpShown = performance.timeOrigin + performance.now()));
     if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', shown);
     else shown();
+    // a page changed in place: the first frame after window.__bpWant (set
+    // before a save) came into its text
+    new MutationObserver(() => {
+      const want = window.__bpWant;
+      if (!want || window.__bpSeen || !document.body || !document.body.textContent.includes(want)) return;
+      window.__bpWant = null;
+      requestAnimationFrame(() => (window.__bpSeen = performance.timeOrigin + performance.now()));
+    }).observe(document, { childList: true, subtree: true, characterData: true });
   });
   const result = {};
   for (const e of spec.edits) {
@@ -70,6 +80,10 @@ try {
     const lines = [];
     for (const r of e.runs) {
       const before = rebuilds().length;
+      await page.evaluate((marker) => {
+        window.__bpWant = marker;
+        window.__bpSeen = 0;
+      }, r.marker);
       const t0 = now();
       fs.writeFileSync(file + '.bench~', r.text);
       fs.renameSync(file + '.bench~', file);
@@ -81,7 +95,9 @@ try {
               window.__bpShown &&
               (marker === null || document.body.textContent.includes(marker))
                 ? window.__bpShown
-                : 0,
+                : performance.timeOrigin < t0 && window.__bpSeen > t0
+                  ? window.__bpSeen
+                  : 0,
             { t0, marker: r.marker },
           )
           .catch(() => 0),
