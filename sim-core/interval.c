@@ -198,7 +198,8 @@ sim_rate sim_rate_of(int64_t count, int64_t trials, bool binomial)
     return r;
 }
 
-int sim_result_rate(const sim_result *r, sim_measure m, sim_rate *out)
+int sim_result_rate_with(const sim_result *r, sim_measure m, sim_rate_fn of, void *ctx,
+                         sim_rate *out)
 {
     sim_rate_kind kind = sim_measure_rate_kind(m);
     int reps = r->replications;
@@ -208,9 +209,15 @@ int sim_result_rate(const sim_result *r, sim_measure m, sim_rate *out)
     for (int i = 0; i < reps; i++)
         sum += r->values[(size_t)i * SIM_M_COUNT + m];
     int64_t trials = (int64_t)r->m[SIM_M_JOBS].mean * reps;
-    *out = sim_rate_of((int64_t)sum, trials, kind == SIM_RATE_PER_JOB);
+    bool per_job = kind == SIM_RATE_PER_JOB;
+    *out = of ? of(ctx, (int64_t)sum, trials, per_job) : sim_rate_of((int64_t)sum, trials, per_job);
     out->preferred = r->random_faults && (out->count < 20 || r->m[m].min == r->m[m].max);
     return 0;
+}
+
+int sim_result_rate(const sim_result *r, sim_measure m, sim_rate *out)
+{
+    return sim_result_rate_with(r, m, NULL, NULL, out);
 }
 
 /* ------------------------------------------------------------------ paired differences */

@@ -388,6 +388,15 @@ sim_rate sim_rate_of(int64_t count, int64_t trials, bool per_job);
  * fault count (SIM_RATE_NONE) or the result has no per-replication values. */
 int sim_result_rate(const sim_result *r, sim_measure m, sim_rate *out);
 
+/* sim_rate_of, or what stands in for it: a caller that asks for the same
+ * counts again and again may remember its answers (ctx is its own). */
+typedef sim_rate (*sim_rate_fn)(void *ctx, int64_t count, int64_t trials, bool per_job);
+
+/* sim_result_rate, with the interval from of(ctx, ...) instead of
+ * sim_rate_of (of must answer as sim_rate_of does). */
+int sim_result_rate_with(const sim_result *r, sim_measure m, sim_rate_fn of, void *ctx,
+                         sim_rate *out);
+
 /* Paired differences of two results run on the same streams (the same seed
  * and number of replications): for each measure, the mean, min, max and
  * 95% t half-width of b − a over the replications. Common random numbers

@@ -10,6 +10,7 @@
 #include "render/render_internal.h"
 #include "base/fmt.h"
 #include "draw/figures.h"
+#include "run/results.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -109,7 +110,7 @@ static int value_text(buf *out, const sboard *b, sim_measure m, const char *filt
                      sim_measure_name(m));
             return -1;
         }
-        if (sim_result_rate(&b->result, m, &rt) != 0) {
+        if (results_rate(&b->result, m, &rt) != 0) {
             snprintf(err, errn, "board '%s' kept no per-run counts of '%s'", b->board->id,
                      sim_measure_name(m));
             return -1;

@@ -8,6 +8,7 @@
  * (compare.c). */
 #include "render/render_internal.h"
 #include "base/fmt.h"
+#include "run/results.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -78,7 +79,7 @@ void numbers_rate(buf *out, const sim_rate *rt)
 
 int numbers_preferred_rate(const sboard *b, sim_measure m, sim_rate *rt)
 {
-    return sim_result_rate(&b->result, m, rt) == 0 && rt->preferred ? 0 : -1;
+    return results_rate(&b->result, m, rt) == 0 && rt->preferred ? 0 : -1;
 }
 
 void numbers_ci(buf *out, const sboard *b, sim_measure m)

@@ -3,7 +3,68 @@
 #include "run/results.h"
 #include "base/fmt.h"
 
+#include <pthread.h>
 #include <string.h>
+
+/* ------------------------------------------------------------ remembered rates */
+
+/* Intervals worked out so far, by (count, trials, per_job), in an open
+ * addressing table; once it is half full, further ones are worked out each
+ * time (a site has a few hundred distinct counts). A count of 0 has a
+ * closed form and is not kept. One table for the process: sim_rate_of is
+ * a pure function, so what it holds is right for every site and build. */
+#define RATE_SLOTS 4096u
+
+typedef struct {
+    bool used, per_job;
+    sim_rate rate; /* as sim_rate_of gave it (its count and trials are the key) */
+} rate_slot;
+
+static pthread_mutex_t rate_lock = PTHREAD_MUTEX_INITIALIZER;
+static rate_slot rate_slots[RATE_SLOTS];
+static size_t rate_kept;
+
+/* The slot holding the key, or the empty one where it goes. Lock held. */
+static rate_slot *rate_slot_of(int64_t count, int64_t trials, bool per_job)
+{
+    uint64_t key[3] = {(uint64_t)count, (uint64_t)trials, per_job};
+    size_t i = (size_t)hash64(key, sizeof key, 0) & (RATE_SLOTS - 1);
+    while (rate_slots[i].used &&
+           (rate_slots[i].rate.count != count || rate_slots[i].rate.trials != trials ||
+            rate_slots[i].per_job != per_job))
+        i = (i + 1) & (RATE_SLOTS - 1);
+    return &rate_slots[i];
+}
+
+static sim_rate remembered_rate(void *ctx, int64_t count, int64_t trials, bool per_job)
+{
+    (void)ctx;
+    if (count == 0)
+        return sim_rate_of(count, trials, per_job);
+    pthread_mutex_lock(&rate_lock);
+    rate_slot *s = rate_slot_of(count, trials, per_job);
+    bool known = s->used;
+    sim_rate r = s->rate;
+    pthread_mutex_unlock(&rate_lock);
+    if (known)
+        return r;
+    /* worked out unlocked: another thread may do the same one meanwhile,
+     * with the same answer */
+    r = sim_rate_of(count, trials, per_job);
+    pthread_mutex_lock(&rate_lock);
+    s = rate_slot_of(count, trials, per_job);
+    if (!s->used && rate_kept < RATE_SLOTS / 2) {
+        *s = (rate_slot){true, per_job, r};
+        rate_kept++;
+    }
+    pthread_mutex_unlock(&rate_lock);
+    return r;
+}
+
+int results_rate(const sim_result *r, sim_measure m, sim_rate *out)
+{
+    return sim_result_rate_with(r, m, remembered_rate, NULL, out);
+}
 
 const char *results_key(sim_measure m)
 {
@@ -70,7 +131,7 @@ static void rates_json(buf *b, const sim_result *r, int hops)
     bool first = true;
     for (int m = 0; m < SIM_M_COUNT; m++) {
         sim_rate rt;
-        if (sim_measure_hop((sim_measure)m) > hops || sim_result_rate(r, (sim_measure)m, &rt) != 0)
+        if (sim_measure_hop((sim_measure)m) > hops || results_rate(r, (sim_measure)m, &rt) != 0)
             continue;
         if (!first)
             buf_putc(b, ',');

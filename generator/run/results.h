@@ -11,6 +11,12 @@
  * money ("completion_time_s", "monthly_cost_usd"). Static string. */
 const char *results_key(sim_measure m);
 
+/* sim_result_rate, with each interval worked out once per process: the
+ * same counts come back on many pages and in every rebuild of a preview
+ * (the exact intervals are the costliest part of rendering a page).
+ * Safe to call from several threads. */
+int results_rate(const sim_result *r, sim_measure m, sim_rate *out);
+
 /* A deep copy of src into dst (its trace and values copied too); free
  * both with sim_result_free. */
 void results_copy(sim_result *dst, const sim_result *src);
