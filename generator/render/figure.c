@@ -61,38 +61,38 @@ static void S_inline_svg(buf *out, const char *svg, const char *prefix, const ch
     const char *p = strstr(svg, "<svg");
     if (!p)
         return;
+    buf_puts(out, "<svg role=\"img\" aria-label=\"");
+    buf_html_s(out, alt);
+    buf_puts(out, "\"");
+    /* the root's sizes in plain numbers, as HTML wants them:
+     * width="928px" -> width="928" */
+    for (p += 4; *p && *p != '>'; p++) {
+        if (p[0] == 'p' && p[1] == 'x' && p[2] == '"' && p[-1] >= '0' && p[-1] <= '9')
+            p++;
+        else
+            buf_putc(out, *p);
+    }
+    /* the rest as it is, in runs up to the next place an id is named */
     static const char *const refs[] = {"id=\"", "href=\"#", "url(#"};
-    bool root = true;
-    while (*p) {
-        if (root && strncmp(p, "<svg", 4) == 0) {
-            buf_puts(out, "<svg role=\"img\" aria-label=\"");
-            buf_html_s(out, alt);
-            buf_puts(out, "\"");
-            p += 4;
-            root = false;
-            /* the root's sizes in plain numbers, as HTML wants them:
-             * width="928px" -> width="928" */
-            for (; *p && *p != '>'; p++) {
-                if (p[0] == 'p' && p[1] == 'x' && p[2] == '"' && p[-1] >= '0' && p[-1] <= '9')
-                    p++;
-                else
-                    buf_putc(out, *p);
-            }
-            continue;
-        }
+    const char *q = p;
+    for (;;) {
+        q += strcspn(q, "ihu"); /* what the refs start with */
+        if (!*q)
+            break;
         size_t k = 0, len = 0;
         for (; k < 3; k++)
-            if (strncmp(p, refs[k], (len = strlen(refs[k]))) == 0)
+            if (strncmp(q, refs[k], (len = strlen(refs[k]))) == 0)
                 break;
-        if (k < 3) {
-            buf_put(out, p, len);
-            buf_puts(out, prefix);
-            buf_putc(out, '-');
-            p += len;
+        if (k == 3) {
+            q++;
             continue;
         }
-        buf_putc(out, *p++);
+        buf_put(out, p, (size_t)(q - p) + len);
+        buf_puts(out, prefix);
+        buf_putc(out, '-');
+        p = q += len;
     }
+    buf_put(out, p, (size_t)(q - p));
 }
 
 void figure_markup(buf *out, const fig_spec *f)
