@@ -107,12 +107,22 @@ if (typeof document === 'undefined') {
       .catch(() => {});
   };
 
-  // Every file this page uses, as a file path.
+  // Every file this page uses, as a file path: what it loaded (the page,
+  // swapped in place again and again, keeps its list of loads: room for a
+  // long session), and what its elements name (a <picture>'s sources too).
+  try {
+    performance.setResourceTimingBufferSize(20000);
+  } catch {
+    // an older browser: its own size (the elements below still count)
+  }
   const used = () => {
     const files = new Set();
     for (const e of performance.getEntriesByType('resource')) files.add(fileOf(e.name));
-    for (const el of document.querySelectorAll('img[src], script[src], source[src], object[data]'))
-      files.add(fileOf(el.src || el.data));
+    for (const el of document.querySelectorAll('img, script[src], source[src], object[data]'))
+      files.add(fileOf(el.currentSrc || el.src || el.data));
+    for (const el of document.querySelectorAll('img[srcset], source[srcset]'))
+      for (const c of el.srcset.split(','))
+        if (c.trim()) files.add(fileOf(c.trim().split(/\s+/)[0]));
     return files;
   };
 
