@@ -66,12 +66,20 @@ double sim_normal_quantile(double u)
     return normal_quantile(u);
 }
 
-double rng_normal(uint64_t key, uint64_t who, uint32_t what)
+/* The normal draw, inline for dist_draw. */
+static inline double normal_draw(uint64_t key, uint64_t who, uint32_t what)
 {
     /* u on the open interval (0, 1): 2^53 midpoints, symmetric about 1/2 */
     return normal_quantile(((double)(rng_bits(rng_site(key, who), what, 0) >> 11) + 0.5) *
                            0x1.0p-53);
 }
+
+double rng_normal(uint64_t key, uint64_t who, uint32_t what)
+{
+    return normal_draw(key, who, what);
+}
+
+static inline double exp_of(double x);
 
 void dist_init(sim_dist *d, sim_latency l)
 {
@@ -88,7 +96,7 @@ int64_t dist_draw(const sim_dist *d, uint64_t key, uint64_t who, uint32_t what)
 {
     if (d->sigma == 0)
         return d->constant_us;
-    double x = sim_exp(d->mu + d->sigma * rng_normal(key, who, what));
+    double x = exp_of(d->mu + d->sigma * normal_draw(key, who, what));
     if (!(x < (double)SIM_DURATION_CAP_US))
         return SIM_DURATION_CAP_US;
     return (int64_t)(x + 0.5);
@@ -163,7 +171,8 @@ double sim_log(double x)
     return dk * LN2_HI - ((s * (f - r) - dk * LN2_LO) - f);
 }
 
-double sim_exp(double x)
+/* exp, inline for dist_draw (every log-normal draw) and sim_exp. */
+static inline double exp_of(double x)
 {
     if (x != x)
         return x;
@@ -178,8 +187,18 @@ double sim_exp(double x)
     double hi = x - k * LN2_HI, lo = k * LN2_LO, r = hi - lo, t = r * r;
     double c = r - t * (EP1 + t * (EP2 + t * (EP3 + t * (EP4 + t * EP5))));
     double p = 1 - ((lo - (r * c) / (2 - c)) - hi);
-    /* p * 2^k, k in [-1075, 1024], as two exact powers of two */
+    /* p * 2^k, k in [-1075, 1024]: p is in [0.7, 1.42], so for k in
+     * [-1021, 1023] 2^k and p * 2^k are normal (or overflow as the two
+     * steps would) and one exact scaling gives the same bits; past that,
+     * two exact powers of two */
     int ki = (int)k;
+    if (ki >= -1021 && ki <= 1023)
+        return p * pow2(ki);
     int k1 = ki / 2;
     return p * pow2(k1) * pow2(ki - k1);
+}
+
+double sim_exp(double x)
+{
+    return exp_of(x);
 }
