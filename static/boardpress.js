@@ -40,6 +40,25 @@
     return h.split('&');
   }
 
+  /* A level's state in a token "ID=I.J.K" (one position per choice, each
+   * below its choice's count in counts): the positions, or null when the
+   * token is not one of this level's. Live levels read theirs with it too
+   * (bp-live.js). */
+  function parseState(t, id, counts) {
+    var eq = t.lastIndexOf('=');
+    if (eq < 0 || t.slice(0, eq) !== id) return null;
+    var parts = t.slice(eq + 1).split('.');
+    if (parts.length !== counts.length) return null;
+    var out = [];
+    for (var i = 0; i < parts.length; i++) {
+      if (!/^\d+$/.test(parts[i])) return null;
+      var k = Number(parts[i]);
+      if (k >= counts[i]) return null;
+      out.push(k);
+    }
+    return out;
+  }
+
   /* Writes the tokens of every touched widget, in page order. */
   function saveFragment() {
     var tokens = [];
@@ -360,17 +379,8 @@
         return touched && id ? id + '=' + opts.join('.') : null;
       },
       restore: function (t) {
-        var eq = t.lastIndexOf('=');
-        if (eq < 0 || t.slice(0, eq) !== id) return false;
-        var parts = t.slice(eq + 1).split('.');
-        if (parts.length !== choices.length) return false;
-        var o = [];
-        for (var i = 0; i < parts.length; i++) {
-          if (!/^\d+$/.test(parts[i])) return false;
-          var k = Number(parts[i]);
-          if (k >= choices[i].options.length) return false;
-          o.push(k);
-        }
+        var o = parseState(t, id, choices.map(function (c) { return c.options.length; }));
+        if (!o) return false;
         touched = true;
         opts = o;
         render();
@@ -387,7 +397,7 @@
       var w = null;
       /* a live level re-simulates in the browser: bp-live.js, loaded before
        * this script on the pages that have one */
-      if (s.classList.contains('bp-live-level')) w = window.BpLive ? BpLive.widget(s, saveFragment) : null;
+      if (s.classList.contains('bp-live-level')) w = window.BpLive ? BpLive.widget(s, saveFragment, parseState) : null;
       else if (s.classList.contains('bp-level')) w = Level(s);
       else if (s.querySelector('.bp-switcher')) w = Compare(s);
       if (w) widgets.push(w);

@@ -157,9 +157,10 @@
   }
 
   /* A live level: section is its <section class="bp-live-level">, save
-   * writes the page's fragment (boardpress.js). Returns the widget for the
-   * fragment ({token, restore, element}), or null when it cannot run. */
-  function widget(section, save) {
+   * writes the page's fragment and parseState reads a level's state from a
+   * token of it (boardpress.js). Returns the widget for the fragment
+   * ({token, restore, element}), or null when it cannot run. */
+  function widget(section, save, parseState) {
     var dataEl = section.querySelector('script.bp-data');
     if (!dataEl) return null;
     var data;
@@ -395,17 +396,8 @@
         return touched ? section.id + '=' + positions.join('.') : null;
       },
       restore: function (t) {
-        var eq = t.lastIndexOf('=');
-        if (eq < 0 || t.slice(0, eq) !== section.id) return false;
-        var parts = t.slice(eq + 1).split('.');
-        if (parts.length !== choices.length) return false;
-        var pos = [];
-        for (var i = 0; i < parts.length; i++) {
-          if (!/^\d+$/.test(parts[i])) return false;
-          var k = Number(parts[i]);
-          if (k >= choices[i].values.length) return false;
-          pos.push(k);
-        }
+        var pos = parseState(t, section.id, choices.map(function (c) { return c.values.length; }));
+        if (!pos) return false;
         positions = pos;
         touched = true;
         showSettings();
