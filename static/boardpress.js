@@ -252,18 +252,24 @@
     img.setAttribute('alt', alt || '');
   }
 
+  /* A level's page data (its <script class="bp-data">), or null when it
+   * has none that parses. Live levels get theirs from here too. */
+  function pageData(section) {
+    var el = section.querySelector('script.bp-data');
+    if (!el) return null;
+    try {
+      return JSON.parse(el.textContent);
+    } catch (e) {
+      return null;
+    }
+  }
+
   /* A level, or (class bp-toggle) a mini board with one on/off choice. The
    * page data holds every combination; combination index = options read as
    * a mixed-radix number, the first choice most significant. */
   function Level(section) {
-    var dataEl = section.querySelector('script.bp-data');
-    if (!dataEl) return null;
-    var data;
-    try {
-      data = JSON.parse(dataEl.textContent);
-    } catch (e) {
-      return null;
-    }
+    var data = pageData(section);
+    if (!data) return null;
     var choices = data.choices || [];
     var combos = data.combos || [];
     if (!choices.length || !combos.length) return null;
@@ -397,7 +403,7 @@
       var w = null;
       /* a live level re-simulates in the browser: bp-live.js, loaded before
        * this script on the pages that have one */
-      if (s.classList.contains('bp-live-level')) w = window.BpLive ? BpLive.widget(s, saveFragment, parseState) : null;
+      if (s.classList.contains('bp-live-level')) w = window.BpLive ? BpLive.widget(s, pageData(s), saveFragment, parseState) : null;
       else if (s.classList.contains('bp-level')) w = Level(s);
       else if (s.querySelector('.bp-switcher')) w = Compare(s);
       if (w) widgets.push(w);

@@ -156,19 +156,13 @@
     return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   }
 
-  /* A live level: section is its <section class="bp-live-level">, save
-   * writes the page's fragment and parseState reads a level's state from a
-   * token of it (boardpress.js). Returns the widget for the fragment
-   * ({token, restore, element}), or null when it cannot run. */
-  function widget(section, save, parseState) {
-    var dataEl = section.querySelector('script.bp-data');
-    if (!dataEl) return null;
-    var data;
-    try {
-      data = JSON.parse(dataEl.textContent);
-    } catch (e) {
-      return null;
-    }
+  /* A live level: section is its <section class="bp-live-level">, data
+   * its page data, save writes the page's fragment and parseState reads a
+   * level's state from a token of it (all from boardpress.js). Returns the
+   * widget for the fragment ({token, restore, element}), or null when it
+   * cannot run (no page data). */
+  function widget(section, data, save, parseState) {
+    if (!data) return null;
     var where = section.querySelector('.bp-live-where');
     var how = section.querySelector('.bp-live-how');
     var runsEl = section.querySelector('.bp-live-runs');
