@@ -432,12 +432,13 @@ static void receive(sim_model *m, sim_hop *h, uint32_t c, uint32_t try_no, uint3
         trc(m, h, SIM_TR_CLAIM, c, h->t.handler, -1, 0);
     }
     uint64_t who = copy_who(h, c, try_no);
-    int64_t w = model_duration(m, &h->work, who, h->d0 + D_WORK);
+    int64_t w = hop_duration(m, h, AHEAD_WORK, &h->work, h->d0 + D_WORK, c, try_no, who);
     uint32_t gen = h->slots[s].gen;
     if (h->external)
         push(m, h->work_lane, w, h->ev0 + EV_H_CALL, c, try_no, gen, s);
     else
-        push(m, h->work_lane, w + model_duration(m, &h->write, who, h->d0 + D_WRITE),
+        push(m, h->work_lane,
+             w + hop_duration(m, h, AHEAD_WRITE, &h->write, h->d0 + D_WRITE, c, try_no, who),
              h->ev0 + EV_H_LOCAL_DONE, c, try_no, gen, s);
 }
 
@@ -519,7 +520,7 @@ static void on_p_call(sim_model *m, sim_hop *h, const sim_event *e)
         if (h->policy == SIM_IDEM_PROVIDER_KEY)
             h->key_rec[msg] = m->now;
     }
-    int64_t busy = model_duration(m, &h->call, who, h->d0 + D_CALL_TIME);
+    int64_t busy = hop_duration(m, h, AHEAD_CALL, &h->call, h->d0 + D_CALL_TIME, c, e->arg, who);
     if (model_reply_lost(m, &h->jf[job_of(h, c)], F_LRO_CALL, h->call_lose_reply, who,
                          h->d0 + D_CALL_REPLY_LOST)) {
         if (slot_valid(h, e))
@@ -607,12 +608,20 @@ static void schedule_arrival(sim_model *m, uint32_t job)
         uint64_t n = m->jobs, over = (uint64_t)m->over_us;
         t = (int64_t)((uint64_t)job * (over / n) + ((uint64_t)job * (over % n)) / n);
     } else {
+        /* the gaps are drawn a block ahead (see draw_ahead); each is its
+         * own draw, added in job order */
+        if (job - m->gap_first >= m->gap_n) {
+            double mean = (double)m->over_us / (double)m->jobs;
+            m->gap_first = job;
+            m->gap_n = m->jobs - job < AHEAD_BLOCK ? m->jobs - job : AHEAD_BLOCK;
+            for (uint32_t i = 0; i < m->gap_n; i++)
+                m->gap[i] = rng_exponential(m->key, job + i, D_ARRIVAL, mean);
+        }
         m->k.draws++;
-        m->arrival_clock +=
-            rng_exponential(m->key, job, D_ARRIVAL, (double)m->over_us / (double)m->jobs);
+        m->arrival_clock += m->gap[job - m->gap_first];
         t = (int64_t)(m->arrival_clock + 0.5);
     }
-    queue_push(&m->q, QUEUE_HEAP, t, EV_ARRIVE, job, 0, 0, 0);
+    queue_push(&m->q, L_ARRIVAL, t, EV_ARRIVE, job, 0, 0, 0);
 }
 
 static void on_arrive(sim_model *m, uint32_t job)

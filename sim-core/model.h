@@ -24,7 +24,13 @@ enum {
     L_CALL_TIMEOUT,
     HOP_LANES
 };
-enum { L_PUB_TIMER = SIM_MAX_HOPS * HOP_LANES, L_PUB_CONFIRM, L_RELAY_CONFIRM, N_LANES };
+enum {
+    L_PUB_TIMER = SIM_MAX_HOPS * HOP_LANES,
+    L_PUB_CONFIRM,
+    L_RELAY_CONFIRM,
+    L_ARRIVAL, /* each arrival is scheduled at the one before: times only grow */
+    N_LANES
+};
 _Static_assert(N_LANES <= QUEUE_LANES, "the queue has a lane for each");
 
 /* Event kinds: per hop (EV_HOP_STRIDE * hop + kind), then the others. */
@@ -159,6 +165,19 @@ typedef struct {
     uint32_t outbox_entry;
 } local_change;
 
+/* Durations drawn ahead. A draw is a function of its coordinates only, so
+ * the first try's work, write and call durations of a block of consecutive
+ * copies can be drawn together, where the processor overlaps them, rather
+ * than one by one inside the chain of events; each is the number its own
+ * draw gives (model_hop_draw). A ring of recent blocks per duration. */
+enum { AHEAD_WORK, AHEAD_WRITE, AHEAD_CALL, AHEAD_DISTS };
+#define AHEAD_BLOCK 32
+#define AHEAD_ROWS 16
+typedef struct {
+    int64_t v[AHEAD_DISTS][AHEAD_ROWS][AHEAD_BLOCK];
+    uint32_t tag[AHEAD_DISTS][AHEAD_ROWS]; /* the block in each row, + 1; 0: none */
+} draw_ahead;
+
 /* One hop: its sender, handler, provider and database, resolved from the
  * board, and their state. A "copy" is one message at this hop's broker (a
  * job's publishes, or its events, may make several); without copies, copy
@@ -208,6 +227,7 @@ typedef struct {
     uint32_t epoch; /* bumped at each crash */
     bool down, pumping;
     ring waiting; /* broker's queue (broker-fed) or the service's (users-fed) */
+    draw_ahead *ahead; /* NULL: each duration drawn when it is needed (a hop with copies) */
 } sim_hop;
 
 struct sim_model {
@@ -251,6 +271,8 @@ struct sim_model {
     sim_counts k;
     int64_t now;
     double arrival_clock; /* poisson: exact arrival time in us */
+    double gap[AHEAD_BLOCK]; /* poisson: the gaps of jobs gap_first ... drawn ahead */
+    uint32_t gap_first, gap_n;
     bool oom;
 };
 
@@ -275,8 +297,13 @@ uint64_t copy_who(const sim_hop *h, uint32_t c, uint32_t try_no);
 
 /* A uniform on [0, 1) drawn at (who, what), counted in k.draws. */
 double model_unit(sim_model *m, uint64_t who, uint32_t what);
-/* A duration from a distribution that is not constant, drawn likewise. */
-int64_t model_draw_duration(sim_model *m, const sim_dist *d, uint64_t who, uint32_t what);
+/* Copy c's duration at try try_no (who: copy_who of them) from the hop's
+ * dist `which` (AHEAD_..., d, drawn for what) when it is not constant,
+ * counted likewise. A first try's comes from the hop's draws ahead, if it
+ * has them: the draw at (who_of(c, 0, 1), what), its block drawn when it is
+ * not there. */
+int64_t model_hop_draw(sim_model *m, sim_hop *h, int which, const sim_dist *d, uint32_t what,
+                       uint32_t c, uint32_t try_no, uint64_t who);
 
 /* True with probability p, drawn at (who, what). 0 and 1 draw nothing;
  * inline: the model asks this at every step, most often with p = 0. */
@@ -289,10 +316,11 @@ static inline bool model_chance(sim_model *m, uint64_t who, uint32_t what, doubl
     return model_unit(m, who, what) < p;
 }
 
-/* A duration from d, drawn at (who, what); a constant draws nothing. */
-static inline int64_t model_duration(sim_model *m, const sim_dist *d, uint64_t who, uint32_t what)
+/* That duration; a constant draws nothing. */
+static inline int64_t hop_duration(sim_model *m, sim_hop *h, int which, const sim_dist *d,
+                                   uint32_t what, uint32_t c, uint32_t try_no, uint64_t who)
 {
-    return d->sigma == 0 ? d->constant_us : model_draw_duration(m, d, who, what);
+    return d->sigma == 0 ? d->constant_us : model_hop_draw(m, h, which, d, what, c, try_no, who);
 }
 
 static inline uint16_t *mflags_of(sim_hop *h, uint32_t c)

@@ -24,10 +24,24 @@ double model_unit(sim_model *m, uint64_t who, uint32_t what)
     return rng_uniform(m->key, who, what);
 }
 
-int64_t model_draw_duration(sim_model *m, const sim_dist *d, uint64_t who, uint32_t what)
+int64_t model_hop_draw(sim_model *m, sim_hop *h, int which, const sim_dist *d, uint32_t what,
+                       uint32_t c, uint32_t try_no, uint64_t who)
 {
     m->k.draws++;
-    return dist_draw(d, m->key, who, what);
+    draw_ahead *a = h->ahead;
+    if (try_no != 1 || !a)
+        return dist_draw(d, m->key, who, what);
+    uint32_t block = c / AHEAD_BLOCK, row = block % AHEAD_ROWS;
+    int64_t *v = a->v[which][row];
+    if (a->tag[which][row] != block + 1) {
+        uint32_t first = block * AHEAD_BLOCK, n = m->jobs - first;
+        if (n > AHEAD_BLOCK)
+            n = AHEAD_BLOCK;
+        for (uint32_t i = 0; i < n; i++)
+            v[i] = dist_draw(d, m->key, who_of(first + i, 0, 1), what);
+        a->tag[which][row] = block + 1;
+    }
+    return v[c % AHEAD_BLOCK];
 }
 
 static int64_t round_trips(double rt, int64_t rtt_us)
@@ -122,6 +136,8 @@ static bool hop_alloc(sim_hop *h, size_t n, bool copies, bool per_publish, bool 
             ok = ok && (h->copy_pub = malloc(n * sizeof *h->copy_pub));
         if (live)
             ok = ok && (h->live = malloc(n * sizeof *h->live));
+    } else {
+        h->ahead = malloc(sizeof *h->ahead); /* optional: NULL draws each when needed */
     }
     h->slots = calloc(h->concurrency, sizeof *h->slots);
     h->free_slots = malloc(h->concurrency * sizeof *h->free_slots);
@@ -146,6 +162,7 @@ static void hop_free(sim_hop *h)
     free(h->slots);
     free(h->free_slots);
     free(h->waiting.v);
+    free(h->ahead);
 }
 
 sim_model *sim_model_new(const sim_board *b, const sim_topology *topo)
@@ -260,6 +277,8 @@ static void hop_reset(sim_model *m, sim_hop *h)
     h->down = h->pumping = false;
     h->epoch = 0;
     h->waiting.head = h->waiting.n = 0;
+    if (h->ahead)
+        memset(h->ahead->tag, 0, sizeof h->ahead->tag);
 }
 
 static void reset(sim_model *m, uint64_t key, sim_trace_buf *trace)
@@ -295,6 +314,7 @@ static void reset(sim_model *m, uint64_t key, sim_trace_buf *trace)
     m->k.jobs = m->jobs;
     m->now = 0;
     m->arrival_clock = 0;
+    m->gap_first = m->gap_n = 0;
 }
 
 /* The second hop's measures (MODEL.md "Measures"). */

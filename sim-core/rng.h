@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 /* SplitMix64's increment (2^64 / golden ratio) and output function
  * (Stafford's "mix13"): a bijection of 64-bit words with full avalanche. */
@@ -39,10 +40,22 @@ static inline uint64_t rng_bits(uint64_t from, uint32_t what, uint32_t i)
     return rng_mix(from + ((uint64_t)what << 32 | i) * RNG_GAMMA);
 }
 
+/* m < 2^53 as a double: exact, the same value as (double)m, but built
+ * from its bits (2^52 + the low 52 bits, less 2^52, plus bit 52). V8
+ * compiles the integer conversion so that it waits on an unrelated earlier
+ * result (a false dependency), which serialised the draws in the browser. */
+static inline double rng_u53(uint64_t m)
+{
+    uint64_t bits = 0x4330000000000000ULL | (m & 0xfffffffffffffULL);
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return (d - 0x1p52) + (m >> 52 ? 0x1p52 : 0.0);
+}
+
 /* Uniform on [0, 1) with 53 random bits. */
 static inline double rng_unit(uint64_t from, uint32_t what, uint32_t i)
 {
-    return (double)(rng_bits(from, what, i) >> 11) * 0x1.0p-53;
+    return rng_u53(rng_bits(from, what, i) >> 11) * 0x1.0p-53;
 }
 
 /* The distributions, drawn at (key, who, what): the site's numbers 0, 1,
