@@ -290,8 +290,46 @@ static void pump(sim_model *m, sim_hop *h)
     h->pumping = false;
 }
 
+void model_push(sim_model *m, int lane, int64_t delay, unsigned kind, uint32_t job, uint32_t arg,
+                uint32_t gen, uint32_t slot_i)
+{
+    queue_push(&m->q, lane, m->now + delay, kind, job, arg, gen, slot_i);
+}
+
+/* Call timeouts. A call's timeout is due call_timeout_us after the call,
+ * but its response mostly comes first, and the delivery's slot is freed;
+ * the timeout then finds a stale slot and does nothing. So the timeout is
+ * not pushed at the call: its place in the queue's order is kept, and it is
+ * pushed there, at its time, as soon as it could matter: at once when the
+ * request is lost; when the provider takes the call and its response is
+ * lost or would come no sooner than the timeout; when the response is
+ * handled and the slot is still held. A kept timeout whose slot is freed
+ * (or whose handler crashes) is counted as the event it would have been,
+ * so k.events is what it would be had it been pushed. */
+static void drop_kept_timeout(sim_model *m, slot *sl)
+{
+    if (sl->timeout_at) {
+        sl->timeout_at = 0;
+        m->k.events++;
+    }
+}
+
+static void push_kept_timeout(sim_model *m, sim_hop *h, uint32_t s)
+{
+    slot *sl = &h->slots[s];
+    if (!sl->timeout_at)
+        return;
+    uint64_t next = m->q.next_seq;
+    m->q.next_seq = sl->timeout_place; /* its kept place (queue_keep_place) */
+    model_push(m, QUEUE_HEAP, sl->timeout_at - m->now, h->ev0 + EV_H_CALL_TIMEOUT, sl->job,
+               sl->try_no, sl->gen, s);
+    m->q.next_seq = next;
+    sl->timeout_at = 0;
+}
+
 static void release_slot(sim_model *m, sim_hop *h, uint32_t s)
 {
+    drop_kept_timeout(m, &h->slots[s]);
     h->slots[s].used = 0;
     h->slots[s].gen++;
     h->free_slots[h->n_free++] = s;
@@ -303,6 +341,7 @@ void model_reset_slots(sim_hop *h)
     for (uint32_t i = 0; i < h->concurrency; i++) {
         h->slots[i].used = 0;
         h->slots[i].gen++;
+        h->slots[i].timeout_at = 0;                /* a crash counted them (see "call timeouts") */
         h->free_slots[i] = h->concurrency - 1 - i; /* slot 0 is taken first */
     }
     h->n_free = h->concurrency;
@@ -329,7 +368,7 @@ static void reply(sim_model *m, sim_hop *h, uint32_t c, uint32_t try_no, uint32_
                 pub_token_ghost(m, h->slots[s].pub_token);
             }
         } else {
-            push(m, h->lane0 + L_REPLY, h->reply_us, h->ev0 + EV_S_REPLY, c, try_no, 0, 0);
+            model_push(m, h->lane0 + L_REPLY, h->reply_us, h->ev0 + EV_S_REPLY, c, try_no, 0, 0);
         }
     }
     release_slot(m, h, s);
@@ -373,6 +412,8 @@ static void crash(sim_model *m, sim_hop *h, uint32_t c, uint32_t s, const local_
         for (uint32_t i = 0; i < h->concurrency; i++)
             if (h->slots[i].used)
                 copy_dropped(m, h, h->slots[i].job, h->t.handler);
+    for (uint32_t i = 0; i < h->concurrency; i++)
+        drop_kept_timeout(m, &h->slots[i]);
     model_reset_slots(h);
     h->down = true;
     h->epoch++;
@@ -380,7 +421,7 @@ static void crash(sim_model *m, sim_hop *h, uint32_t c, uint32_t s, const local_
         h->waiting.n = 0;
         h->waiting.head = 0;
     }
-    push(m, QUEUE_HEAP, h->restart_us, h->ev0 + EV_H_RESTART, 0, 0, 0, 0);
+    model_push(m, QUEUE_HEAP, h->restart_us, h->ev0 + EV_H_RESTART, 0, 0, 0, 0);
 }
 
 /* The commit stood: the crash after it, the event published after it,
@@ -435,11 +476,11 @@ static void receive(sim_model *m, sim_hop *h, uint32_t c, uint32_t try_no, uint3
     int64_t w = hop_duration(m, h, AHEAD_WORK, &h->work, h->d0 + D_WORK, c, try_no, who);
     uint32_t gen = h->slots[s].gen;
     if (h->external)
-        push(m, h->work_lane, w, h->ev0 + EV_H_CALL, c, try_no, gen, s);
+        model_push(m, h->work_lane, w, h->ev0 + EV_H_CALL, c, try_no, gen, s);
     else
-        push(m, h->work_lane,
-             w + hop_duration(m, h, AHEAD_WRITE, &h->write, h->d0 + D_WRITE, c, try_no, who),
-             h->ev0 + EV_H_LOCAL_DONE, c, try_no, gen, s);
+        model_push(m, h->work_lane,
+                   w + hop_duration(m, h, AHEAD_WRITE, &h->write, h->d0 + D_WRITE, c, try_no, who),
+                   h->ev0 + EV_H_LOCAL_DONE, c, try_no, gen, s);
 }
 
 static void on_h_arrive(sim_model *m, sim_hop *h, const sim_event *e)
@@ -494,12 +535,24 @@ static void on_h_call(sim_model *m, sim_hop *h, const sim_event *e)
     if (h->publishes && h->publish == SIM_PUBLISH_BEFORE_COMMIT)
         pub_event(m, h, e->job, e->slot);
     trc(m, h, SIM_TR_CALL, e->job, h->t.handler, h->t.provider, 0);
-    push(m, h->lane0 + L_CALL_TIMEOUT, h->call_timeout_us, h->ev0 + EV_H_CALL_TIMEOUT, e->job,
-         e->arg, e->gen, e->slot);
-    if (model_chance(m, copy_who(h, e->job, e->arg), h->d0 + D_CALL_LOST, h->call_lose_request))
-        h->slots[e->slot].call_lost = CALL_REQUEST_LOST;
-    else
-        push(m, h->lane0 + L_CALL, h->call_us, h->ev0 + EV_P_CALL, e->job, e->arg, e->gen, e->slot);
+    slot *sl = &h->slots[e->slot];
+    /* kept, not pushed, when the provider takes the call before it is due
+     * (see "call timeouts") */
+    int64_t due = m->now + h->call_timeout_us;
+    if (h->call_us < h->call_timeout_us && due <= TIME_HORIZON_US) {
+        sl->timeout_at = due;
+        sl->timeout_place = queue_keep_place(&m->q);
+    } else {
+        model_push(m, h->lane0 + L_CALL_TIMEOUT, h->call_timeout_us, h->ev0 + EV_H_CALL_TIMEOUT,
+                   e->job, e->arg, e->gen, e->slot);
+    }
+    if (model_chance(m, copy_who(h, e->job, e->arg), h->d0 + D_CALL_LOST, h->call_lose_request)) {
+        sl->call_lost = CALL_REQUEST_LOST;
+        push_kept_timeout(m, h, e->slot);
+    } else {
+        model_push(m, h->lane0 + L_CALL, h->call_us, h->ev0 + EV_P_CALL, e->job, e->arg, e->gen,
+                   e->slot);
+    }
 }
 
 /* The provider takes a call. It runs whatever happened to the handler. */
@@ -523,12 +576,17 @@ static void on_p_call(sim_model *m, sim_hop *h, const sim_event *e)
     int64_t busy = hop_duration(m, h, AHEAD_CALL, &h->call, h->d0 + D_CALL_TIME, c, e->arg, who);
     if (model_reply_lost(m, &h->jf[job_of(h, c)], F_LRO_CALL, h->call_lose_reply, who,
                          h->d0 + D_CALL_REPLY_LOST)) {
-        if (slot_valid(h, e))
+        if (slot_valid(h, e)) {
             h->slots[e->slot].call_lost = CALL_RESPONSE_LOST;
+            push_kept_timeout(m, h, e->slot);
+        }
         return;
     }
-    push(m, h->call_reply_lane, busy + h->call_reply_us,
-         h->ev0 + (ok ? EV_H_CALL_OK : EV_H_CALL_FAILED), c, e->arg, e->gen, e->slot);
+    /* a response at the timeout's time comes after it (it is pushed later) */
+    if (slot_valid(h, e) && m->now + busy + h->call_reply_us >= h->slots[e->slot].timeout_at)
+        push_kept_timeout(m, h, e->slot);
+    model_push(m, h->call_reply_lane, busy + h->call_reply_us,
+               h->ev0 + (ok ? EV_H_CALL_OK : EV_H_CALL_FAILED), c, e->arg, e->gen, e->slot);
 }
 
 static void on_call_ok(sim_model *m, sim_hop *h, const sim_event *e)
@@ -545,12 +603,17 @@ static void on_call_ok(sim_model *m, sim_hop *h, const sim_event *e)
     if (h->publishes && h->publish == SIM_PUBLISH_OUTBOX)
         pub_outbox_write(m, h, c, &ch);
     after_commit(m, h, c, e->arg, s, &ch);
+    if (slot_valid(h, e)) /* still held: its timeout may yet matter */
+        push_kept_timeout(m, h, s);
 }
 
 static void on_call_failed(sim_model *m, sim_hop *h, const sim_event *e)
 {
+    if (!slot_valid(h, e))
+        return;
+    call_ended(m, h, e->job, e->slot);
     if (slot_valid(h, e))
-        call_ended(m, h, e->job, e->slot);
+        push_kept_timeout(m, h, e->slot);
 }
 
 static void on_call_timeout(sim_model *m, sim_hop *h, const sim_event *e)
@@ -576,7 +639,7 @@ static void send(sim_model *m, sim_hop *h, uint32_t c)
     trc(m, h, SIM_TR_SEND, c, h->t.sender, h->t.handler, try_no);
     if (!h->at_most_once) {
         *mflags_of(h, c) |= F_WAITING;
-        push(m, h->lane0 + L_TIMER, h->timer_us, h->ev0 + EV_S_TIMER, c, try_no, 0, 0);
+        model_push(m, h->lane0 + L_TIMER, h->timer_us, h->ev0 + EV_S_TIMER, c, try_no, 0, 0);
     }
     if (model_chance(m, copy_who(h, c, try_no), h->d0 + D_SEND_LOST, h->lose_request)) {
         trc(m, h, SIM_TR_LOST_REQUEST, c, h->t.sender, h->t.handler, try_no);
@@ -589,7 +652,7 @@ static void send(sim_model *m, sim_hop *h, uint32_t c)
         s = take_slot(h, c, try_no);
         gen = h->slots[s].gen;
     }
-    push(m, h->lane0 + L_DELIVER, h->deliver_us, h->ev0 + EV_H_ARRIVE, c, try_no, gen, s);
+    model_push(m, h->lane0 + L_DELIVER, h->deliver_us, h->ev0 + EV_H_ARRIVE, c, try_no, gen, s);
 }
 
 void model_to_broker(sim_model *m, sim_hop *h, uint32_t c)
@@ -608,20 +671,12 @@ static void schedule_arrival(sim_model *m, uint32_t job)
         uint64_t n = m->jobs, over = (uint64_t)m->over_us;
         t = (int64_t)((uint64_t)job * (over / n) + ((uint64_t)job * (over % n)) / n);
     } else {
-        /* the gaps are drawn a block ahead (see draw_ahead); each is its
-         * own draw, added in job order */
-        if (job - m->gap_first >= m->gap_n) {
-            double mean = (double)m->over_us / (double)m->jobs;
-            m->gap_first = job;
-            m->gap_n = m->jobs - job < AHEAD_BLOCK ? m->jobs - job : AHEAD_BLOCK;
-            for (uint32_t i = 0; i < m->gap_n; i++)
-                m->gap[i] = rng_exponential(m->key, job + i, D_ARRIVAL, mean);
-        }
         m->k.draws++;
-        m->arrival_clock += m->gap[job - m->gap_first];
+        m->arrival_clock +=
+            rng_exponential(m->key, job, D_ARRIVAL, (double)m->over_us / (double)m->jobs);
         t = (int64_t)(m->arrival_clock + 0.5);
     }
-    queue_push(&m->q, L_ARRIVAL, t, EV_ARRIVE, job, 0, 0, 0);
+    model_push(m, L_ARRIVAL, t - m->now, EV_ARRIVE, job, 0, 0, 0);
 }
 
 static void on_arrive(sim_model *m, uint32_t job)
@@ -641,7 +696,7 @@ static void on_arrive(sim_model *m, uint32_t job)
     else if (m->pub_model)
         pub_publish(m, job);
     else if (m->publish_us > 0)
-        push(m, h->lane0 + L_PUBLISH, m->publish_us, EV_AT_BROKER, job, 0, 0, 0);
+        model_push(m, h->lane0 + L_PUBLISH, m->publish_us, EV_AT_BROKER, job, 0, 0, 0);
     else
         model_to_broker(m, h, job);
 }

@@ -143,6 +143,10 @@ typedef struct {
     uint8_t call_lost;    /* CALL_* reason for a timeout */
     uint32_t pub_token;   /* event published for this delivery, not yet committed */
     int64_t claimed_at;   /* key-claimed-first: when this delivery claimed, or KEY_NONE */
+    /* the call's timeout, while it is only kept (model.c "call timeouts"):
+     * when it is due (0: none kept) and its place in the queue's order */
+    int64_t timeout_at;
+    uint64_t timeout_place;
 } slot;
 
 typedef struct {
@@ -226,7 +230,7 @@ typedef struct {
     uint32_t *free_slots, n_free, concurrency;
     uint32_t epoch; /* bumped at each crash */
     bool down, pumping;
-    ring waiting; /* broker's queue (broker-fed) or the service's (users-fed) */
+    ring waiting;      /* broker's queue (broker-fed) or the service's (users-fed) */
     draw_ahead *ahead; /* NULL: each duration drawn when it is needed (a hop with copies) */
 } sim_hop;
 
@@ -271,8 +275,6 @@ struct sim_model {
     sim_counts k;
     int64_t now;
     double arrival_clock; /* poisson: exact arrival time in us */
-    double gap[AHEAD_BLOCK]; /* poisson: the gaps of jobs gap_first ... drawn ahead */
-    uint32_t gap_first, gap_n;
     bool oom;
 };
 
@@ -328,11 +330,10 @@ static inline uint16_t *mflags_of(sim_hop *h, uint32_t c)
     return h->mflags ? &h->mflags[c] : &h->jf[c];
 }
 
-static inline void push(sim_model *m, int lane, int64_t delay, unsigned kind, uint32_t job,
-                        uint32_t arg, uint32_t gen, uint32_t slot_i)
-{
-    queue_push(&m->q, lane, m->now + delay, kind, job, arg, gen, slot_i);
-}
+/* Schedule an event delay after now (queue_push); one copy for the model's
+ * files, so the module holds the queue's push once. */
+void model_push(sim_model *m, int lane, int64_t delay, unsigned kind, uint32_t job, uint32_t arg,
+                uint32_t gen, uint32_t slot_i);
 
 /* ---- model.c: the hops */
 

@@ -117,12 +117,12 @@ void pub_publish(sim_model *m, uint32_t job)
     m->k.publishes++;
     tr(m, SIM_TR_PUBLISH, job, m->t.users, h->t.broker, try_no);
     m->pub_flags[job] |= P_WAITING;
-    push(m, L_PUB_TIMER, m->pub_timeout_us, EV_PUB_TIMER, job, try_no, 0, 0);
+    model_push(m, L_PUB_TIMER, m->pub_timeout_us, EV_PUB_TIMER, job, try_no, 0, 0);
     if (model_chance(m, who_of(job, 0, try_no), D_PUBLISH_LOST, m->pub_lose_request)) {
         tr(m, SIM_TR_LOST_REQUEST, job, m->t.users, h->t.broker, try_no);
         return;
     }
-    push(m, h->lane0 + L_PUBLISH, m->publish_us, h->ev0 + EV_AT_BROKER, job, try_no, msg, 0);
+    model_push(m, h->lane0 + L_PUBLISH, m->publish_us, h->ev0 + EV_AT_BROKER, job, try_no, msg, 0);
 }
 
 void pub_on_confirm(sim_model *m, uint32_t job, uint32_t try_no)
@@ -182,15 +182,15 @@ void pub_at_broker(sim_model *m, sim_hop *h, const sim_event *e)
                              who_of(job, 0, e->arg), D_CONFIRM_LOST))
             tr(m, SIM_TR_LOST_REPLY, job, broker, from, e->arg);
         else
-            push(m, L_PUB_CONFIRM, m->confirm_us, EV_PUB_CONFIRM, job, e->arg, 0, 0);
+            model_push(m, L_PUB_CONFIRM, m->confirm_us, EV_PUB_CONFIRM, job, e->arg, 0, 0);
     } else if (e->arg > 0) { /* the relay waits for a confirm */
         const sim_hop *h0 = &m->hop[0];
         if (model_reply_lost(m, &m->pub_flags[job], P_LRO_EVENT, h0->event_lose_reply,
                              (uint64_t)job | (uint64_t)e->slot << 32, D_RELAY_CONFIRM_LOST))
             tr(m, SIM_TR_LOST_REPLY, job, broker, from, 1);
         else
-            push(m, L_RELAY_CONFIRM, h0->event_confirm_us, EV_RELAY_CONFIRM, job, e->arg, e->gen,
-                 0);
+            model_push(m, L_RELAY_CONFIRM, h0->event_confirm_us, EV_RELAY_CONFIRM, job, e->arg,
+                       e->gen, 0);
     }
 }
 
@@ -234,7 +234,8 @@ static void send_event(sim_model *m, sim_hop *h, uint32_t job, int copy, uint32_
             model_trace(m, SIM_TR_LOST_REQUEST, job, h->t.handler, n->t.broker, detail, copy);
         return;
     }
-    push(m, n->lane0 + L_PUBLISH, h->event_us, n->ev0 + EV_AT_BROKER, job, entry, h->epoch, token);
+    model_push(m, n->lane0 + L_PUBLISH, h->event_us, n->ev0 + EV_AT_BROKER, job, entry, h->epoch,
+               token);
 }
 
 void pub_event(sim_model *m, sim_hop *h, uint32_t c, uint32_t s)
@@ -254,7 +255,7 @@ static void schedule_relay(sim_model *m)
         return;
     int64_t every = m->hop[0].relay_every_us;
     int64_t next = (m->now / every + 1) * every;
-    push(m, QUEUE_HEAP, next - m->now, EV_RELAY, 0, 0, 0, 0);
+    model_push(m, QUEUE_HEAP, next - m->now, EV_RELAY, 0, 0, 0, 0);
     m->relay_scheduled = true;
 }
 

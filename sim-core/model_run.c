@@ -314,7 +314,6 @@ static void reset(sim_model *m, uint64_t key, sim_trace_buf *trace)
     m->k.jobs = m->jobs;
     m->now = 0;
     m->arrival_clock = 0;
-    m->gap_first = m->gap_n = 0;
 }
 
 /* The second hop's measures (MODEL.md "Measures"). */
@@ -389,20 +388,22 @@ static void tally(sim_model *m)
     }
 }
 
+static int too_many_events(const sim_limits *lim, char *msg, size_t n)
+{
+    snprintf(msg, n, "the board needs more than %lld events in one run; lower jobs or tries",
+             (long long)lim->max_events);
+    return -1;
+}
+
 int sim_model_run(sim_model *m, const sim_limits *lim, uint64_t key, sim_trace_buf *trace,
                   sim_counts *out, char *msg, size_t n)
 {
     reset(m, key, trace);
     model_start(m);
     sim_event e;
-    int64_t events = 0;
     while (queue_pop(&m->q, &e)) {
-        if (++events > lim->max_events) {
-            snprintf(msg, n,
-                     "the board needs more than %lld events in one run; lower jobs or tries",
-                     (long long)lim->max_events);
-            return -1;
-        }
+        if (++m->k.events > lim->max_events)
+            return too_many_events(lim, msg, n);
         if (e.t_us > TIME_HORIZON_US) {
             snprintf(msg, n,
                      "the board runs longer than simulated time can count; shorten its "
@@ -416,7 +417,8 @@ int sim_model_run(sim_model *m, const sim_limits *lim, uint64_t key, sim_trace_b
             return -1;
         }
     }
-    m->k.events = events;
+    if (m->k.events > lim->max_events) /* with the kept timeouts counted */
+        return too_many_events(lim, msg, n);
     tally(m);
     *out = m->k;
     return 0;

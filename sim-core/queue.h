@@ -149,6 +149,15 @@ __attribute__((always_inline)) static inline void queue_push(sim_queue *q, int l
     queue_heap_push(q, &e);
 }
 
+/* Keep the next place in the order for an event that may be pushed later,
+ * or never; either way the events pushed after it keep the order they would
+ * have had. To push it: next_seq set to the place for one push to the heap
+ * (QUEUE_HEAP: a lane takes only events newer than its last), then put back. */
+static inline uint64_t queue_keep_place(sim_queue *q)
+{
+    return q->next_seq++;
+}
+
 /* Take the earliest event (ties: the one pushed first). False when empty. */
 static inline bool queue_pop(sim_queue *q, sim_event *out)
 {

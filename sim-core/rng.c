@@ -70,7 +70,8 @@ double sim_normal_quantile(double u)
 static inline double normal_draw(uint64_t key, uint64_t who, uint32_t what)
 {
     /* u on the open interval (0, 1): 2^53 midpoints, symmetric about 1/2 */
-    return normal_quantile((rng_u53(rng_bits(rng_site(key, who), what, 0) >> 11) + 0.5) * 0x1.0p-53);
+    return normal_quantile((rng_u53(rng_bits(rng_site(key, who), what, 0) >> 11) + 0.5) *
+                           0x1.0p-53);
 }
 
 double rng_normal(uint64_t key, uint64_t who, uint32_t what)
