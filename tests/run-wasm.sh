@@ -5,7 +5,8 @@
 # point: the release build writes each board's wire bytes, its binary
 # results and its JSON; tests/wasm/compare.js runs the wire bytes in the
 # module with generator/web/bp-sim.js and compares (see there for what else it
-# checks). The sanitizer build's wire bytes must equal the release build's.
+# checks). The sanitizer build's wire bytes must equal the release build's,
+# and the native results must be the pinned ones (tests/wasm/pins.tsv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -40,4 +41,7 @@ while IFS=$'\t' read -r -a v; do
   cmp -s "$tmp/$n.wire" "$tmp/$n.asan" || { echo "run-wasm: ${v[0]}: release and sanitizer builds write different wire bytes"; exit 1; }
   n=$((n + 1))
 done <"$tmp/variants.tsv"
+# the native results themselves, pinned: a change to how the simulator
+# computes must change no bit of them (tests/wasm/pins.py; REGEN=1 rewrites)
+/usr/bin/python3 tests/wasm/pins.py "$tmp" ${REGEN:+--write}
 node tests/wasm/compare.js "$WASM" "$tmp"
