@@ -1,11 +1,12 @@
 // live_bench.mjs — the Chromium side of make bench (tests/bench/run.py):
 //
-//   node tests/bench/live_bench.mjs SITE_DIR WIRE_DIR SIMDRV
+//   node tests/bench/live_bench.mjs SITE_DIR WIRE_DIR
 //
 // serves the built site SITE_DIR on 127.0.0.1, opens in Debian's Chromium
-// (playwright-core) the page of its largest live level (the one whose
-// starting board takes the native build longest, SIMDRV wire, 3 runs
-// each), and times:
+// (playwright-core) the page of its largest live level with a slider (the
+// most jobs × replications at its starting state, then the most events
+// there, as the module counts them in Node: the same every run, where a
+// timing could pick another of two close levels), and times:
 // compiling simcore.wasm from its bytes and instantiating it through
 // bp-sim.js (10 times each), and every slider move of a sweep of each
 // slider over a dozen of its positions and back to its start, as a reader
@@ -15,7 +16,6 @@
 // WIRE_DIR/move-N.wire (put together by bp-live.js as the page does), so
 // the bench can time the same boards natively (simdrv wire). One JSON
 // line on stdout.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -26,9 +26,9 @@ const require = createRequire(import.meta.url);
 // playwright-core as tests/browser/package-lock.json pins it (tests/browser/ready.sh)
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const { chromium } = createRequire(path.join(HERE, '..', 'browser', 'package.json'))('playwright-core');
-const [siteArg, wireDir, simdrv] = process.argv.slice(2);
-if (!siteArg || !wireDir || !simdrv) {
-  console.error('usage: node live_bench.mjs SITE_DIR WIRE_DIR SIMDRV');
+const [siteArg, wireDir] = process.argv.slice(2);
+if (!siteArg || !wireDir) {
+  console.error('usage: node live_bench.mjs SITE_DIR WIRE_DIR');
   process.exit(2);
 }
 const SITE = path.resolve(siteArg);
@@ -40,13 +40,14 @@ async function main() {
   const levels = liveLevels(SITE, null);
   if (!levels.length) throw new Error(`${SITE} has no live level`);
   fs.mkdirSync(wireDir, { recursive: true });
-  let level = null, slowest = -1;
+  const BpSim = require(path.join(SITE, 'static', 'bp-sim.js'));
+  const sim = await BpSim.load(fs.readFileSync(path.join(SITE, 'static', 'simcore.wasm')));
+  let level = null, most = null;
   for (const l of levels) {
     if (!l.data.choices.some((c) => c.range)) continue;
-    const file = path.join(wireDir, `start-${l.id}.wire`);
-    fs.writeFileSync(file, BpLive.assemble(BpLive.prepare(l.data), l.data.start));
-    const t = JSON.parse(execFileSync(simdrv, ['wire', '3', file])).seconds.sort((a, b) => a - b)[1];
-    if (t > slowest) [level, slowest] = [l, t];
+    const r = sim.simulate(BpLive.assemble(BpLive.prepare(l.data), l.data.start));
+    const size = [l.data.jobs * l.data.replications, r.measures.events.mean * r.replications];
+    if (!most || size[0] > most[0] || (size[0] === most[0] && size[1] > most[1])) [level, most] = [l, size];
   }
   if (!level) throw new Error(`${SITE} has no live level with a slider`);
   const data = level.data, prep = BpLive.prepare(data);

@@ -292,8 +292,9 @@ def bench_wasm():
 
 def bench_live():
     """Live levels in Debian's Chromium (issue 16): the real site built by
-    the release build, the page of its largest live level (the one whose
-    starting board the native build takes longest on), and per run a fresh
+    the release build, the page of its largest live level with a slider
+    (the most jobs x replications at its start, then the most events there:
+    live_bench.mjs), and per run a fresh
     browser: compile and instantiate the module, then every slider swept
     over a dozen positions and back (tests/bench/live_bench.mjs). Beside
     them the native build on the very same boards (the wire bytes each move
@@ -310,8 +311,7 @@ def bench_live():
     got = []
     for k in range(RUNS):
         rmtree(wires)
-        j = run(["node", os.path.join(HERE, "live_bench.mjs"), site, wires,
-                 os.path.join(TOOLS, "simdrv")]).json()
+        j = run(["node", os.path.join(HERE, "live_bench.mjs"), site, wires]).json()
         nat = run([os.path.join(TOOLS, "simdrv"), "wire", "3"] +
                   [m["wire"] for m in j["moves"]]).json()["seconds"]
         got.append((j, nat))
