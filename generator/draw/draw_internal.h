@@ -248,7 +248,7 @@ typedef struct {
     uint8_t *occ;   /* a line runs here (with one cell of clearance) */
     uint8_t *near;  /* close to a box: lines may pass, at a cost */
     int32_t *dist, *prev;
-    int32_t *heap;
+    uint64_t *heap; /* (dist << 32 | state) as it was pushed */
     size_t n_heap, cap_heap;
 } drouter;
 

@@ -70,47 +70,50 @@ void droute_block(drouter *r, drect rr, double by, int16_t o)
                 r->near[y * r->gw + x] = 1;
 }
 
-/* Heap of states ordered by (dist, state) so ties break the same way always. */
-static bool S_less(const drouter *r, int32_t a, int32_t b)
-{
-    return r->dist[a] < r->dist[b] || (r->dist[a] == r->dist[b] && a < b);
-}
-
+/* Heap of states ordered by (dist, state) so ties break the same way always.
+ * Each entry carries the distance it was pushed with: a state pushed again
+ * at a lower distance leaves its old entry behind, which S_pop skips. */
 static void S_push(drouter *r, int32_t s)
 {
-    r->heap = xgrow(r->heap, sizeof *r->heap, &r->cap_heap, r->n_heap + 1);
+    if (r->n_heap == r->cap_heap)
+        r->heap = xgrow(r->heap, sizeof *r->heap, &r->cap_heap, r->n_heap + 1);
+    uint64_t key = (uint64_t)(uint32_t)r->dist[s] << 32 | (uint32_t)s;
+    uint64_t *h = r->heap;
     size_t i = r->n_heap++;
-    r->heap[i] = s;
     while (i > 0) {
         size_t p = (i - 1) / 2;
-        if (!S_less(r, r->heap[i], r->heap[p]))
+        if (h[p] <= key)
             break;
-        int32_t t = r->heap[i];
-        r->heap[i] = r->heap[p];
-        r->heap[p] = t;
+        h[i] = h[p];
         i = p;
     }
+    h[i] = key;
 }
 
+/* The state with the least (dist, state), or -1 when none is left. */
 static int32_t S_pop(drouter *r)
 {
-    int32_t top = r->heap[0];
-    r->heap[0] = r->heap[--r->n_heap];
-    size_t i = 0;
-    for (;;) {
-        size_t l = 2 * i + 1, m = i;
-        if (l < r->n_heap && S_less(r, r->heap[l], r->heap[m]))
-            m = l;
-        if (l + 1 < r->n_heap && S_less(r, r->heap[l + 1], r->heap[m]))
-            m = l + 1;
-        if (m == i)
-            break;
-        int32_t t = r->heap[i];
-        r->heap[i] = r->heap[m];
-        r->heap[m] = t;
-        i = m;
+    uint64_t *h = r->heap;
+    while (r->n_heap) {
+        uint64_t top = h[0], last = h[--r->n_heap];
+        size_t n = r->n_heap, i = 0;
+        for (;;) {
+            size_t l = 2 * i + 1;
+            if (l >= n)
+                break;
+            size_t m = l + 1 < n && h[l + 1] < h[l] ? l + 1 : l;
+            if (h[m] >= last)
+                break;
+            h[i] = h[m];
+            i = m;
+        }
+        if (n)
+            h[i] = last;
+        int32_t s = (int32_t)(uint32_t)top;
+        if ((int32_t)(top >> 32) == r->dist[s]) /* else a stale entry */
+            return s;
     }
-    return top;
+    return -1;
 }
 
 /* The next free slot on each side of a box: centre first, then 3 cells either
@@ -155,10 +158,10 @@ bool droute_find(drouter *r, const dport *src, const dport *dst, int *src_side, 
                  double **xy, size_t *n_pts)
 {
     size_t states = (size_t)r->gw * (size_t)r->gh * 4;
-    for (size_t i = 0; i < states; i++) {
-        r->dist[i] = INT32_MAX;
-        r->prev[i] = -1;
-    }
+    int32_t *dist = r->dist;
+    for (size_t i = 0; i < states; i++)
+        dist[i] = INT32_MAX;
+    memset(r->prev, 0xff, states * sizeof *r->prev); /* every one -1 */
     r->n_heap = 0;
     for (int s = 0; s < 4; s++) {
         if (!src[s].ok)
@@ -172,8 +175,7 @@ bool droute_find(drouter *r, const dport *src, const dport *dst, int *src_side, 
     int best = INT32_MAX;
     int32_t best_state = -1;
     int best_goal = -1;
-    while (r->n_heap) {
-        int32_t st = S_pop(r);
+    for (int32_t st; (st = S_pop(r)) >= 0;) {
         int d = st % 4;
         int cell = st / 4;
         int x = cell % r->gw, y = cell / r->gw;
