@@ -302,10 +302,11 @@ void model_push(sim_model *m, int lane, int64_t delay, unsigned kind, uint32_t j
  * not pushed at the call: its place in the queue's order is kept, and it is
  * pushed there, at its time, as soon as it could matter: at once when the
  * request is lost; when the provider takes the call and its response is
- * lost or would come no sooner than the timeout; when the response is
- * handled and the slot is still held. A kept timeout whose slot is freed
- * (or whose handler crashes) is counted as the event it would have been,
- * so k.events is what it would be had it been pushed. */
+ * lost or would come no sooner than the timeout. Otherwise the response
+ * comes first, and handling it always frees the slot (after_commit replies
+ * or crashes, call_ended ends the delivery). A kept timeout whose slot is
+ * freed (or whose handler crashes) is counted as the event it would have
+ * been, so k.events is what it would be had it been pushed. */
 static void drop_kept_timeout(sim_model *m, slot *sl)
 {
     if (sl->timeout_at) {
@@ -603,17 +604,12 @@ static void on_call_ok(sim_model *m, sim_hop *h, const sim_event *e)
     if (h->publishes && h->publish == SIM_PUBLISH_OUTBOX)
         pub_outbox_write(m, h, c, &ch);
     after_commit(m, h, c, e->arg, s, &ch);
-    if (slot_valid(h, e)) /* still held: its timeout may yet matter */
-        push_kept_timeout(m, h, s);
 }
 
 static void on_call_failed(sim_model *m, sim_hop *h, const sim_event *e)
 {
-    if (!slot_valid(h, e))
-        return;
-    call_ended(m, h, e->job, e->slot);
     if (slot_valid(h, e))
-        push_kept_timeout(m, h, e->slot);
+        call_ended(m, h, e->job, e->slot);
 }
 
 static void on_call_timeout(sim_model *m, sim_hop *h, const sim_event *e)
