@@ -9,36 +9,6 @@
 
 /* ------------------------------------------------------------ helpers */
 
-void model_trace(sim_model *m, sim_trace_kind kind, uint32_t job, int part, int peer,
-                 int64_t detail, int copy)
-{
-    sim_trace_buf *t = m->trace;
-    if (t->n == t->max) {
-        t->truncated = true;
-        return;
-    }
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 256;
-        if (cap > t->max)
-            cap = t->max;
-        sim_trace_entry *v = realloc(t->v, cap * sizeof *v);
-        if (!v) {
-            m->oom = true;
-            return;
-        }
-        t->v = v;
-        t->cap = cap;
-    }
-    sim_trace_entry *e = &t->v[t->n++];
-    e->t_us = m->now;
-    e->kind = kind;
-    e->job = job == NO_JOB ? 0 : (int64_t)job + 1;
-    e->part = part;
-    e->peer = peer;
-    e->detail = detail;
-    e->copy = copy;
-}
-
 static void ring_push(sim_model *m, ring *r, uint32_t job, uint32_t try_no)
 {
     if (r->n == r->cap) {
@@ -441,6 +411,13 @@ static void after_commit(sim_model *m, sim_hop *h, uint32_t c, uint32_t try_no, 
 
 /* ------------------------------------------------------------ handler events */
 
+/* The local write of copy c's try (the database's latency; 0 without one). */
+static int64_t write_time(sim_model *m, sim_hop *h, uint32_t c, uint32_t try_no)
+{
+    return hop_duration(m, h, AHEAD_WRITE, &h->write, h->d0 + D_WRITE, c, try_no,
+                        copy_who(h, c, try_no));
+}
+
 static void receive(sim_model *m, sim_hop *h, uint32_t c, uint32_t try_no, uint32_t s)
 {
     uint32_t job = job_of(h, c);
@@ -478,10 +455,22 @@ static void receive(sim_model *m, sim_hop *h, uint32_t c, uint32_t try_no, uint3
     uint32_t gen = h->slots[s].gen;
     if (h->external)
         model_push(m, h->work_lane, w, h->ev0 + EV_H_CALL, c, try_no, gen, s);
+    else if (h->publishes && h->publish == SIM_PUBLISH_BEFORE_COMMIT)
+        model_push(m, h->work_lane, w, h->ev0 + EV_H_WORK_DONE, c, try_no, gen, s);
     else
-        model_push(m, h->work_lane,
-                   w + hop_duration(m, h, AHEAD_WRITE, &h->write, h->d0 + D_WRITE, c, try_no, who),
-                   h->ev0 + EV_H_LOCAL_DONE, c, try_no, gen, s);
+        model_push(m, h->work_lane, w + write_time(m, h, c, try_no), h->ev0 + EV_H_LOCAL_DONE, c,
+                   try_no, gen, s);
+}
+
+/* before-commit, local effect: the work is done; the event goes out now,
+ * so it is a ghost if anything ends the attempt during the write. */
+static void on_work_done(sim_model *m, sim_hop *h, const sim_event *e)
+{
+    if (!slot_valid(h, e))
+        return;
+    pub_event(m, h, e->job, e->slot);
+    model_push(m, h->write_lane, write_time(m, h, e->job, e->arg), h->ev0 + EV_H_LOCAL_DONE, e->job,
+               e->arg, e->gen, e->slot);
 }
 
 static void on_h_arrive(sim_model *m, sim_hop *h, const sim_event *e)
@@ -506,8 +495,6 @@ static void on_local_done(sim_model *m, sim_hop *h, const sim_event *e)
     if (!slot_valid(h, e))
         return;
     uint32_t c = e->job, s = e->slot;
-    if (h->publishes && h->publish == SIM_PUBLISH_BEFORE_COMMIT)
-        pub_event(m, h, c, s);
     if (unique_commit(h) && seen(m, h, c)) {
         /* another delivery committed the key first: this commit conflicts
          * (an event sent first describes a change that was made) */
@@ -733,6 +720,9 @@ static void dispatch_hop(sim_model *m, sim_hop *h, unsigned kind, const sim_even
         break;
     case EV_H_ARRIVE:
         on_h_arrive(m, h, e);
+        break;
+    case EV_H_WORK_DONE:
+        on_work_done(m, h, e);
         break;
     case EV_H_LOCAL_DONE:
         on_local_done(m, h, e);

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Lanes for events scheduled a constant delay ahead (see queue.h): eight
+/* Lanes for events scheduled a constant delay ahead (see queue.h): nine
  * per hop (hop * HOP_LANES + L_...), then the publishers'. */
 enum {
     L_TIMER,
@@ -19,6 +19,7 @@ enum {
     L_DELIVER,
     L_REPLY,
     L_WORK,
+    L_WRITE, /* the write after a before-commit publish */
     L_CALL,
     L_CALL_REPLY,
     L_CALL_TIMEOUT,
@@ -37,6 +38,7 @@ _Static_assert(N_LANES <= QUEUE_LANES, "the queue has a lane for each");
 enum {
     EV_AT_BROKER,      /* a publish reaches this hop's broker */
     EV_H_ARRIVE,       /* a send reaches the handler; arg = try */
+    EV_H_WORK_DONE,    /* before-commit, local: work done, publish, then write */
     EV_H_LOCAL_DONE,   /* work and write done: apply the local effect */
     EV_H_CALL,         /* work done: call the provider */
     EV_P_CALL,         /* the call reaches the provider */
@@ -49,6 +51,7 @@ enum {
     EV_HOP_KINDS
 };
 #define EV_HOP_STRIDE 16
+_Static_assert(EV_HOP_KINDS <= EV_HOP_STRIDE, "a hop's kinds fit in its stride");
 enum {
     EV_ARRIVE = SIM_MAX_HOPS * EV_HOP_STRIDE, /* job arrives at the users part */
     EV_PUB_CONFIRM,   /* the first broker's confirm back at the users; arg = try */
@@ -198,9 +201,9 @@ typedef struct {
     double lose_request, lose_reply, call_lose_request, call_lose_reply;
     double crash_p, crash_commit_p, fail_p;
     sim_dist work, write, call;
-    int lane0, work_lane, call_reply_lane; /* lanes of this hop */
-    unsigned ev0;                          /* EV_HOP_STRIDE * index */
-    uint32_t d0;                           /* D_HOP0 + D_HOP_STRIDE * index */
+    int lane0, work_lane, write_lane, call_reply_lane; /* lanes of this hop */
+    unsigned ev0;                                      /* EV_HOP_STRIDE * index */
+    uint32_t d0;                                       /* D_HOP0 + D_HOP_STRIDE * index */
     int effect_part; /* where a local effect lands: the database, else the handler */
     int effect_peer;
     /* publishing the event to the second hop (first hop of a two-hop board) */
@@ -259,6 +262,7 @@ struct sim_model {
     size_t n_tokens, cap_tokens;
     /* the outbox of the first handler */
     uint32_t *ob_job;
+    int64_t *ob_at; /* when each record was committed */
     uint8_t *ob_state;
     size_t ob_n, ob_cap;
     uint32_t *ob_pending; /* entries the relay still sends */
@@ -337,7 +341,8 @@ void model_push(sim_model *m, int lane, int64_t delay, unsigned kind, uint32_t j
 
 /* ---- model.c: the hops */
 
-/* Record a trace entry, when the run keeps a trace. copy is 0-based. */
+/* Record a trace entry, when the run keeps a trace (model_run.c). copy is
+ * 0-based. */
 void model_trace(sim_model *m, sim_trace_kind kind, uint32_t job, int part, int peer,
                  int64_t detail, int copy);
 static inline void tr(sim_model *m, sim_trace_kind kind, uint32_t job, int part, int peer,

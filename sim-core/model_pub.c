@@ -248,7 +248,9 @@ void pub_event(sim_model *m, sim_hop *h, uint32_t c, uint32_t s)
                copy_who(h, c, h->slots[s].try_no), D_EVENT_LOST);
 }
 
-/* The relay polls at whole multiples of relay_every. */
+/* The relay polls at whole multiples of relay_every. A poll reads the
+ * outbox as it stood when its microsecond began, whichever of the poll and
+ * a commit in that microsecond the queue takes first (MODEL.md "Two hops"). */
 static void schedule_relay(sim_model *m)
 {
     if (m->relay_scheduled)
@@ -267,6 +269,10 @@ static bool grow_outbox(sim_model *m)
         if (!j)
             return false;
         m->ob_job = j;
+        int64_t *at = realloc(m->ob_at, cap * sizeof *at);
+        if (!at)
+            return false;
+        m->ob_at = at;
         uint8_t *st = realloc(m->ob_state, cap * sizeof *st);
         if (!st)
             return false;
@@ -292,6 +298,7 @@ void pub_outbox_write(sim_model *m, sim_hop *h, uint32_t c, local_change *ch)
     }
     uint32_t entry = (uint32_t)m->ob_n++;
     m->ob_job[entry] = job_of(h, c);
+    m->ob_at[entry] = m->now;
     m->ob_state[entry] = OB_PENDING;
     m->ob_pending[m->ob_pn++] = entry;
     ch->outbox = true;
@@ -319,6 +326,8 @@ void pub_on_relay(sim_model *m)
     if (!h->down) /* the relay runs in the handler's process */
         for (size_t i = 0; i < kept; i++) {
             uint32_t entry = m->ob_pending[i], job = m->ob_job[entry];
+            if (m->ob_at[entry] == m->now)
+                continue; /* committed in the poll's microsecond: the next poll's */
             uint32_t n = ++m->relay_sent[job]; /* the job's n-th relay publish */
             send_event(m, h, job, 0, entry + 1, n, (uint64_t)job | (uint64_t)n << 32, D_RELAY_LOST);
         }

@@ -44,6 +44,37 @@ int64_t model_hop_draw(sim_model *m, sim_hop *h, int which, const sim_dist *d, u
     return v[c % AHEAD_BLOCK];
 }
 
+/* The trace (model.h): out of line, as only a traced run records. */
+void model_trace(sim_model *m, sim_trace_kind kind, uint32_t job, int part, int peer,
+                 int64_t detail, int copy)
+{
+    sim_trace_buf *t = m->trace;
+    if (t->n == t->max) {
+        t->truncated = true;
+        return;
+    }
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 256;
+        if (cap > t->max)
+            cap = t->max;
+        sim_trace_entry *v = realloc(t->v, cap * sizeof *v);
+        if (!v) {
+            m->oom = true;
+            return;
+        }
+        t->v = v;
+        t->cap = cap;
+    }
+    sim_trace_entry *e = &t->v[t->n++];
+    e->t_us = m->now;
+    e->kind = kind;
+    e->job = job == NO_JOB ? 0 : (int64_t)job + 1;
+    e->part = part;
+    e->peer = peer;
+    e->detail = detail;
+    e->copy = copy;
+}
+
 static int64_t round_trips(double rt, int64_t rtt_us)
 {
     return (int64_t)(rt * (double)rtt_us + 0.5);
@@ -81,6 +112,7 @@ static void hop_setup(sim_hop *h, const sim_board *b, const sim_hop_topology *t,
     h->ev0 = (unsigned)(index * EV_HOP_STRIDE);
     h->d0 = D_HOP0 + D_HOP_STRIDE * (uint32_t)index;
     h->work_lane = h->work.sigma == 0 && h->write.sigma == 0 ? h->lane0 + L_WORK : QUEUE_HEAP;
+    h->write_lane = h->write.sigma == 0 ? h->lane0 + L_WRITE : QUEUE_HEAP;
     h->call_reply_lane = h->call.sigma == 0 ? h->lane0 + L_CALL_REPLY : QUEUE_HEAP;
     h->effect_part = t->database >= 0 ? t->database : t->handler;
     h->effect_peer = t->database >= 0 ? t->handler : -1;
@@ -104,6 +136,8 @@ static void hop_publishes(sim_hop *h, const sim_board *b, const sim_link *el)
     const sim_part *hp = &b->parts[h->t.handler];
     h->publishes = true;
     h->publish = hp->publish;
+    if (h->publish == SIM_PUBLISH_BEFORE_COMMIT) /* the work alone, then the write */
+        h->work_lane = h->work.sigma == 0 ? h->lane0 + L_WORK : QUEUE_HEAP;
     h->relay_every_us = hp->relay_every_us;
     h->event_us = el->rtt_us / 2;
     h->event_confirm_us = round_trips(el->reply_round_trips, el->rtt_us);
@@ -238,6 +272,7 @@ void sim_model_free(sim_model *m)
     free(m->relay_sent);
     free(m->token_ghost);
     free(m->ob_job);
+    free(m->ob_at);
     free(m->ob_state);
     free(m->ob_pending);
     queue_free(&m->q);
