@@ -23,46 +23,199 @@ static void add_value(bp_catalog *c, size_t *cap, const char *section, const cha
     v->label = label;
     v->value = value;
     v->source = BP_SOURCE_EXAMPLE;
-    v->source_text = NULL;
+    v->sources = NULL;
+    v->n_sources = 0;
     v->pos.line = at->line;
     v->pos.col = at->col;
 }
 
-/* A value's source, written "documentation: WHICH", "measurement: WHAT"
- * or "example" (also what a value without a source is). */
-static void read_source(const char *path, const ynode *n, bp_catalog_value *v, diag *d)
+/* Sources (the catalog's `sources:` maps, a retention entry's `source:`).
+ * A source is "example", "example: WHY" or "measurement: WHAT", or a map
+ * that names one kind (documentation, measurement, example, compare: a
+ * real system's value beside ours) with its page's `url` and the day it
+ * was `checked`, which documentation and compare need; a list gives
+ * several. */
+
+#define MAX_SOURCES 8
+
+static const struct {
+    const char *name;
+    bp_source_kind kind;
+} source_kinds[] = {{"documentation", BP_SOURCE_DOCS},
+                    {"measurement", BP_SOURCE_MEASURED},
+                    {"example", BP_SOURCE_EXAMPLE},
+                    {"compare", BP_SOURCE_COMPARE}};
+#define N_SOURCE_KINDS (sizeof source_kinds / sizeof source_kinds[0])
+
+/* A day the calendar has, written YYYY-MM-DD. */
+static bool valid_day(const char *s)
+{
+    if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
+        return false;
+    for (int i = 0; i < 10; i++)
+        if (i != 4 && i != 7 && (s[i] < '0' || s[i] > '9'))
+            return false;
+    int y = atoi(s), m = atoi(s + 5), day = atoi(s + 8);
+    static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (y < 1900 || m < 1 || m > 12 || day < 1)
+        return false;
+    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return day <= days[m - 1] + (m == 2 && leap);
+}
+
+/* A web address: http(s)://, then no space, quote or angle bracket. */
+static bool valid_url(const char *s)
+{
+    const char *rest = strncmp(s, "https://", 8) == 0  ? s + 8
+                       : strncmp(s, "http://", 7) == 0 ? s + 7
+                                                       : NULL;
+    if (!rest || !*rest)
+        return false;
+    for (; *rest; rest++)
+        if ((unsigned char)*rest <= ' ' || strchr("\"'<>\\", *rest))
+            return false;
+    return true;
+}
+
+static bp_source *add_source(bp_catalog_value *v, const char *path, const ynode *at, diag *d)
+{
+    if (v->n_sources == MAX_SOURCES) {
+        diag_error(d, YPATH(path, at), at->line, at->col,
+                   "a value has at most %d sources; keep the ones a reader needs", MAX_SOURCES);
+        return NULL;
+    }
+    v->sources = xrealloc(v->sources, (v->n_sources + 1) * sizeof *v->sources);
+    bp_source *s = &v->sources[v->n_sources++];
+    memset(s, 0, sizeof *s);
+    return s;
+}
+
+/* The short form: "example", "example: WHY" or "measurement: WHAT". */
+static void read_source_text(const char *path, const ynode *n, bp_catalog_value *v, diag *d)
 {
     char *text = NULL;
     if (yread_text(path, n, "source", &text, d) != 0)
         return;
-    static const struct {
-        const char *prefix;
-        bp_source_kind kind;
-    } kinds[] = {{"documentation:", BP_SOURCE_DOCS}, {"measurement:", BP_SOURCE_MEASURED}};
-    if (strcmp(text, "example") == 0) {
-        v->source = BP_SOURCE_EXAMPLE;
-        free(text);
-        return;
+    const char *colon = strchr(text, ':');
+    size_t len = colon ? (size_t)(colon - text) : strlen(text);
+    const char *what = colon ? colon + 1 : "";
+    while (*what == ' ')
+        what++;
+    int k = -1;
+    for (size_t i = 0; i < N_SOURCE_KINDS; i++)
+        if (strlen(source_kinds[i].name) == len && strncmp(text, source_kinds[i].name, len) == 0)
+            k = (int)i;
+    bool dated = k >= 0 && (source_kinds[k].kind == BP_SOURCE_DOCS ||
+                            source_kinds[k].kind == BP_SOURCE_COMPARE);
+    if (dated && *what)
+        diag_error(d, YPATH(path, n), n->line, n->col,
+                   "a %s source needs the day it was checked: write {%s: %s, url: ADDRESS, "
+                   "checked: YYYY-MM-DD}",
+                   source_kinds[k].name, source_kinds[k].name, what);
+    else if (k < 0 || dated || (source_kinds[k].kind == BP_SOURCE_MEASURED && !*what) ||
+             (colon && !*what))
+        diag_error(d, YPATH(path, n), n->line, n->col,
+                   "a source is 'example', 'example: WHY', 'measurement: WHAT' or a map such as "
+                   "{documentation: WHICH, url: ADDRESS, checked: YYYY-MM-DD}, not '%s'",
+                   text);
+    else {
+        bp_source *s = add_source(v, path, n, d);
+        if (s) {
+            s->kind = source_kinds[k].kind;
+            s->text = *what ? xstrdup(what) : NULL;
+        }
     }
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
-        size_t len = strlen(kinds[i].prefix);
-        if (strncmp(text, kinds[i].prefix, len) != 0)
-            continue;
-        const char *what = text + len;
-        while (*what == ' ')
-            what++;
-        if (*what == '\0')
-            break;
-        v->source = kinds[i].kind;
-        free(v->source_text);
-        v->source_text = xstrdup(what);
-        free(text);
-        return;
-    }
-    diag_error(d, path, n->line, n->col,
-               "a source is 'documentation: WHICH', 'measurement: WHAT' or 'example', not '%s'",
-               text);
     free(text);
+}
+
+/* The long form: one kind, its text, url and checked. */
+static void read_source_map(const char *path, const ynode *n, bp_catalog_value *v, diag *d)
+{
+    static const char *const keys[] = {"documentation", "measurement", "example",
+                                       "compare",       "url",         "checked"};
+    ycheck_keys(path, n, "key|in a source", keys, 6, d);
+    int k = -1;
+    const ynode *kn = NULL;
+    for (size_t i = 0; i < N_SOURCE_KINDS; i++) {
+        const ynode *x = ymap_get(n, source_kinds[i].name);
+        if (x && kn) {
+            diag_error(d, YPATH(path, n), n->line, n->col,
+                       "a source is one of documentation, measurement, example or compare; "
+                       "give each its own entry in a list");
+            return;
+        }
+        if (x) {
+            k = (int)i;
+            kn = x;
+        }
+    }
+    if (!kn) {
+        diag_error(d, YPATH(path, n), n->line, n->col,
+                   "a source needs 'documentation', 'measurement', 'example' or 'compare'");
+        return;
+    }
+    bp_source_kind kind = source_kinds[k].kind;
+    const ynode *un = ymap_get(n, "url"), *cn = ymap_get(n, "checked");
+    char *text = NULL, *url = NULL, *checked = NULL;
+    bool ok = yread_text(path, kn, source_kinds[k].name, &text, d) == 0;
+    if (un && yread_text(path, un, "url", &url, d) == 0 && !valid_url(url)) {
+        diag_error(d, YPATH(path, un), un->line, un->col,
+                   "a source's url is a web address starting with https://, not '%s'", url);
+        ok = false;
+    }
+    if (cn) {
+        if (yread_text(path, cn, "checked", &checked, d) != 0)
+            ok = false;
+        else if (!valid_day(checked)) {
+            diag_error(d, YPATH(path, cn), cn->line, cn->col,
+                       "checked '%s' is not a day: write the day the source was checked as "
+                       "YYYY-MM-DD, such as 2026-12-02",
+                       checked);
+            ok = false;
+        }
+    } else if (kind == BP_SOURCE_DOCS || kind == BP_SOURCE_COMPARE) {
+        char in_what[64];
+        snprintf(in_what, sizeof in_what, "a %s source", source_kinds[k].name);
+        diag_error(d, YPATH(path, n), n->line, n->col,
+                   "%s needs 'checked', the day someone checked it (YYYY-MM-DD)", in_what);
+        ok = false;
+    }
+    bp_source *s = ok ? add_source(v, path, n, d) : NULL;
+    if (s) {
+        s->kind = kind;
+        s->text = text;
+        s->url = url;
+        if (checked)
+            memcpy(s->checked, checked, sizeof s->checked);
+        text = url = NULL;
+    }
+    free(text);
+    free(url);
+    free(checked);
+}
+
+/* A value's source or list of sources; the value's own origin is its first
+ * source that is not a comparison. */
+static void read_source(const char *path, const ynode *n, bp_catalog_value *v, diag *d)
+{
+    if (n->type == YN_SEQ) {
+        if (n->n == 0)
+            diag_error(d, YPATH(path, n), n->line, n->col, "a list of sources is empty");
+        for (size_t i = 0; i < n->n; i++)
+            if (n->kids[i]->type == YN_SEQ)
+                diag_error(d, YPATH(path, n->kids[i]), n->kids[i]->line, n->kids[i]->col,
+                           "a source in a list is text or a map, not another list");
+            else
+                read_source(path, n->kids[i], v, d);
+    } else if (n->type == YN_MAP) {
+        read_source_map(path, n, v, d);
+    } else {
+        read_source_text(path, n, v, d);
+    }
+    v->source = BP_SOURCE_EXAMPLE;
+    for (size_t i = v->n_sources; i-- > 0;)
+        if (v->sources[i].kind != BP_SOURCE_COMPARE)
+            v->source = v->sources[i].kind;
 }
 
 /* A section's `sources:` map: the source of each value it names. */

@@ -47,7 +47,11 @@ void catalog_free(bp_catalog *c)
         free(c->values[i].field);
         free(c->values[i].text);
         free(c->values[i].label);
-        free(c->values[i].source_text);
+        for (size_t k = 0; k < c->values[i].n_sources; k++) {
+            free(c->values[i].sources[k].text);
+            free(c->values[i].sources[k].url);
+        }
+        free(c->values[i].sources);
     }
     free(c->values);
     for (int k = 0; k < SIM_KIND_COUNT; k++)

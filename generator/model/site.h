@@ -65,19 +65,35 @@ typedef struct bp_board {
 } bp_board;
 
 /* Where a catalog value comes from (the catalog's `sources:` maps): a
- * product's documentation, a measurement, or, when the catalog names
- * neither, a value chosen for the example. */
-typedef enum { BP_SOURCE_EXAMPLE, BP_SOURCE_DOCS, BP_SOURCE_MEASURED } bp_source_kind;
+ * product's documentation, a measurement, a value chosen for the example,
+ * or, beside one of these, a real system's value to compare it with. */
+typedef enum {
+    BP_SOURCE_EXAMPLE,
+    BP_SOURCE_DOCS,
+    BP_SOURCE_MEASURED,
+    BP_SOURCE_COMPARE
+} bp_source_kind;
+
+/* One source of a catalog value. */
+typedef struct {
+    bp_source_kind kind;
+    char *text;       /* which documentation, measurement or system, or why it was
+                         chosen; NULL for a bare "example" */
+    char *url;        /* the page's address, or NULL */
+    char checked[11]; /* the day someone checked it, YYYY-MM-DD, or "" */
+} bp_source;
 
 /* A catalog value by name, for {{ catalog.SECTION.FIELD }} and key-numbers. */
 typedef struct {
-    char *section; /* "payment-provider", "amqp", "price", "retention" */
-    char *field;   /* "call_median" */
-    char *text;    /* formatted for a page: "150 ms", "5 tries", "1 RTT" */
-    char *label;   /* for the key-numbers table: "Payment provider call, median" */
-    double value;  /* the number (seconds for durations, INFINITY for "forever") */
-    bp_source_kind source;
-    char *source_text; /* which documentation or measurement; NULL for an example value */
+    char *section;         /* "payment-provider", "amqp", "price", "retention" */
+    char *field;           /* "call_median" */
+    char *text;            /* formatted for a page: "150 ms", "5 tries", "1 RTT" */
+    char *label;           /* for the key-numbers table: "Payment provider call, median" */
+    double value;          /* the number (seconds for durations, INFINITY for "forever") */
+    bp_source_kind source; /* where the value itself comes from: its first source
+                              that is not a comparison (none: an example) */
+    bp_source *sources;    /* in the catalog's order */
+    size_t n_sources;
     bp_pos pos;
 } bp_catalog_value;
 

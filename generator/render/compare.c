@@ -380,21 +380,62 @@ static size_t kn_default(page_ctx *pc, const bp_catalog_value **rows)
     return n;
 }
 
-/* Where a value comes from, in the table's last column. */
+/* "checked 2 December 2026" from a source's YYYY-MM-DD (the loader checked it). */
+static void kn_checked(buf *out, const char *day)
+{
+    static const char *const months[12] = {"January",   "February", "March",    "April",
+                                           "May",       "June",     "July",     "August",
+                                           "September", "October",  "November", "December"};
+    if (!day[0])
+        return;
+    buf_printf(out, " (checked %d %s %.4s)", atoi(day + 8), months[atoi(day + 5) - 1], day);
+}
+
+/* A source's text, linked to its page when it has one. */
+static void kn_linked(buf *out, const bp_source *src)
+{
+    if (src->url) {
+        buf_puts(out, "<a href=\"");
+        buf_html_s(out, src->url);
+        buf_puts(out, "\">");
+    }
+    buf_html_s(out, src->text ? src->text : "");
+    if (src->url)
+        buf_puts(out, "</a>");
+}
+
+/* The words before a source's text. */
+static const char *kn_prefix(const bp_source *src)
+{
+    switch (src->kind) {
+    case BP_SOURCE_DOCS:
+        return "Documentation: ";
+    case BP_SOURCE_MEASURED:
+        return "Measured: ";
+    case BP_SOURCE_EXAMPLE:
+        return src->text ? "Chosen for the example: " : "Chosen for the example";
+    case BP_SOURCE_COMPARE:
+        return "Compare: ";
+    }
+    return "";
+}
+
+/* Where a value comes from, in the table's last column: each source on a
+ * line, and "Chosen for the example" first when the value has only
+ * comparisons. */
 static void kn_source(buf *out, const bp_catalog_value *v)
 {
-    switch (v->source) {
-    case BP_SOURCE_DOCS:
-        buf_puts(out, "Documentation: ");
-        buf_html_s(out, v->source_text);
-        break;
-    case BP_SOURCE_MEASURED:
-        buf_puts(out, "Measured: ");
-        buf_html_s(out, v->source_text);
-        break;
-    case BP_SOURCE_EXAMPLE:
+    bool origin = false;
+    for (size_t i = 0; i < v->n_sources; i++)
+        origin |= v->sources[i].kind != BP_SOURCE_COMPARE;
+    if (!origin)
         buf_puts(out, "Chosen for the example");
-        break;
+    for (size_t i = 0; i < v->n_sources; i++) {
+        if (i > 0 || !origin)
+            buf_puts(out, "<br>");
+        buf_puts(out, kn_prefix(&v->sources[i]));
+        kn_linked(out, &v->sources[i]);
+        kn_checked(out, v->sources[i].checked);
     }
 }
 

@@ -96,14 +96,36 @@ static void real_catalog(void **state)
     value_is(c, "retention", "sqs-fifo", "5 min", 300);
     value_is(c, "retention", "stripe", "24 h", 86400);
     assert_int_equal(c->kinds[SIM_KIND_PROVIDER].key_ttl_us, 86400000000LL); /* key_ttl: stripe */
-    /* sources: a retention entry's and a section's, and a value with none */
+    /* sources: a retention entry's and a section's, each dated and linked */
     const bp_catalog_value *stripe = catalog_find(c, "retention", "stripe");
     assert_int_equal(stripe->source, BP_SOURCE_DOCS);
-    assert_non_null(strstr(stripe->source_text, "Stripe"));
+    assert_non_null(strstr(stripe->sources[0].text, "Stripe"));
+    assert_string_equal(stripe->sources[0].url, "https://docs.stripe.com/idempotency");
     assert_int_equal(catalog_find(c, "consumer", "lease")->source, BP_SOURCE_DOCS);
     const bp_catalog_value *tries = catalog_find(c, "message-broker", "tries");
-    assert_int_equal(tries->source, BP_SOURCE_EXAMPLE);
-    assert_null(tries->source_text);
+    assert_int_equal(tries->source, BP_SOURCE_DOCS); /* Pub/Sub's default, Azure's beside it */
+    assert_int_equal(tries->n_sources, 2);
+    assert_int_equal(tries->sources[1].kind, BP_SOURCE_COMPARE);
+    const bp_catalog_value *redeliver = catalog_find(c, "message-broker", "redelivery_after");
+    assert_int_equal(redeliver->source, BP_SOURCE_EXAMPLE); /* SQS's 30 s beside it */
+    assert_non_null(strstr(redeliver->sources[1].text, "30 s"));
+    value_is(c, "retention", "nats-jetstream", "2 min", 120);
+    value_is(c, "retention", "azure-service-bus", "10 min", 600);
+    /* every value says where it comes from; every page it cites is dated */
+    for (size_t i = 0; i < c->n_values; i++) {
+        const bp_catalog_value *cv = &c->values[i];
+        if (cv->n_sources == 0)
+            fail_msg("content/catalog.yaml: %s.%s has no source", cv->section, cv->field);
+        for (size_t k = 0; k < cv->n_sources; k++) {
+            const bp_source *src = &cv->sources[k];
+            if (src->kind == BP_SOURCE_DOCS || src->kind == BP_SOURCE_COMPARE) {
+                assert_non_null(src->url);
+                assert_int_equal(strlen(src->checked), 10);
+            }
+            if (src->kind != BP_SOURCE_EXAMPLE || k > 0)
+                assert_non_null(src->text);
+        }
+    }
     assert_int_equal(c->kinds[SIM_KIND_CONSUMER].key_ttl_us, SIM_FOREVER);
     assert_string_equal(catalog_find(c, "payment-provider", "call_median")->label,
                         "Payment provider call, median");
@@ -289,13 +311,99 @@ static void whole_file_errors(void **state)
     free(moved);
 }
 
+/* The catalog text with this line's section given these sources (a map
+ * after its last key); fails the test when the messages differ. */
+static bp_catalog *with_sources(const char *sources, const char *want)
+{
+    char *text = edited("dedup_window: none}", sources);
+    diag d;
+    diag_init(&d, NULL);
+    bp_catalog *c = catalog_parse("c.yaml", text, strlen(text), &d);
+    assert_string_equal(d.text ? d.text : "", want);
+    diag_free(&d);
+    free(text);
+    return c;
+}
+
+/* Sources: the short and long forms, lists, and a date or address that is
+ * not one, each reported where it is (line 7 holds the broker's section;
+ * the edit starts at its column 138). */
+static void sources(void **state)
+{
+    (void)state;
+    bp_catalog *c = with_sources(
+        "dedup_window: none, sources: {tries: [\"example: a round number\", {compare: Azure, "
+        "url: 'https://a.example/x?y=1', checked: 2024-02-29}], vcpu: {measurement: a bench, "
+        "checked: 2025-01-31}, gb: example}}",
+        "");
+    assert_non_null(c);
+    const bp_catalog_value *t = catalog_find(c, "message-broker", "tries");
+    assert_int_equal(t->source, BP_SOURCE_EXAMPLE);
+    assert_int_equal(t->n_sources, 2);
+    assert_string_equal(t->sources[0].text, "a round number");
+    assert_int_equal(t->sources[1].kind, BP_SOURCE_COMPARE);
+    assert_string_equal(t->sources[1].url, "https://a.example/x?y=1");
+    assert_string_equal(t->sources[1].checked, "2024-02-29");
+    assert_int_equal(catalog_find(c, "message-broker", "vcpu")->source, BP_SOURCE_MEASURED);
+    const bp_catalog_value *gb = catalog_find(c, "message-broker", "gb");
+    assert_int_equal(gb->n_sources, 1);
+    assert_null(gb->sources[0].text);
+    assert_int_equal(catalog_find(c, "message-broker", "price")->n_sources, 0);
+    catalog_free(c);
+
+    /* 2023 is not a leap year; the column is the date's */
+    const char *doc = "dedup_window: none, sources: {tries: {documentation: Pub/Sub, "
+                      "url: https://a.example/, checked: ";
+    char *bad = xasprintf("%s2023-02-29}}}", doc);
+    char *want = xasprintf("c.yaml:7:%zu: error: checked '2023-02-29' is not a day: write the "
+                           "day the source was checked as YYYY-MM-DD, such as 2026-12-02\n",
+                           138 + strlen(doc));
+    assert_null(with_sources(bad, want));
+    free(bad);
+    free(want);
+    bad = xasprintf("%s12/02/2026}}}", doc);
+    want = xasprintf("c.yaml:7:%zu: error: checked '12/02/2026' is not a day: write the "
+                     "day the source was checked as YYYY-MM-DD, such as 2026-12-02\n",
+                     138 + strlen(doc));
+    assert_null(with_sources(bad, want));
+    free(bad);
+    free(want);
+    assert_null(with_sources(
+        "dedup_window: none, sources: {tries: {documentation: Pub/Sub, url: https://a.example/}}}",
+        "c.yaml:7:175: error: a documentation source needs 'checked', the day someone checked "
+        "it (YYYY-MM-DD)\n"));
+    assert_null(with_sources(
+        "dedup_window: none, sources: {tries: \"documentation: Pub/Sub\"}}",
+        "c.yaml:7:175: error: a documentation source needs the day it was checked: write "
+        "{documentation: Pub/Sub, url: ADDRESS, checked: YYYY-MM-DD}\n"));
+    assert_null(with_sources(
+        "dedup_window: none, sources: {tries: {compare: Azure, url: docs.example, checked: "
+        "2026-12-02}}}",
+        "c.yaml:7:197: error: a source's url is a web address starting with https://, not "
+        "'docs.example'\n"));
+    assert_null(with_sources(
+        "dedup_window: none, sources: {tries: {example: a, measurement: b}}}",
+        "c.yaml:7:175: error: a source is one of documentation, measurement, example or "
+        "compare; give each its own entry in a list\n"));
+    assert_null(with_sources(
+        "dedup_window: none, sources: {tries: {measurement: b, date: 2026-12-02}}}",
+        "c.yaml:7:192: error: unknown key 'date' in a source (expected 'documentation', "
+        "'measurement', 'example', 'compare', 'url' or 'checked')\n"));
+    assert_null(with_sources(
+        "dedup_window: none, sources: {tries: \"a blog post\"}}",
+        "c.yaml:7:175: error: a source is 'example', 'example: WHY', 'measurement: WHAT' or a "
+        "map such as {documentation: WHICH, url: ADDRESS, checked: YYYY-MM-DD}, not 'a blog "
+        "post'\n"));
+    assert_null(with_sources("dedup_window: none, sources: {tries: []}}",
+                             "c.yaml:7:175: error: a list of sources is empty\n"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(real_catalog),
-        cmocka_unit_test(values_by_name),
-        cmocka_unit_test(errors),
-        cmocka_unit_test(whole_file_errors),
+        cmocka_unit_test(real_catalog), cmocka_unit_test(values_by_name),
+        cmocka_unit_test(errors),       cmocka_unit_test(whole_file_errors),
+        cmocka_unit_test(sources),
     };
     return cmocka_run_group_tests_name("catalog", tests, NULL, NULL);
 }
