@@ -386,7 +386,7 @@ static void errors(void **state)
             "(write 0.2 or 20%)\n");
     refused("key_ttl: sqs-fifo}", "key_ttl: sqs}",
             "b.yaml:8:57: error: unknown key retention 'sqs' (expected 'sqs-fifo', 'stripe', "
-            "'nservicebus-outbox' or 'forever')\n");
+            "'nservicebus-outbox', 'nats-jetstream', 'azure-service-bus' or 'forever')\n");
     refused("key_ttl: sqs-fifo}", "key_ttl: 0 s}",
             "b.yaml:8:57: error: key_ttl must be longer than zero, found 0 s\n");
     refused("jobs: 20,", "jobs: 20000000,",
@@ -727,7 +727,8 @@ static void second_release_errors(void **state)
              "'after-commit'?\n");
     refused2("dedup_window: sqs-fifo", "dedup_window: sqs",
              "b.yaml:5:54: error: unknown window 'sqs' (expected 'sqs-fifo', 'stripe', "
-             "'nservicebus-outbox', 'forever' or 'none')\n");
+             "'nservicebus-outbox', 'nats-jetstream', 'azure-service-bus', 'forever' or "
+             "'none')\n");
     refused2("dedup_window: 90 s", "dedup_window: 90",
              "b.yaml:7:56: error: dedup_window: duration '90' needs a unit (us, ms, s, min, h or "
              "d), e.g. '90 s'\n");
