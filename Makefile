@@ -249,6 +249,20 @@ BIND ?= 127.0.0.1
 serve: all
 	$(BUILD)/boardpress serve --port $(PORT) --bind $(BIND)
 
+# ---------------------------------------------------------------- docs, install
+# make docs: docs/boards.md, the board reference, written by boardpress from
+# its own tables and the catalog (tests/run-docs.sh fails when it is stale).
+.PHONY: docs install
+docs: all
+	$(BUILD)/boardpress help board --catalog content/catalog.yaml >docs/boards.md.tmp
+	@mv docs/boards.md.tmp docs/boards.md
+
+# make install: boardpress on the PATH (PREFIX=/usr/local; DESTDIR for packaging).
+PREFIX ?= /usr/local
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BUILD)/boardpress $(DESTDIR)$(PREFIX)/bin/boardpress
+
 # ---------------------------------------------------------------- tests
 # Every test kind is a script under tests/ named run-*.sh; they run in name
 # order after the cmocka suites, each given the sanitizer build of boardpress.

@@ -1,12 +1,14 @@
 /* main.c — the boardpress command line (SPEC §2): option parsing and the
  * `sim` command; `build` and `check` are build.c, `watch` preview/watch.c,
- * `serve` preview/serve.c. */
+ * `serve` preview/serve.c, `help` help.c, `new` new.c. */
 #include "load/board.h"
 #include "load/level.h"
 #include "draw/draw.h"
 #include "render/markdown.h"
 #include "run/results.h"
 #include "build.h"
+#include "help.h"
+#include "new.h"
 #include "preview/serve.h"
 #include "preview/watch.h"
 #include "simcore.h"
@@ -18,51 +20,84 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage_text[] =
-    "usage: boardpress build [--content DIR] [--templates DIR] [--static DIR] [--out DIR]\n"
-    "                        [--jobs N] [--cache DIR | --no-cache] [-q]\n"
-    "       boardpress check [--content DIR]\n"
-    "       boardpress sim BOARD.yaml|LEVEL.yaml [--catalog FILE] [--seed N] [--replications R]\n"
-    "                      [--set PATH=VALUE ...] [--trace] [--against BOARD.yaml] [--display]\n"
-    "       boardpress watch [build options]\n"
-    "       boardpress serve [build options] [--port N] [--bind ADDR]\n"
-    "       boardpress --version | --help\n";
+/* Every command: how it is called and what it does. `boardpress --help`
+ * prints them all, `boardpress CMD --help` its own. */
+static const struct {
+    const char *name, *usage, *what;
+} commands[] = {
+    {"build",
+     "build [--content DIR] [--templates DIR] [--static DIR] [--out DIR]\n"
+     "                        [--jobs N] [--cache DIR | --no-cache] [-q]",
+     "simulate every board the pages use, draw them and write the site\n"
+     "          (default folders: content, templates, static; output: public;\n"
+     "          results cache: .boardpress-cache, keyed by everything that\n"
+     "          determines a result; it also keeps the journal of what boardpress\n"
+     "          wrote, even with --no-cache, and must lie outside --out and the\n"
+     "          sources)"},
+    {"check", "check [--content DIR]", "load, simulate and expand everything; write nothing"},
+    {"sim",
+     "sim BOARD.yaml|LEVEL.yaml [--catalog FILE] [--seed N] [--replications R]\n"
+     "                      [--set PATH=VALUE ...] [--trace] [--against BOARD.yaml] [--display]",
+     "run one board and print its results as JSON on stdout; a level file\n"
+     "          runs its board as the level starts (its choices and goals; a sandbox\n"
+     "          none), the board file named relative to the level's folder's parent\n"
+     "          --set parts.ID.FIELD=VALUE, links.FROM.TO.FIELD=VALUE, traffic.FIELD=VALUE\n"
+     "          (after a level's choices, so they can change one)\n"
+     "          --display: add each measure as the pages show it (\"display\")\n"
+     "          --against OTHER.yaml: also run OTHER (without the --set changes) on the\n"
+     "          same seed and replications, and add \"paired\": this board minus OTHER,\n"
+     "          replication by replication, with 95% intervals\n"
+     "          --wire: write the board as the WebAssembly simulator reads it (binary;\n"
+     "          sim-core/WIRE.md) instead of running it; --wire-result: run it and\n"
+     "          write the results in the module's binary form instead of JSON"},
+    {"watch", "watch [build options]",
+     "build, then rebuild whenever content, templates or static change"},
+    {"serve", "serve [build options] [--port N] [--bind ADDR]",
+     "watch, and serve the output on http://127.0.0.1:8000/ (--port N,\n"
+     "          0 for any free port; --bind ADDR to listen elsewhere): pages\n"
+     "          reload after each rebuild, a failed one shows its errors on them"},
+    {"help", "help [board | part KIND | measure NAME | directive NAME] [--catalog FILE]",
+     "the reference for authors (docs/boards.md): every board key with its\n"
+     "          unit, default and range, every part kind, measure and directive;\n"
+     "          defaults from --catalog (content/catalog.yaml when it exists)"},
+    {"new", "new page SLUG | new board ID [--content DIR]",
+     "write a starting page (content/SLUG.md) or board\n"
+     "          (content/boards/ID.yaml) that builds, with comments that point\n"
+     "          into the reference; never overwrites a file"},
+};
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
 
-static const char help_text[] =
-    "\n"
-    "Builds explainer pages whose numbers are measured by a simulator at build time.\n"
-    "\n"
-    "commands:\n"
-    "  build   simulate every board the pages use, draw them and write the site\n"
-    "          (default folders: content, templates, static; output: public;\n"
-    "          results cache: .boardpress-cache, keyed by everything that\n"
-    "          determines a result; it also keeps the journal of what boardpress\n"
-    "          wrote, even with --no-cache, and must lie outside --out and the\n"
-    "          sources)\n"
-    "  check   load, simulate and expand everything; write nothing\n"
-    "  sim     run one board and print its results as JSON on stdout; a level file\n"
-    "          runs its board as the level starts (its choices and goals; a sandbox\n"
-    "          none), the board file named relative to the level's folder's parent\n"
-    "          --set parts.ID.FIELD=VALUE, links.FROM.TO.FIELD=VALUE, traffic.FIELD=VALUE\n"
-    "          (after a level's choices, so they can change one)\n"
-    "          --display: add each measure as the pages show it (\"display\")\n"
-    "          --against OTHER.yaml: also run OTHER (without the --set changes) on the\n"
-    "          same seed and replications, and add \"paired\": this board minus OTHER,\n"
-    "          replication by replication, with 95% intervals\n"
-    "          --wire: write the board as the WebAssembly simulator reads it (binary;\n"
-    "          sim-core/WIRE.md) instead of running it; --wire-result: run it and\n"
-    "          write the results in the module's binary form instead of JSON\n"
-    "  watch   build, then rebuild whenever content, templates or static change\n"
-    "  serve   watch, and serve the output on http://127.0.0.1:8000/ (--port N,\n"
-    "          0 for any free port; --bind ADDR to listen elsewhere): pages\n"
-    "          reload after each rebuild, a failed one shows its errors on them\n"
-    "\n"
-    "exit status: 0 ok, 1 bad input, 2 bad usage, 3 I/O or resource failure\n";
+static void print_usage(FILE *to, int only)
+{
+    bool first = true;
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        if (only >= 0 && (size_t)only != i)
+            continue;
+        fprintf(to, "%s boardpress %s\n", first ? "usage:" : "      ", commands[i].usage);
+        first = false;
+    }
+    if (only < 0)
+        fputs("       boardpress --version | --help | COMMAND --help\n", to);
+}
+
+static void print_help(int only)
+{
+    print_usage(stdout, only);
+    fputs("\n", stdout);
+    if (only < 0)
+        fputs("Builds explainer pages whose numbers are measured by a simulator at build "
+              "time.\n\ncommands:\n",
+              stdout);
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (only < 0 || (size_t)only == i)
+            printf("  %-7s %s\n", commands[i].name, commands[i].what);
+    fputs("\nexit status: 0 ok, 1 bad input, 2 bad usage, 3 I/O or resource failure\n", stdout);
+}
 
 static int usage(const char *msg, const char *arg)
 {
-    fprintf(stderr, "boardpress: error: %s%s%s\n%s", msg, arg ? " " : "", arg ? arg : "",
-            usage_text);
+    fprintf(stderr, "boardpress: error: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
+    print_usage(stderr, -1);
     return 2;
 }
 
@@ -365,12 +400,25 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
-        fputs(usage_text, stdout);
-        fputs(help_text, stdout);
+        print_help(-1);
         return 0;
     }
+    /* COMMAND --help (or -h) anywhere after the command: that command's help */
+    for (size_t c = 0; c < N_COMMANDS; c++) {
+        if (strcmp(cmd, commands[c].name) != 0)
+            continue;
+        for (int i = 2; i < argc; i++)
+            if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+                print_help((int)c);
+                return 0;
+            }
+    }
     int rc;
-    if (strcmp(cmd, "sim") == 0) {
+    if (strcmp(cmd, "help") == 0) {
+        rc = help_main(argc, argv);
+    } else if (strcmp(cmd, "new") == 0) {
+        rc = new_main(argc, argv);
+    } else if (strcmp(cmd, "sim") == 0) {
         rc = cmd_sim(argc, argv);
     } else if (strcmp(cmd, "build") == 0 || strcmp(cmd, "check") == 0 ||
                strcmp(cmd, "watch") == 0 || strcmp(cmd, "serve") == 0) {
@@ -390,8 +438,10 @@ int main(int argc, char **argv)
             }
         }
     } else {
-        static const char *const commands[] = {"build", "check", "sim", "watch", "serve"};
-        const char *near = diag_suggest(cmd, commands, 5);
+        const char *names[N_COMMANDS];
+        for (size_t c = 0; c < N_COMMANDS; c++)
+            names[c] = commands[c].name;
+        const char *near = diag_suggest(cmd, names, N_COMMANDS);
         if (!near)
             return usage("unknown command", cmd);
         char *msg = xasprintf("unknown command '%s'; did you mean '%s'?", cmd, near);

@@ -14,6 +14,20 @@
 
 static const char *const board_keys[] = {"id",    "title",   "seed",  "replications", "parts",
                                          "links", "traffic", "goals", "expect"};
+static const char *const traffic_keys[] = {"from", "jobs",     "over",
+                                           "op",   "arrivals", "repeat_share"};
+
+const char *const *board_top_keys(size_t *n)
+{
+    *n = sizeof board_keys / sizeof board_keys[0];
+    return board_keys;
+}
+
+const char *const *board_traffic_keys(size_t *n)
+{
+    *n = sizeof traffic_keys / sizeof traffic_keys[0];
+    return traffic_keys;
+}
 
 /* A part id reference (links, traffic): returns the index or -1 (reported). */
 static int part_ref(const bp_board *b, const char *path, const ynode *v, const char *what, diag *d)
@@ -267,8 +281,8 @@ static void load_traffic(bp_board *b, const char *path, const ynode *tn, const b
     t->from = -1;
     if (yexpect(path, tn, YN_MAP, "traffic", d) != 0)
         return;
-    static const char *const keys[] = {"from", "jobs", "over", "op", "arrivals", "repeat_share"};
-    ycheck_keys(path, tn, "traffic key", keys, 6, d);
+    ycheck_keys(path, tn, "traffic key", traffic_keys, sizeof traffic_keys / sizeof traffic_keys[0],
+                d);
     const ynode *v;
     if (!(v = ymap_get(tn, "from"))) {
         ymissing(path, tn, "from", "traffic", d);

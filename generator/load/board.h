@@ -34,6 +34,11 @@ bp_board *board_load(const char *path, const bp_catalog *cat, const sim_limits *
  * max, else its number. */
 int board_max_replications(const bp_board *b);
 
+/* The keys a board file and its traffic take, in the loader's order (for
+ * the reference, boardpress help). Static; never freed. */
+const char *const *board_top_keys(size_t *n);
+const char *const *board_traffic_keys(size_t *n);
+
 /* Read a goals mapping ({measure: {max: V, min: V}}) into goals and pos
  * (arrays of SIM_M_COUNT). */
 void board_read_goals(const char *path, const ynode *gn, sim_goal *goals, bp_pos *pos, diag *d);

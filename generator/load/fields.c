@@ -167,10 +167,9 @@ static const struct {
     {FT_MSGID, "message_id", SIM_MESSAGE_ID_COUNT, message_id_name},
 };
 
-#define MAX_ENUM_NAMES 8 /* the longest enum above */
+#define MAX_ENUM_NAMES FIELDS_MAX_ENUM_NAMES
 
-/* The names of an enum field's values and what to call one in messages. */
-static size_t enum_names(field_type t, const char **names, const char **what)
+size_t fields_enum_names(field_type t, const char **names, const char **what)
 {
     for (size_t e = 0; e < sizeof enum_fields / sizeof enum_fields[0]; e++) {
         if (enum_fields[e].type != t)
@@ -215,7 +214,7 @@ int field_read(const char *path, const ynode *v, const field_def *f, void *targe
     case FT_PUBLISH:
     case FT_MSGID: {
         const char *names[MAX_ENUM_NAMES], *what;
-        size_t n = enum_names(f->type, names, &what);
+        size_t n = fields_enum_names(f->type, names, &what);
         int x;
         if (yread_enum(path, v, what, names, n, &x, d) != 0)
             return -1;
@@ -266,7 +265,7 @@ void field_format(buf *b, const field_def *f, const void *target)
     case FT_PUBLISH:
     case FT_MSGID: {
         const char *names[MAX_ENUM_NAMES], *what;
-        size_t n = enum_names(f->type, names, &what);
+        size_t n = fields_enum_names(f->type, names, &what);
         int x = *(const int *)at;
         buf_puts(b, x >= 0 && (size_t)x < n ? names[x] : "unknown");
         break;

@@ -48,6 +48,12 @@ const field_def *fields_find(const field_def *table, size_t n, const char *name)
  * most 5 segments (the fifth keeps any dots left). Returns how many. */
 size_t fields_split_path(char *path, char *segs[5]);
 
+/* The names of an enum field's values (FT_IDEM ... FT_MSGID; at most
+ * FIELDS_MAX_ENUM_NAMES) into names, and what to call one in messages into
+ * *what. Returns how many; 0 for a field that is not an enum. */
+#define FIELDS_MAX_ENUM_NAMES 8
+size_t fields_enum_names(field_type t, const char **names, const char **what);
+
 /* Read node v as field f into the struct at target. FT_TTL names are looked
  * up in the catalog's retention section (cat may be NULL while the catalog
  * itself is loading: then only durations and "forever"). */

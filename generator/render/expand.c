@@ -20,6 +20,12 @@ static const char *const directives[] = {"board",    "compare", "key-numbers",
                                          "timeline", "level",   "chart"};
 static const char *const filters[] = {"ci", "min", "max", "worst", "goal", "pass", "rate", "diff"};
 
+const char *const *render_directive_names(size_t *n)
+{
+    *n = sizeof directives / sizeof directives[0];
+    return directives;
+}
+
 /* ------------------------------------------------------------ words */
 
 /* Split inner into words (at most max); returns the count. Offsets are kept

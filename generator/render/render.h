@@ -32,4 +32,8 @@ typedef struct {
  * (`boardpress check`). */
 void render_site(site *s, const render_sink *sink);
 
+/* The names of the page directives ({{ board ID }} ...), in the renderer's
+ * order, for the reference (boardpress help). Static; never freed. */
+const char *const *render_directive_names(size_t *n);
+
 #endif
