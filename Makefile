@@ -133,18 +133,29 @@ $(BUILD)/obj/generator/%.o: generator/%.c
 	$(Q)$(CC) $(REL_CFLAGS) -D_DEFAULT_SOURCE $(CACHE_DEFS) -Isim-core -Igenerator $(PKG_CFLAGS) -c -o $@ $<
 
 # ---------------------------------------------------------------- sanitizer build (tests)
-ASAN_CFLAGS := $(WARN) -O1 -g $(SANITIZE) -MMD -MP
+ASAN_CFLAGS := $(WARN) -O1 -g -fPIC $(SANITIZE) -MMD -MP
 ASAN_SIM_OBJ := $(call objs,$(ASAN_BUILD),$(SIM_SRC))
 ASAN_GEN_OBJ := $(call objs,$(ASAN_BUILD),$(GEN_SRC)) $(ASAN_BUILD)/obj/gen/live_assets.o
 ASAN_SUPPORT_OBJ := $(call objs,$(ASAN_BUILD),$(TEST_SUPPORT))
 ASAN_TESTS := $(patsubst tests/unit/%.c,$(ASAN_BUILD)/tests/%,$(TEST_SRC))
+ASAN_TEST_OBJ := $(patsubst tests/unit/%.c,$(ASAN_BUILD)/obj/tests/unit/%.o,$(TEST_SRC))
+# The unit tests link the generator and simulator as one shared library, so
+# editing one .c file recompiles that object and relinks the library, not
+# every test; the objects are kept (make would delete them as intermediate).
+ASAN_LIB := $(ASAN_BUILD)/libbp.so
+.SECONDARY: $(ASAN_TEST_OBJ) $(ASAN_SUPPORT_OBJ)
 
-$(ASAN_BUILD)/obj/sim-core/%.o: sim-core/%.c
+# The objects are rebuilt when these flags change (a stamp holding them).
+ASAN_STAMP := $(ASAN_BUILD)/cflags.stamp
+$(shell mkdir -p $(ASAN_BUILD) && { echo '$(ASAN_CFLAGS)' | cmp -s - $(ASAN_STAMP) || \
+  echo '$(ASAN_CFLAGS)' >$(ASAN_STAMP); })
+
+$(ASAN_BUILD)/obj/sim-core/%.o: sim-core/%.c $(ASAN_STAMP)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)
 	$(Q)$(CC) $(ASAN_CFLAGS) $(SIM_DET) -Isim-core -c -o $@ $<
 
-$(ASAN_BUILD)/obj/generator/%.o: generator/%.c
+$(ASAN_BUILD)/obj/generator/%.o: generator/%.c $(ASAN_STAMP)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)
 	$(Q)$(CC) $(ASAN_CFLAGS) -D_DEFAULT_SOURCE $(CACHE_DEFS) -Isim-core -Igenerator $(PKG_CFLAGS) -c -o $@ $<
@@ -154,7 +165,7 @@ $(BUILD)/obj/generator/run/cache.o $(ASAN_BUILD)/obj/generator/run/cache.o: $(wi
 LIVE_OBJ = $(1)/obj/generator/preview/live.o
 $(call LIVE_OBJ,$(BUILD)) $(call LIVE_OBJ,$(ASAN_BUILD)): generator/preview/live.js
 
-$(ASAN_BUILD)/obj/tests/unit/%.o: tests/unit/%.c
+$(ASAN_BUILD)/obj/tests/unit/%.o: tests/unit/%.c $(ASAN_STAMP)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)
 	$(Q)$(CC) $(ASAN_CFLAGS) -D_DEFAULT_SOURCE -Isim-core -Igenerator -Itests/unit \
@@ -164,10 +175,18 @@ $(ASAN_BUILD)/boardpress: $(ASAN_GEN_OBJ) $(call objs,$(ASAN_BUILD),generator/ma
 	$(call say,CC,$@)
 	$(Q)$(CC) $(ASAN_CFLAGS) -o $@ $^ $(PKG_LIBS)
 
-$(ASAN_BUILD)/tests/%: $(ASAN_BUILD)/obj/tests/unit/%.o $(ASAN_SUPPORT_OBJ) $(ASAN_GEN_OBJ) $(ASAN_SIM_OBJ)
+$(ASAN_LIB): $(ASAN_GEN_OBJ) $(ASAN_SIM_OBJ)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(ASAN_CFLAGS) -shared -o $@.tmp $^ $(PKG_LIBS)
+	$(Q)mv $@.tmp $@
+
+# The library is order-only: a test is relinked when its own objects change,
+# and picks up a rebuilt library when it runs.
+$(ASAN_BUILD)/tests/%: $(ASAN_BUILD)/obj/tests/unit/%.o $(ASAN_SUPPORT_OBJ) | $(ASAN_LIB)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)
-	$(Q)$(CC) $(ASAN_CFLAGS) -o $@ $^ $(PKG_LIBS) $(CMOCKA_LIBS)
+	$(Q)$(CC) $(ASAN_CFLAGS) -o $@ $^ -L$(ASAN_BUILD) -lbp -Wl,-rpath,'$$ORIGIN/..' \
+	  $(PKG_LIBS) $(CMOCKA_LIBS)
 
 # ---------------------------------------------------------------- WebAssembly module
 # sim-core as build/wasm/simcore.wasm, the simulator pages run in the reader's
@@ -230,7 +249,7 @@ $(BUILD)/obj/gen/live_assets.o: $(LIVE_ASSETS_C)
 	$(call say,CC,$@)
 	$(Q)$(CC) $(REL_CFLAGS) -Igenerator -c -o $@ $<
 
-$(ASAN_BUILD)/obj/gen/live_assets.o: $(LIVE_ASSETS_C)
+$(ASAN_BUILD)/obj/gen/live_assets.o: $(LIVE_ASSETS_C) $(ASAN_STAMP)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)
 	$(Q)$(CC) $(ASAN_CFLAGS) -Igenerator -c -o $@ $<
@@ -294,6 +313,38 @@ unit-tests: test-build
 	  echo "== $$t"; "$$t" || fail=1; \
 	done; \
 	if [ $$fail != 0 ]; then echo "unit tests FAILED"; exit 1; fi
+
+# make check: the fast tier, for every save (under a minute on two cores).
+# The unit suites with the random-layout rounds cut to CHECK_ROUNDS, and the
+# scripts that take seconds, two at a time; each prints one line, or its
+# log when it fails. No browser, no package installs (the scripts' tools
+# come with `make test-deps`). `make test` runs everything.
+CHECK_SCRIPTS ?= golden cli cache includes ownership html serve
+CHECK_ROUNDS ?= 20
+CHECK_JOBS ?= 2
+CHECK_LOG := $(BUILD)/check
+CHECK_UNITS := $(addprefix check-unit/,$(notdir $(ASAN_TESTS)))
+CHECK_RUNS := $(addprefix check-run/,$(CHECK_SCRIPTS))
+
+.PHONY: check check-all $(CHECK_UNITS) $(CHECK_RUNS)
+check: deps
+	@$(MAKE) --no-print-directory test-build
+	@rm -rf $(CHECK_LOG); mkdir -p $(CHECK_LOG); start=$$(date +%s); \
+	$(MAKE) --no-print-directory -j$(CHECK_JOBS) -k check-all || { echo "make check: FAILED"; exit 1; }; \
+	echo "make check: all passed in $$(( $$(date +%s) - start )) s"
+check-all: $(CHECK_UNITS) $(CHECK_RUNS)
+
+# $(call check_step,NAME,COMMAND): runs COMMAND into NAME's log.
+define check_step
+@t0=$$(date +%s%N); if $(2) >$(CHECK_LOG)/$(1).log 2>&1; then \
+  printf '  ok   %-22s %5.1f s\n' $(1) "$$(( ($$(date +%s%N) - t0) / 1000000 ))e-3"; \
+else printf '  FAIL %s:\n' $(1); sed 's/^/    /' $(CHECK_LOG)/$(1).log; exit 1; fi
+endef
+
+$(CHECK_UNITS): check-unit/%:
+	$(call check_step,$*,BP_LAYOUT_ROUNDS=$(CHECK_ROUNDS) $(ASAN_BUILD)/tests/$*)
+$(CHECK_RUNS): check-run/%:
+	$(call check_step,run-$*,BP=$(ASAN_BUILD)/boardpress BUILD=$(BUILD) bash tests/run-$*.sh)
 
 # ---------------------------------------------------------------- bench, fuzz
 # make bench: the release build (-O2, no sanitizers) against its references
