@@ -18,7 +18,8 @@ problem) when
      ones (simcore.h, wire.h);
   4. libyaml, cmark-gfm, cairo (with fontconfig) or libmicrohttpd is
      included by more than one file, or by a header: each is used from
-     exactly one .c file.
+     exactly one .c file;
+  5. a .c file has more than MAX_LINES (800) lines: split it by job first.
 
 #include "..." lines are resolved as the compiler does: the including
 file's folder first, then the -I folders, in order; by default those the
@@ -39,6 +40,7 @@ LIBRARIES = {
     "cairo": re.compile(r"^(cairo|fontconfig/)"),
     "libmicrohttpd": re.compile(r"^microhttpd\.h$"),
 }
+MAX_LINES = 800
 QUOTE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 ANGLE = re.compile(r"^\s*#\s*include\s*<([^>]+)>")
 
@@ -162,7 +164,11 @@ def check(root, inc_dirs):
             problems.append(f"{rel}: in no stage folder (stages: {', '.join(ORDER[1:-1])})")
             continue
         with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as f:
-            lines = f.read().split("\n")
+            text = f.read()
+        lines = text.split("\n")
+        n_lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+        if rel.endswith(".c") and n_lines > MAX_LINES:
+            problems.append(f"{rel}: {n_lines} lines, more than {MAX_LINES}; split it by job")
         for n, line in enumerate(lines, 1):
             m = QUOTE.match(line)
             if m:
@@ -220,7 +226,7 @@ def main():
         return 1
     edges = sum(len(v) for v in graph.values())
     print(f"check_includes: {len(graph)} files, {edges} includes: no cycle, stages in order "
-          f"({' < '.join(ORDER)}), each library in one file")
+          f"({' < '.join(ORDER)}), each library in one file, no .c file over {MAX_LINES} lines")
     return 0
 
 

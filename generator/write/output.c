@@ -14,15 +14,7 @@
  * check is left alone, and named in the error when it stops the build.
  * The trees themselves (identity, recovery, claiming, the swap) are in
  * outtree.c; the record format in journal.c; descriptor walks in outfs.c.
- *
- * Speed (README "Performance"): deleting a folder is the slowest thing a
- * build can ask of the file system (ext4 mounted with `discard` frees each
- * folder's block synchronously), so the previous tree is not deleted after
- * the swap but kept in the cache folder (spare-NAME-TOKEN) and recycled as
- * the next build's new tree: its folders stay, unchanged files are hard
- * links shared with the live tree, and a rebuild only replaces what
- * changed. Writes may come from several threads; the journal lists files in
- * the deterministic order of the (seq, sub) of each write. */
+ * Why the previous tree is recycled, not deleted: output.h. */
 #define _GNU_SOURCE
 #include "write/output.h"
 #include "write/output_internal.h"

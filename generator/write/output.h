@@ -1,8 +1,18 @@
-/* output.h — the output folder, written atomically (SPEC §7): a new tree is
- * built beside --out and swapped in only when the whole build succeeded;
- * unchanged files are hard-linked from the previous tree instead of written.
- * boardpress touches only trees its journal (journal.h) proves it made, and
- * refuses to replace a folder holding anything it did not write. */
+/* output.h — the output folder, written atomically: a new tree is built
+ * beside --out and swapped in only when the whole build succeeded, so a
+ * reader never sees half a site; unchanged files are hard-linked from the
+ * previous tree instead of written. boardpress touches only trees its
+ * journal (journal.h) proves it made, and refuses to replace a folder
+ * holding anything it did not write.
+ *
+ * Speed (README "Performance"): deleting a folder is the slowest thing a
+ * build can ask of the file system (ext4 mounted with `discard` frees each
+ * folder's block synchronously), so the previous tree is not deleted after
+ * the swap but kept in the cache folder (spare-NAME-TOKEN) and recycled as
+ * the next build's new tree: its folders stay, unchanged files are hard
+ * links shared with the live tree, and a rebuild only replaces what
+ * changed. Writes may come from several threads; the journal lists files in
+ * the deterministic order of the (seq, sub) of each write. */
 #ifndef BP_OUTPUT_H
 #define BP_OUTPUT_H
 
