@@ -2,6 +2,7 @@
  * within the limits md_limits.c checks), expands placeholders in text nodes
  * through a callback (so code spans and code blocks keep `{{ x }}`
  * exactly), gives headings stable ids, renders HTML. */
+#define _GNU_SOURCE /* memmem */
 #include "render/markdown.h"
 #include "render/markdown_internal.h"
 
@@ -498,6 +499,42 @@ static void check_table(walker *w, cmark_node *table)
     }
 }
 
+/* Tell the caller of a link, at its address in the file. cmark-gfm gives
+ * a link that spans lines the line it closes on, so the address is looked
+ * for in the source instead: from the start of the link's block, after the
+ * block's links before it (then anywhere, for a reference defined
+ * elsewhere); not found (written with escapes or entities), the start of
+ * its block. */
+static void report_link(walker *w, cmark_node *n, cmark_node **block, size_t *cursor)
+{
+    const char *url = cmark_node_get_url(n);
+    if (!url)
+        return;
+    cmark_node *b = cmark_node_parent(n);
+    while (b && (cmark_node_get_type(b) & CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_INLINE)
+        b = cmark_node_parent(b);
+    size_t start = b ? source_start(w, b) : 0;
+    if (b != *block) {
+        *block = b;
+        *cursor = start;
+    }
+    size_t ul = strlen(url), off = start;
+    const char *hit = NULL;
+    if (ul && *cursor <= w->b.len)
+        hit = memmem(w->b.text + *cursor, w->b.len - *cursor, url, ul);
+    if (!hit && ul)
+        hit = memmem(w->b.text, w->b.len, url, ul);
+    if (hit) {
+        off = (size_t)(hit - w->b.text);
+        if (off >= *cursor)
+            *cursor = off + ul;
+    }
+    int line, byte_col;
+    position_of(w, off, &line, &byte_col);
+    w->b.o->link(w->b.o->link_ctx, url, line + w->b.o->line_offset,
+                 md_char_col(&w->b, line, byte_col));
+}
+
 /* Give a heading an id and a self-link: render it alone and swap it for a
  * custom block with the id added. */
 static cmark_node *heading_with_id(walker *w, cmark_node *h, cmark_llist *exts, int options)
@@ -602,8 +639,8 @@ int md_render(const char *text, size_t len, const md_options *o, buf *out, diag 
     cmark_llist *exts = cmark_parser_get_syntax_extensions(p);
 
     /* Collect first, then change: the iterator must not see edited nodes. */
-    cmark_node **texts = NULL, **heads = NULL;
-    size_t n_texts = 0, cap_texts = 0, n_heads = 0, cap_heads = 0;
+    cmark_node **texts = NULL, **heads = NULL, **links = NULL;
+    size_t n_texts = 0, cap_texts = 0, n_heads = 0, cap_heads = 0, n_links = 0, cap_links = 0;
     cmark_iter *it = cmark_iter_new(doc);
     cmark_event_type ev;
     while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
@@ -617,6 +654,9 @@ int md_render(const char *text, size_t len, const md_options *o, buf *out, diag 
         } else if (t == CMARK_NODE_HEADING) {
             heads = xgrow(heads, sizeof *heads, &cap_heads, n_heads + 1);
             heads[n_heads++] = n;
+        } else if ((t == CMARK_NODE_LINK || t == CMARK_NODE_IMAGE) && o->link) {
+            links = xgrow(links, sizeof *links, &cap_links, n_links + 1);
+            links[n_links++] = n;
         } else if (strcmp(cmark_node_get_type_string(n), "table") == 0) {
             check_table(&w, n);
         }
@@ -631,11 +671,16 @@ int md_render(const char *text, size_t len, const md_options *o, buf *out, diag 
                          cmark_node_get_type(cmark_node_parent(parent)) == CMARK_NODE_DOCUMENT;
             expand_text(&w, texts[i], alone);
         }
+        cmark_node *link_block = NULL;
+        size_t link_cursor = 0;
+        for (size_t i = 0; i < n_links; i++) /* before headings are rendered alone */
+            report_link(&w, links[i], &link_block, &link_cursor);
         for (size_t i = 0; i < n_heads; i++)
             heading_with_id(&w, heads[i], exts, options);
     }
     free(texts);
     free(heads);
+    free(links);
 
     int rc = w.b.errors ? -1 : 0;
     if (rc == 0) {

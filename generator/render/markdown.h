@@ -38,14 +38,22 @@
 typedef int (*md_expand_fn)(void *ctx, const char *inner, size_t len, int line, int col, bool alone,
                             buf *out, bool *block);
 
+/* Told of one link or image of the page (after its placeholders): url as
+ * written (entities and escapes decoded), line/col where it starts in the
+ * file (1-based, col in characters; the start of its block when cmark-gfm
+ * gives an inline no position, as for autolinks). */
+typedef void (*md_link_fn)(void *ctx, const char *url, int line, int col);
+
 typedef struct {
     const char *path; /* for messages */
     int line_offset;  /* file lines before the body (front matter) */
     bool unsafe_html; /* pass raw HTML through (site.yaml unsafe_html) */
     md_expand_fn expand;
     void *ctx;
-    strset *ids; /* element ids the page already uses (the expand callback's figures, the
-                    template's); heading ids avoid them and are added. NULL: none */
+    strset *ids;     /* element ids the page already uses (the expand callback's figures, the
+                        template's); heading ids avoid them and are added. NULL: none */
+    md_link_fn link; /* NULL: links are not reported */
+    void *link_ctx;
 } md_options;
 
 /* Register cmark-gfm's extensions: call once before rendering from several

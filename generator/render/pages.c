@@ -150,12 +150,14 @@ static void check_shown(page_ctx *pc)
  * expanded, checked to show what its front matter lists, then through
  * template t (NULL: its template did not load) into index.html and
  * results.json, written through out when there is a sink. */
-static void render_page(site *s, const render_sink *sink, void *out, bp_page *p, tmpl *t)
+static void render_page(site *s, const render_sink *sink, void *out, bp_page *p, tmpl *t,
+                        page_info *pi)
 {
     page_ctx pc;
     memset(&pc, 0, sizeof pc);
     pc.s = s;
     pc.page = p;
+    pc.info = pi;
     pc.sink = sink;
     pc.out = out;
     buf_init(&pc.results);
@@ -176,7 +178,7 @@ static void render_page(site *s, const render_sink *sink, void *out, bp_page *p,
         goto out;
     }
     md_options mo = {p->path, p->body_line - 1, s->cfg.unsafe_html, expand_placeholder,
-                     &pc,     &pc.ids};
+                     &pc,     &pc.ids,          links_record,       pi};
     buf body;
     buf_init(&body);
     size_t mark = diag_mark(&s->d);
@@ -224,12 +226,13 @@ static void render_page(site *s, const render_sink *sink, void *out, bp_page *p,
         buf_free(&html);
         tmpl_scope_free(sc);
     }
+    pi->rendered = !diag_failed_since(&s->d, mark) && t;
     buf_free(&body);
 out:
     free(text);
     buf_free(&pc.results);
-    strset_free(&pc.files);
-    strset_free(&pc.ids);
+    pi->files = pc.files;
+    pi->ids = pc.ids;
     strset_free(&pc.in_results);
     free(pc.shows_board);
     free(pc.shows_level);
@@ -243,6 +246,7 @@ typedef struct {
     char *text; /* its error messages (owned), or NULL */
     int errors;
     bool io;
+    page_info info;
 } page_out;
 
 typedef struct {
@@ -266,7 +270,7 @@ static void render_one(render_queue *q, size_t i)
         free(r->text);
     }
     void *out = q->sink ? q->sink->open(q->sink->ctx, i) : NULL;
-    render_page(&ws, q->sink, out, q->s->pages[i], q->page_t[i]);
+    render_page(&ws, q->sink, out, q->s->pages[i], q->page_t[i], &r->info);
     if (out)
         q->sink->close(out);
     r->errors = ws.d.errors;
@@ -383,7 +387,14 @@ void render_site(site *s, const render_sink *sink)
         diag_add_text(&s->d, res[i].text, res[i].io);
         free(res[i].text);
     }
+    page_info *info = xcalloc(s->n_pages + 1, sizeof *info);
+    for (size_t i = 0; i < s->n_pages; i++)
+        info[i] = res[i].info;
     free(res);
+    /* links are checked against every page, so only once all rendered */
+    bool rendered = !s->d.errors;
+    for (size_t i = 0; i < s->n_pages && rendered; i++)
+        links_check(s, info, i);
     free(page_t);
     /* the site's own files come after every page's */
     void *out = sink ? sink->open(sink->ctx, s->n_pages) : NULL;
@@ -395,6 +406,9 @@ void render_site(site *s, const render_sink *sink)
     write_sitemap(s, sink, out);
     if (out)
         sink->close(out);
+    for (size_t i = 0; i < s->n_pages; i++)
+        page_info_free(&info[i]);
+    free(info);
     tmpl_lib_free(lib);
     strset_free(&named);
 }

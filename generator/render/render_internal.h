@@ -14,10 +14,50 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The files the site writes at its top for search (search.c). */
+#define SEARCH_INDEX_FILE "search-index.js"
+#define SEARCH_SCRIPT_FILE "search.js"
+
+/* A link of a page's Markdown, where it is written. */
+typedef struct {
+    char *url;
+    int line, col;
+} page_link;
+
+/* A part of a page for search: the text under one heading (id "" and no
+ * heading: the text before the first). */
+typedef struct {
+    char *id, *heading, *text;
+} page_section;
+
+/* What a rendered page leaves for the site's own files once every page is
+ * done (link checks, search, feed, share cards); one per page, written
+ * only by the thread rendering that page. */
+typedef struct {
+    bool rendered;    /* without errors */
+    strset ids;       /* every element id on the page */
+    strset files;     /* the files it wrote into its folder (names in it) */
+    page_link *links; /* of its Markdown, in order */
+    size_t n_links, cap_links;
+    page_section *sections;
+    size_t n_sections;
+    char *first_board; /* the id of the first board it draws, or NULL */
+} page_info;
+
+/* ------------------------------------------------------------ links.c */
+
+/* The md_link_fn of pages: ctx is the page's page_info. */
+void links_record(void *ctx, const char *url, int line, int col);
+/* Check the links of page number page (info: every page's), reporting to
+ * s->d. */
+void links_check(site *s, const page_info *info, size_t page);
+void page_info_free(page_info *pi);
+
 /* Per-page state while expanding placeholders. */
 typedef struct {
     site *s; /* the site, with the page's own diag (pages.c: render_one) */
     const bp_page *page;
+    page_info *info;         /* what the page leaves for the site's files */
     const render_sink *sink; /* NULL when checking */
     void *out;               /* the sink's handle for this page's files */
     strset files;            /* page files written so far */

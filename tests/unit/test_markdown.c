@@ -69,7 +69,7 @@ static void render(run *x, const char *text, bool unsafe_html)
     diag_init(&x->d, NULL);
     x->r.d = &x->d;
     buf_init(&x->html);
-    md_options o = {"p.md", 3, unsafe_html, record, &x->r, NULL};
+    md_options o = {"p.md", 3, unsafe_html, record, &x->r, NULL, NULL, NULL};
     x->rc = md_render(text, strlen(text), &o, &x->html, &x->d);
 }
 
@@ -356,7 +356,7 @@ static void heading_ids_avoid_page_ids(void **state)
     diag d;
     diag_init(&d, NULL);
     recorder r = {.d = &d};
-    md_options o = {"p.md", 0, false, record, &r, &ids};
+    md_options o = {"p.md", 0, false, record, &r, &ids, NULL, NULL};
     buf out;
     buf_init(&out);
     const char *text = "# Main\n\n## Compare\n\n## Compare\n";
@@ -369,6 +369,35 @@ static void heading_ids_avoid_page_ids(void **state)
     assert_int_equal(ids.n, 5);
     buf_free(&out);
     strset_free(&ids);
+    diag_free(&d);
+}
+
+/* Every link and image is told with its place in the file (front matter
+ * lines counted, columns in characters), also inside headings and tables. */
+static void note_link(void *ctx, const char *url, int line, int col)
+{
+    buf *b = ctx;
+    buf_printf(b, "%d:%d %s\n", line, col, url);
+}
+
+static void links_are_reported(void **state)
+{
+    (void)state;
+    diag d;
+    diag_init(&d, NULL);
+    recorder r = {.d = &d};
+    buf got;
+    buf_init(&got);
+    md_options o = {"p.md", 2, false, record, &r, NULL, note_link, &got};
+    buf out;
+    buf_init(&out);
+    const char *text = "# To [the top](../#a)\n\n"
+                       "\u00e9t\u00e9 [b](x/) and ![c](d.svg)\n\n"
+                       "| a | b |\n|---|---|\n| [e](mailto:e@x.org) | f |\n";
+    assert_int_equal(md_render(text, strlen(text), &o, &out, &d), 0);
+    assert_string_equal(got.data, "3:16 ../#a\n5:9 x/\n5:22 d.svg\n9:7 mailto:e@x.org\n");
+    buf_free(&got);
+    buf_free(&out);
     diag_free(&d);
 }
 
@@ -495,6 +524,7 @@ int main(void)
         cmocka_unit_test(heading_ids),
         cmocka_unit_test(heading_ids_avoid_page_ids),
         cmocka_unit_test(slugify),
+        cmocka_unit_test(links_are_reported),
         cmocka_unit_test(raw_html_and_links),
         cmocka_unit_test(limits),
     };
