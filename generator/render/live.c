@@ -118,6 +118,22 @@ static void controls(buf *out, const slevel *sl, const int *start)
     expand_level_start(out, l, start);
 }
 
+/* What the last move changed ("duplicates 110.3 -> 147.2", written by the
+ * script) and, on a level with goals, its verdict: kept in view while any
+ * of the level is (static/boardpress.css), so a reader sees the effect of
+ * a move wherever the control they moved sits. */
+static void now_line(buf *out, const slevel *sl, const sboard *start)
+{
+    buf_puts(out, "<div class=\"bp-level-now\"><p class=\"bp-live-changed\" aria-live=\"polite\" "
+                  "hidden></p>");
+    if (!sl->level->sandbox) {
+        buf_puts(out, "<p class=\"bp-level-status\" role=\"status\">");
+        expand_level_status(out, start);
+        buf_puts(out, "</p>");
+    }
+    buf_puts(out, "</div>\n");
+}
+
 /* The counts: a table of measures with their means, as data-measure. */
 static void counts_table(buf *out, const sboard *b, const bp_level *l)
 {
@@ -228,7 +244,21 @@ static void data_block(buf *out, page_ctx *pc, const slevel *sl, const int *star
     buf_puts(out, "],\"counts\":[");
     for (size_t i = 0; i < l->n_counts; i++)
         buf_printf(out, "%s\"%s\"", i ? "," : "", sim_measure_name(l->counts[i]));
-    buf_puts(out, "]}</script>\n");
+    /* the words for each measure the section shows, for the line of what
+     * a move changed */
+    buf_puts(out, "],\"labels\":{");
+    first = true;
+    for (int m = 0; m < SIM_M_COUNT; m++) {
+        bool on_page = !l->sandbox && (l->goals[m].has_max || l->goals[m].has_min);
+        for (size_t i = 0; i < l->n_counts; i++)
+            on_page = on_page || l->counts[i] == (sim_measure)m;
+        if (!on_page)
+            continue;
+        buf_printf(out, "%s\"%s\":", first ? "" : ",", sim_measure_name((sim_measure)m));
+        put_json_text(out, fmt_measure_label((sim_measure)m));
+        first = false;
+    }
+    buf_puts(out, "}}</script>\n");
 }
 
 int expand_live_level(page_ctx *pc, const ph_at *a, slevel *sl, buf *out)
@@ -257,7 +287,26 @@ int expand_live_level(page_ctx *pc, const ph_at *a, slevel *sl, buf *out)
     const int *opts = &sl->opts[sl->start * nc];
 
     expand_level_open(pc, out, l, l->sandbox ? " bp-live-level bp-sandbox" : " bp-live-level");
+    /* from 1024 px the controls and the numbers they change sit side by
+     * side above the diagram; below that the boxes fall away (display:
+     * contents) and the parts stack in this order */
+    buf_puts(out, "<div class=\"bp-live-top\"><div class=\"bp-live-controls\">\n");
     controls(out, sl, opts);
+    now_line(out, sl, start);
+    buf_puts(out, "<button type=\"button\" class=\"bp-reset\" hidden>Reset</button>\n"
+                  "</div>\n<div class=\"bp-live-numbers\">\n");
+    if (!l->sandbox) {
+        buf_puts(out,
+                 "<div class=\"bp-table-wrap\"><table class=\"bp-goals bp-reflow\">\n<thead><tr>"
+                 "<th scope=\"col\">Measure</th><th scope=\"col\">Goal</th>"
+                 "<th scope=\"col\">Measured</th><th scope=\"col\">Result</th></tr></thead>"
+                 "\n<tbody>\n");
+        expand_level_goal_rows(out, start, l, false, true);
+        buf_puts(out, "</tbody></table></div>\n");
+    }
+    if (l->n_counts)
+        counts_table(out, start, l);
+    buf_puts(out, "</div></div>\n");
     int wide_w = widest_drawn(sl);
     buf_puts(out, "<figure class=\"bp-figure bp-level-board bp-live-board\">");
     for (size_t d = 0; d < lv->n_drawn; d++) {
@@ -280,23 +329,6 @@ int expand_live_level(page_ctx *pc, const ph_at *a, slevel *sl, buf *out)
     }
     buf_puts(out, "</figure>\n");
     provenance(out, start);
-    if (!l->sandbox) {
-        buf_puts(out,
-                 "<div class=\"bp-table-wrap\"><table class=\"bp-goals bp-reflow\">\n<thead><tr>"
-                 "<th scope=\"col\">Measure</th><th scope=\"col\">Goal</th>"
-                 "<th scope=\"col\">Measured</th><th scope=\"col\">Result</th></tr></thead>"
-                 "\n<tbody>\n");
-        expand_level_goal_rows(out, start, l, false, true);
-        buf_puts(out, "</tbody></table></div>\n");
-    }
-    if (l->n_counts)
-        counts_table(out, start, l);
-    if (!l->sandbox) {
-        buf_puts(out, "<p class=\"bp-level-status\" role=\"status\">");
-        expand_level_status(out, start);
-        buf_puts(out, "</p>\n");
-    }
-    buf_puts(out, "<button type=\"button\" class=\"bp-reset\" hidden>Reset</button>\n");
     data_block(out, pc, sl, opts);
     buf_puts(out, "</section>\n");
 

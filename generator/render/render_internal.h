@@ -133,10 +133,10 @@ int expand_page_file(page_ctx *pc, const char *name, const char *data);
 #define FIG_PAGE_INSET 48
 #define FIG_LEVEL_INSET 42
 /* The inline form's steps (the bp-fit-N classes boardpress.css knows: 320,
- * 384, ... 960; a wider drawing's class matches no rule and stays narrow). */
+ * 336, ... 1280; a wider drawing's class matches no rule and stays narrow). */
 #define FIG_FIT_MIN 320
-#define FIG_FIT_STEP 64
-#define FIG_FIT_MAX 960
+#define FIG_FIT_STEP 16
+#define FIG_FIT_MAX 1280
 
 /* A drawing to put on the page. */
 typedef struct {

@@ -185,6 +185,7 @@
     var startNote = section.querySelector('.bp-level-start');
     var reset = section.querySelector('button.bp-reset');
     var status = section.querySelector('.bp-level-status');
+    var changed = section.querySelector('.bp-live-changed');
     var drawings = all(section, '.bp-live-drawing');
     var sliders = form ? all(form, 'input[type="range"]') : [];
 
@@ -223,8 +224,53 @@
       });
     }
 
+    /* The text each measure shows now, by name (its first element outside
+     * the diagrams of other options). */
+    function shownMeasures() {
+      var seen = {};
+      all(section, '[data-measure]').forEach(function (el) {
+        var name = el.getAttribute('data-measure');
+        if (name in seen || (changed && changed.contains(el))) return;
+        var d = el.closest('.bp-live-drawing');
+        if (!d || !d.hidden) seen[name] = el.textContent;
+      });
+      return seen;
+    }
+
+    /* The line of what a run changed, under the controls: each measure
+     * whose text changed, old and new ("duplicates 110.3 → 147.2"); the
+     * new value is a data-measure like every other number. */
+    function showChanged(before, after) {
+      if (!changed) return;
+      var parts = [];
+      Object.keys(after).forEach(function (name) {
+        if (before[name] === undefined || before[name] === after[name]) return;
+        var words = (data.labels && data.labels[name]) || name;
+        parts.push({name: name, words: words.charAt(0).toLowerCase() + words.slice(1),
+          was: before[name], now: after[name]});
+      });
+      if (!parts.length) return;
+      while (changed.firstChild) changed.removeChild(changed.firstChild);
+      parts.forEach(function (p) {
+        var span = document.createElement('span'), num = document.createElement('span');
+        var was = document.createElement('span');
+        span.className = 'bp-change';
+        was.className = 'bp-was';
+        was.textContent = p.was + ' \u2192 ';
+        num.className = 'bp-num';
+        num.setAttribute('data-measure', p.name);
+        num.textContent = p.now;
+        span.appendChild(document.createTextNode(p.words + ' '));
+        span.appendChild(was);
+        span.appendChild(num);
+        changed.appendChild(span);
+      });
+      changed.hidden = false;
+    }
+
     /* Every number from a run's results. */
     function showResult(r, pos, ms, place) {
+      var before = shownMeasures();
       all(section, '[data-measure]').forEach(function (el) {
         var m = r.measures[el.getAttribute('data-measure')];
         if (m) el.textContent = self.BpFmt.measure(el.getAttribute('data-measure'), m.mean);
@@ -251,6 +297,7 @@
           : 'Not yet: ' + missed + ' of ' + total + ' goal' + plural(total, '', 's') + ' missed.';
       }
       if (!data.sandbox) section.classList.toggle('bp-complete', missed === 0);
+      showChanged(before, shownMeasures());
       if (runsEl) runsEl.textContent = r.replications + plural(r.replications, ' run', ' runs');
       say('These numbers were measured in your browser just now' +
         (place === 'worker' ? ', in the background' : '') + ', by the same simulator, in ' +

@@ -1,0 +1,224 @@
+// inview.mjs — results in view: a reader who moves a control of a level
+// sees what the move changed without scrolling. Run by tests/run-inview.sh
+// on the real site (content/), in Debian's Chromium (playwright-core).
+//
+// usage: node inview.mjs SITE_DIR
+//
+// At 1280×800 and at 375×667, on every page with a level:
+//   - every control of every live level (each slider, each handle on a
+//     drawing, each draggable number in prose that moves it) is brought
+//     into view as a reader would have it and moved by the keyboard, three
+//     times (one step, to its end, back to its start); once the browser has
+//     measured the new state, every element with data-measure (in the
+//     level or elsewhere on the page) whose text changed, of those the
+//     page draws at all, has at least one element of the same measure
+//     inside the viewport, shown;
+//   - at 375 px, each option of every level (a radio, a toggle's button) is
+//     chosen in turn, and the level's verdict (.bp-level-status) is then
+//     inside the viewport.
+// Exits 1 after listing every failed check.
+
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serve } from './serve.mjs';
+
+const [siteArg] = process.argv.slice(2);
+if (!siteArg) {
+  console.error('usage: node inview.mjs SITE_DIR');
+  process.exit(2);
+}
+const SITE = path.resolve(siteArg);
+const CHROMIUM = process.env.BP_CHROMIUM || '/usr/bin/chromium';
+const VIEWS = [
+  { width: 1280, height: 800 },
+  { width: 375, height: 667 },
+];
+
+const failures = [];
+let checks = 0;
+function check(ok, what) {
+  checks++;
+  if (!ok) failures.push(what);
+}
+
+function pagesWithLevels(root) {
+  return fs
+    .readdirSync(root, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && fs.existsSync(path.join(root, e.name, 'index.html')))
+    .map((e) => e.name)
+    .filter((n) => fs.readFileSync(path.join(root, n, 'index.html'), 'utf8').includes('class="bp-level'))
+    .sort();
+}
+
+// In the page: every data-measure's text, in document order, and a marker
+// on each so the same element is found again.
+function snapshot(page) {
+  return page.evaluate(() => {
+    const out = [];
+    document.querySelectorAll('[data-measure]').forEach((el, i) => {
+      if (!el.hasAttribute('data-inview-id')) el.setAttribute('data-inview-id', 'm' + i + '-' + Math.random());
+      out.push([el.getAttribute('data-inview-id'), el.getAttribute('data-measure'), el.textContent]);
+    });
+    return out;
+  });
+}
+
+// The measures whose text changed between two snapshots, and for each
+// whether one of its elements is shown inside the viewport.
+function changedInView(page, before) {
+  return page.evaluate((before) => {
+    const was = new Map(before.map(([id, , text]) => [id, text]));
+    // drawn at all (a drawing of other options, the other theme's, is not)
+    const rendered = (el) => {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) return false;
+      for (let e = el; e && e.nodeType === 1; e = e.parentNode) {
+        const cs = getComputedStyle(e);
+        if (cs.display === 'none' || cs.visibility === 'hidden' || Number(cs.opacity) === 0) return false;
+      }
+      return true;
+    };
+    const shown = (el) => {
+      const r = el.getBoundingClientRect();
+      if (r.bottom <= 0 || r.top >= innerHeight || r.right <= 0 || r.left >= innerWidth) return false;
+      return rendered(el);
+    };
+    const changed = new Set();
+    document.querySelectorAll('[data-measure]').forEach((el) => {
+      const id = el.getAttribute('data-inview-id');
+      if (id && was.has(id) && was.get(id) !== el.textContent && rendered(el))
+        changed.add(el.getAttribute('data-measure'));
+    });
+    const out = {};
+    for (const name of changed)
+      out[name] = [...document.querySelectorAll(`[data-measure="${name}"]`)].some(shown);
+    return out;
+  }, before);
+}
+
+// Waits until the level has measured a state other than `state` in the
+// browser (or said it cannot: stale).
+async function measured(page, levelId, state) {
+  await page.waitForFunction(
+    ([id, state]) => {
+      const s = document.getElementById(id);
+      const m = s.getAttribute('data-measured');
+      return s.getAttribute('data-state') !== state && (m === 'browser' || m === 'stale') &&
+        !s.hasAttribute('aria-busy');
+    },
+    [levelId, state],
+    { timeout: 60000 },
+  );
+}
+
+// Every control that moves a live level: its sliders, its handles, the
+// draggable numbers anywhere on the page that name one of its choices.
+async function controlsOf(page, levelId) {
+  return page.evaluate((id) => {
+    const s = document.getElementById(id);
+    const sets = [...s.querySelectorAll('input[type="range"][data-set]')].map((el) => el.getAttribute('data-set'));
+    const sel = [];
+    s.querySelectorAll('input[type="range"]').forEach((el) => sel.push('#' + el.id));
+    let n = 0;
+    const mark = (el, kind) => {
+      const cs = getComputedStyle(el);
+      if (el.getClientRects().length === 0 || cs.visibility === 'hidden') return;
+      el.setAttribute('data-inview-control', id + '-' + kind + n);
+      sel.push(`[data-inview-control="${id}-${kind}${n++}"]`);
+    };
+    s.querySelectorAll('[data-handle]').forEach((el) => mark(el, 'h'));
+    document.querySelectorAll('[data-scrub]').forEach((el) => {
+      if (el.getAttribute('data-level') === s.id.replace(/^level-/, '') || sets.includes(el.getAttribute('data-scrub')))
+        mark(el, 's');
+    });
+    return sel;
+  }, levelId);
+}
+
+async function moveAndCheck(page, levelId, selector, key, where) {
+  const ctl = page.locator(selector).first();
+  await ctl.evaluate((el) => el.scrollIntoView({ block: 'center', inline: 'nearest' }));
+  await ctl.focus();
+  const state = await page.evaluate((id) => document.getElementById(id).getAttribute('data-state'), levelId);
+  const before = await snapshot(page);
+  await page.keyboard.press(key);
+  const after = await page.evaluate((id) => document.getElementById(id).getAttribute('data-state'), levelId);
+  if (after === state) {
+    // that key did not move it (already at that end): nothing to see
+    return;
+  }
+  await measured(page, levelId, state);
+  const seen = await changedInView(page, before);
+  for (const [name, ok] of Object.entries(seen))
+    check(ok, `${where}: after ${key} on ${selector}, no '${name}' is inside the viewport`);
+}
+
+async function main() {
+  const server = await serve(SITE);
+  const base = `http://127.0.0.1:${server.address().port}/`;
+  const browser = await chromium.launch({ executablePath: CHROMIUM });
+  try {
+    for (const view of VIEWS) {
+      const ctx = await browser.newContext({ viewport: view });
+      for (const slug of pagesWithLevels(SITE)) {
+        const page = await ctx.newPage();
+        const errors = [];
+        page.on('pageerror', (e) => errors.push(e.message));
+        await page.goto(base + slug + '/');
+        const where = `${slug} at ${view.width}x${view.height}`;
+        const live = await page.$$eval('section.bp-live-level', (ss) => ss.map((s) => s.id));
+        for (const id of live) {
+          await page.waitForFunction((id) => document.getElementById(id).classList.contains('bp-live'), id, {
+            timeout: 60000,
+          });
+          for (const sel of await controlsOf(page, id)) {
+            for (const key of ['ArrowRight', 'End', 'Home']) await moveAndCheck(page, id, sel, key, where);
+          }
+        }
+        if (view.width === 375) {
+          const levels = await page.$$eval('section.bp-level', (ss) => ss.map((s) => s.id));
+          for (const id of levels) {
+            const isLive = live.includes(id);
+            const opts = await page.$$eval(`#${id} input[type="radio"], #${id} button.bp-toggle-btn`, (els) =>
+              els.map((_, i) => i),
+            );
+            for (const i of opts) {
+              const opt = page.locator(`#${id} input[type="radio"], #${id} button.bp-toggle-btn`).nth(i);
+              const state = await page.evaluate((id) => document.getElementById(id).getAttribute('data-state'), id);
+              await opt.scrollIntoViewIfNeeded();
+              await opt.click();
+              if (isLive) {
+                const now = await page.evaluate((id) => document.getElementById(id).getAttribute('data-state'), id);
+                if (now !== state) await measured(page, id, state);
+              }
+              const status = page.locator(`#${id} .bp-level-status`);
+              if ((await status.count()) === 0) continue;
+              const inView = await status.evaluate((el) => {
+                const r = el.getBoundingClientRect();
+                return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight;
+              });
+              check(inView, `${where}: after option ${i + 1} of ${id}, its verdict is not inside the viewport`);
+            }
+          }
+        }
+        check(errors.length === 0, `${where}: page errors: ${errors.join('; ')}`);
+        await page.close();
+      }
+      await ctx.close();
+    }
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  if (failures.length) {
+    for (const f of failures) console.error('FAIL: ' + f);
+    process.exit(1);
+  }
+  console.log(`inview: ${checks} checks passed`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
