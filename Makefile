@@ -1,6 +1,6 @@
 # boardpress: one GNU Makefile for the program, the site, the tests and the benches.
 # `make site` and `make test` are the two commands a user runs; both install
-# missing Debian packages first (SPEC §8).
+# missing Debian packages first (README "Two commands").
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c

@@ -1,5 +1,5 @@
 /* build.h — `boardpress build` and `boardpress check`: content/ to a site
- * (SPEC §5, §7), one stage after another (build.c). */
+ * (pages and their output tree), one stage after another (build.c). */
 #ifndef BP_BUILD_H
 #define BP_BUILD_H
 

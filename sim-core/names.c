@@ -1,5 +1,5 @@
 /* names.c — the fixed names of kinds, protocols, policies and measures
- * (SPEC §3), shared by YAML, placeholders and JSON. */
+ * boards and pages use, shared by YAML, placeholders and JSON. */
 #include "simcore.h"
 
 #include <string.h>

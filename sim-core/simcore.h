@@ -1,5 +1,5 @@
 /* simcore.h — the public interface of the boardpress simulator library.
- * A discrete-event model of message delivery (SPEC §3): plain C structs in,
+ * A discrete-event model of message delivery (MODEL.md): plain C structs in,
  * a result struct out. No I/O, no globals, deterministic for a given seed. */
 #ifndef SIMCORE_H
 #define SIMCORE_H
@@ -62,7 +62,8 @@ typedef enum {
     SIM_MESSAGE_ID_COUNT
 } sim_message_id;
 
-/* Measures, in the fixed order of SPEC §3 (names: sim_measure_name). */
+/* Measures, in a fixed order that results and pages keep (names:
+ * sim_measure_name). */
 typedef enum {
     SIM_M_JOBS,
     SIM_M_DELIVERIES,

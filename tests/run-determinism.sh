@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Two builds of the same input are byte-identical (SPEC §7), whatever the
+# Two builds of the same input are byte-identical, whatever the
 # time zone, locale, umask, build path, number of threads or cache state.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

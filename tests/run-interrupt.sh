@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run-interrupt.sh — an interrupted build loses nothing (SPEC §7). A generated
+# run-interrupt.sh — an interrupted build loses nothing. A generated
 # site of many pages is built once; then, for SIGINT, SIGTERM and SIGKILL, a
 # changed site's build is killed while it writes its new tree, and the
 # previous site must be whole and byte-identical. The next build must

@@ -14,7 +14,7 @@
 
 typedef enum { DRAW_NEUTRAL, DRAW_PASS, DRAW_FAIL } draw_tone;
 
-/* SPEC §7: every drawing comes in a wide and a narrow layout and a light
+/* Every drawing comes in a wide and a narrow layout and a light
  * and a dark rendering. The wide layout is at most DRAW_WIDE_MAX px wide
  * (a board that would be wider wraps its columns onto more rows); the
  * narrow one at most DRAW_NARROW_W, the text column of a 320 px phone,
@@ -52,7 +52,7 @@ typedef struct {
     int part; /* index into the board's parts */
     const char *text;
     draw_tone tone;
-    const char *measure; /* SPEC measure name, or NULL */
+    const char *measure; /* a measure name (sim_measure_name), or NULL */
     size_t value_len;
 } draw_note;
 

@@ -1,6 +1,6 @@
 /* catalog.c — content/catalog.yaml: every default the simulator uses, per
  * part kind and per protocol, plus prices, traffic defaults and named key
- * retention windows (SPEC §4). Nothing in the model has a default in C. */
+ * retention windows (content/catalog.yaml). Nothing in the model has a default in C. */
 #include "load/board.h"
 #include "load/fields.h"
 #include "base/fmt.h"

@@ -1,4 +1,4 @@
-/* level.h — level and chart files (SPEC §6) read into the site model's
+/* level.h — level and chart files (content/levels/) read into the site model's
  * bp_level and bp_chart (model/site.h): structure only; load/refs.c makes
  * their board variants. Free with level_free and chart_free. */
 #ifndef BP_LEVEL_H

@@ -119,7 +119,7 @@ const bp_catalog_value *catalog_find(const bp_catalog *c, const char *section, c
 
 /* ------------------------------------------------------------ levels and charts */
 
-/* A level (SPEC §6) offers choices, each overriding one board setting;
+/* A level (content/levels/) offers choices, each overriding one board setting;
  * every combination is simulated at build time. A chart sweeps one setting
  * along an x axis, one line per value of another (load/level.c makes both). */
 #define LEVEL_MAX_COMBOS 256
@@ -210,7 +210,7 @@ typedef struct {
     bp_pos pos; /* where the page lists it */
 } bp_ref;
 
-/* A content page's front matter (SPEC §5; load/page.c reads it). The body
+/* A content page's front matter (load/page.c reads it). The body
  * is not kept: it is read again, rendered and dropped page by page. */
 typedef struct {
     char *path;      /* file path as opened */
@@ -286,7 +286,7 @@ typedef struct {
     bp_pos about_pos;
 } site_config;
 
-/* A drawing in its four renderings (SPEC §7: wide and narrow, light and
+/* A drawing in its four renderings (wide and narrow, light and
  * dark; draw/draw.h's look index: layout * 2 + theme), each a complete SVG
  * document, and the one alt text they share. */
 #define FIGURE_LOOKS 4

@@ -1,4 +1,4 @@
-/* serve.h — `boardpress serve` (SPEC §2): build, watch (watch.h) and serve
+/* serve.h — `boardpress serve`: build, watch (watch.h) and serve
  * --out over HTTP with GNU libmicrohttpd, on 127.0.0.1:8000 by default.
  * Pages as served (never the files in --out) get a script that listens
  * for rebuilds: changed pages reload, a changed stylesheet is swapped, and

@@ -1,4 +1,4 @@
-/* expand.c — placeholders and directives of SPEC §5 into HTML: the entry
+/* expand.c — a page's placeholders and directives into HTML: the entry
  * md_render calls for each {{ ... }}, which splits it into words and hands
  * it on; the value placeholders
  *   {{ BOARD.MEASURE }}, {{ BOARD.MEASURE | ci }} (min, max, worst, goal,

@@ -1,6 +1,6 @@
 /* figure.c — the one place a drawing becomes page markup (render_internal.h:
- * figure_markup, expand_figure). A drawing comes in four renderings (SPEC
- * §7) and the browser picks one without JavaScript:
+ * figure_markup, expand_figure). A drawing comes in four renderings (wide
+ * and narrow, light and dark) and the browser picks one without JavaScript:
  *
  *   <picture>
  *     <source media="screen and (prefers-color-scheme: dark) and

@@ -1,5 +1,5 @@
 /* results.h — measured results as JSON: the `boardpress sim` output
- * (SPEC §2) and the entries of each page's results.json. */
+ * (README "boardpress sim JSON") and the entries of each page's results.json. */
 #ifndef BP_RESULTS_H
 #define BP_RESULTS_H
 

@@ -136,7 +136,7 @@
     return usd(v) + '/mo';
   }
 
-  /* sim-core/names.c's measure units, by SPEC measure name. */
+  /* sim-core/names.c's measure units, by measure name. */
   var UNITS = {
     error_rate: ratio,
     completion_time: seconds,

@@ -16,7 +16,7 @@
  *   {until} reached its precision), latencySamples (the fewest succeeded
  *   jobs a replication's latency percentiles came from: below 100, p99 is
  *   the largest),
- *   measures: {NAME: {mean, min, max, ci95}} for every SPEC measure name,
+ *   measures: {NAME: {mean, min, max, ci95}} for every measure name,
  *   goals: {NAME: {worst, pass}} for the measures the board has goals on,
  *   trace: [{t_us, kind, job, part, peer, detail}] (part indices; empty
  *   unless the wire asked for a trace)}.
@@ -33,7 +33,7 @@
 
   var RESULT_VERSION = 3;
 
-  /* SPEC §3 measure names, in simcore.h's order (sim_measure). */
+  /* The measures' names, in simcore.h's order (sim_measure). */
   var MEASURES = ['jobs', 'deliveries', 'effects', 'duplicates', 'charged_twice',
     'lost_writes', 'errors', 'error_rate', 'completion_time', 'latency_p50',
     'latency_p99', 'monthly_cost', 'events', 'lost_events', 'ghost_events',

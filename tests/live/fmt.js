@@ -4,7 +4,7 @@
  * one ulp either side of every power of ten and of each duration unit's
  * edge, random doubles over 30 orders of magnitude, negative numbers,
  * -0, subnormals, infinities and NaN; for each formatting function and for
- * every SPEC measure (its unit). Among them are ties that toFixed rounds
+ * every measure (its unit). Among them are ties that toFixed rounds
  * the other way, so a careless port fails. Usage: node fmt.js FMT_DUMP */
 'use strict';
 const { execFileSync } = require('child_process');

@@ -1,6 +1,6 @@
 /* fmt_dump.c — the page's number formatting (generator/base/fmt.c) for
  * tests/live/fmt.js, which compares it with generator/web/bp-fmt.js. Reads
- * lines "KIND BITS": KIND a SPEC measure name (fmt_measure with its unit)
+ * lines "KIND BITS": KIND a measure name (fmt_measure with its unit)
  * or number, seconds, ratio, usd_month (the functions themselves); BITS a
  * double's 64 bits as 16 hex digits. Writes one formatted value a line. */
 #include "base/fmt.h"
