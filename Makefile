@@ -206,6 +206,8 @@ $(ASAN_BUILD)/tests/%: $(ASAN_BUILD)/obj/tests/unit/%.o $(ASAN_SUPPORT_OBJ) | $(
 # promise that nothing lives in the first 1 KB of memory: with --stack-first
 # that is the far end of the stack, so the stack is 64 KB plus that 1 KB,
 # and a run reaches it only where a 64 KB stack would have overflowed.
+# SIM_NO_PROOFS leaves the proofs' choice lists out of the model's draws
+# (sim-core/model.h model_drive): the module samples only.
 # `make WASM_OPT=` leaves wasm-opt out (the module then misses the size limit).
 # Either way tests/run-wasm.sh proves the module's results are the native
 # build's bits.
@@ -219,7 +221,7 @@ WASM_FAST ?= model model_run queue rng stats
 WASM_O_FAST ?= -Os
 WASM_O_SMALL ?= -Oz
 WASM_OPT_LEVEL ?= -Os --converge --low-memory-unused
-WASM_CFLAGS := --target=wasm32 -flto $(WARN) $(SIM_DET) -DSIM_TERSE_CHECKS -Wno-unneeded-internal-declaration \
+WASM_CFLAGS := --target=wasm32 -flto $(WARN) $(SIM_DET) -DSIM_TERSE_CHECKS -DSIM_NO_PROOFS -Wno-unneeded-internal-declaration \
                -MMD -MP -isystem sim-core/wasm/include -Isim-core -Isim-core/wasm
 WASM_LDFLAGS := --target=wasm32 -flto -nostdlib -Wl,--no-entry -Wl,--stack-first \
                 -Wl,-z,stack-size=66560 -Wl,--strip-all

@@ -9,6 +9,7 @@
 #include "build.h"
 #include "help.h"
 #include "new.h"
+#include "prove.h"
 #include "preview/serve.h"
 #include "preview/watch.h"
 #include "simcore.h"
@@ -50,6 +51,15 @@ static const struct {
      "          --wire: write the board as the WebAssembly simulator reads it (binary;\n"
      "          sim-core/WIRE.md) instead of running it; --wire-result: run it and\n"
      "          write the results in the module's binary form instead of JSON"},
+    {"prove",
+     "prove BOARD.yaml [--jobs N] [--faults K] [--never MEASURE | --sometimes MEASURE]\n"
+     "                        [--catalog FILE]",
+     "prove a board's claim over every way N of its jobs (default 3) can\n"
+     "          meet up to K faults (default 2): each fault the board can have\n"
+     "          happens or not, each duration is short or long; prints JSON with\n"
+     "          the shortest counterexample when the claim does not hold. The claim:\n"
+     "          --never MEASURE, --sometimes MEASURE, else the board's first goal\n"
+     "          of at most 0 on a fault count"},
     {"watch", "watch [build options]",
      "build, then rebuild whenever content, templates or static change"},
     {"serve", "serve [build options] [--port N] [--bind ADDR]",
@@ -420,6 +430,8 @@ int main(int argc, char **argv)
         rc = new_main(argc, argv);
     } else if (strcmp(cmd, "sim") == 0) {
         rc = cmd_sim(argc, argv);
+    } else if (strcmp(cmd, "prove") == 0) {
+        rc = prove_main(argc, argv);
     } else if (strcmp(cmd, "build") == 0 || strcmp(cmd, "check") == 0 ||
                strcmp(cmd, "watch") == 0 || strcmp(cmd, "serve") == 0) {
         site_options o;

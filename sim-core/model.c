@@ -654,9 +654,7 @@ static void schedule_arrival(sim_model *m, uint32_t job)
         uint64_t n = m->jobs, over = (uint64_t)m->over_us;
         t = (int64_t)((uint64_t)job * (over / n) + ((uint64_t)job * (over % n)) / n);
     } else {
-        m->k.draws++;
-        m->arrival_clock +=
-            rng_exponential(m->key, job, D_ARRIVAL, (double)m->over_us / (double)m->jobs);
+        m->arrival_clock += model_gap(m, job, (double)m->over_us / (double)m->jobs);
         t = (int64_t)(m->arrival_clock + 0.5);
     }
     model_push(m, L_ARRIVAL, t - m->now, EV_ARRIVE, job, 0, 0, 0);
@@ -671,7 +669,7 @@ static void on_arrive(sim_model *m, uint32_t job)
     tr(m, SIM_TR_ARRIVE, job, m->t.users, -1, 0);
     if (m->bkey)
         m->bkey[job] = job > 0 && model_chance(m, job, D_REPEAT, m->repeat_share)
-                           ? m->bkey[rng_below(m->key, job, D_REPEAT_OF, job)]
+                           ? m->bkey[model_below(m, job, D_REPEAT_OF, job)]
                            : job;
     schedule_arrival(m, job + 1); /* lazily: one pending arrival at a time */
     if (!h->broker_fed)

@@ -4,6 +4,7 @@
 #ifndef SIM_MODEL_H
 #define SIM_MODEL_H
 
+#include "choice.h"
 #include "queue.h"
 #include "rng.h"
 #include "sim_internal.h"
@@ -280,6 +281,9 @@ struct sim_model {
     int64_t now;
     double arrival_clock; /* poisson: exact arrival time in us */
     bool oom;
+    /* a proof's run: every random choice is taken from this list instead
+     * of the random numbers (choice.h; MODEL.md "Proofs"); NULL samples */
+    sim_choices *drive;
 };
 
 static inline uint32_t bkey_of(const sim_model *m, uint32_t job)
@@ -301,13 +305,34 @@ static inline uint32_t msg_of(const sim_hop *h, uint32_t c)
 /* Copy c's try at its hop: who draws for it. */
 uint64_t copy_who(const sim_hop *h, uint32_t c, uint32_t try_no);
 
-/* A uniform on [0, 1) drawn at (who, what), counted in k.draws. */
+/* The list a proof's run takes its choices from, or NULL. The WebAssembly
+ * module runs no proofs (SIM_NO_PROOFS): there it is NULL at compile time,
+ * so the module holds none of the list's code. */
+static inline sim_choices *model_drive(const sim_model *m)
+{
+#ifdef SIM_NO_PROOFS
+    (void)m;
+    return NULL;
+#else
+    return m->drive;
+#endif
+}
+
+/* The model's random choices, each here, so that a proof can take them
+ * from its list (m->drive) where a sampled run draws them: */
+/* a uniform on [0, 1) drawn at (who, what), counted in k.draws (driven: 0
+ * when the fault or repeat happens, else 1); */
 double model_unit(sim_model *m, uint64_t who, uint32_t what);
+/* job's poisson gap before it, of this mean (driven: its median or its 99th
+ * percentile); */
+double model_gap(sim_model *m, uint32_t job, double mean_us);
+/* a uniform integer on [0, n) drawn at (who, what) (driven: any of them). */
+uint64_t model_below(sim_model *m, uint64_t who, uint32_t what, uint64_t n);
 /* Copy c's duration at try try_no (who: copy_who of them) from the hop's
  * dist `which` (AHEAD_..., d, drawn for what) when it is not constant,
  * counted likewise. A first try's comes from the hop's draws ahead, if it
  * has them: the draw at (who_of(c, 0, 1), what), its block drawn when it is
- * not there. */
+ * not there. Driven: the median or the 99th percentile. */
 int64_t model_hop_draw(sim_model *m, sim_hop *h, int which, const sim_dist *d, uint32_t what,
                        uint32_t c, uint32_t try_no, uint64_t who);
 

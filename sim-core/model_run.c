@@ -21,13 +21,33 @@ double model_unit(sim_model *m, uint64_t who, uint32_t what)
 {
     m->k.draws++;
     m->k.chances++;
+    if (model_drive(m))
+        return choice_take(model_drive(m), what == D_REPEAT ? CH_TRAFFIC : CH_FAULT, 2) ? 0.0 : 1.0;
     return rng_uniform(m->key, who, what);
+}
+
+double model_gap(sim_model *m, uint32_t job, double mean_us)
+{
+    m->k.draws++;
+    if (model_drive(m)) /* the exponential's median and 99th percentile: ln 2, ln 100 means */
+        return mean_us *
+               (choice_take(model_drive(m), CH_TIMING, 2) ? 4.605170185988091 : 0.6931471805599453);
+    return rng_exponential(m->key, job, D_ARRIVAL, mean_us);
+}
+
+uint64_t model_below(sim_model *m, uint64_t who, uint32_t what, uint64_t n)
+{
+    if (model_drive(m))
+        return n <= 255 ? choice_take(model_drive(m), CH_TRAFFIC, (uint32_t)n) : 0;
+    return rng_below(m->key, who, what, n);
 }
 
 int64_t model_hop_draw(sim_model *m, sim_hop *h, int which, const sim_dist *d, uint32_t what,
                        uint32_t c, uint32_t try_no, uint64_t who)
 {
     m->k.draws++;
+    if (model_drive(m))
+        return dist_at(d, choice_take(model_drive(m), CH_TIMING, 2) ? SIM_Z99 : 0);
     draw_ahead *a = h->ahead;
     if (try_no != 1 || !a)
         return dist_draw(d, m->key, who, what);

@@ -92,14 +92,19 @@ void dist_init(sim_dist *d, sim_latency l)
     }
 }
 
-int64_t dist_draw(const sim_dist *d, uint64_t key, uint64_t who, uint32_t what)
+int64_t dist_at(const sim_dist *d, double z)
 {
     if (d->sigma == 0)
         return d->constant_us;
-    double x = exp_of(d->mu + d->sigma * normal_draw(key, who, what));
+    double x = exp_of(d->mu + d->sigma * z);
     if (!(x < (double)SIM_DURATION_CAP_US))
         return SIM_DURATION_CAP_US;
     return (int64_t)(x + 0.5);
+}
+
+int64_t dist_draw(const sim_dist *d, uint64_t key, uint64_t who, uint32_t what)
+{
+    return d->sigma == 0 ? d->constant_us : dist_at(d, normal_draw(key, who, what));
 }
 
 /* ln 2 split so that k * LN2_HI is exact for |k| < 2^20 (fdlibm's split). */

@@ -93,6 +93,9 @@ void dist_init(sim_dist *d, sim_latency l);
 /* A duration drawn at (key, who, what); draws nothing for a constant
  * distribution. */
 int64_t dist_draw(const sim_dist *d, uint64_t key, uint64_t who, uint32_t what);
+/* The duration at z standard deviations (0: the median, SIM_Z99: the 99th
+ * percentile), rounded and capped as a draw is. */
+int64_t dist_at(const sim_dist *d, double z);
 
 /* Natural logarithm (x > 0) and exponential, accurate to about 1 ulp and
  * identical on every IEEE-754 machine. */

@@ -191,6 +191,31 @@ static void paired_json(buf *b, const results_pair *pair, const sim_result *r, i
     buf_putc(b, '}');
 }
 
+void results_trace_json(buf *b, const bp_board *board, const sim_trace_entry *v, size_t n)
+{
+    buf_putc(b, '[');
+    for (size_t i = 0; i < n; i++) {
+        const sim_trace_entry *e = &v[i];
+        if (i)
+            buf_putc(b, ',');
+        buf_puts(b, "{\"t_s\":");
+        fmt_json_number(b, (double)e->t_us / 1e6);
+        buf_puts(b, ",\"kind\":");
+        str(b, sim_trace_kind_name(e->kind));
+        buf_printf(b, ",\"job\":%lld,\"part\":", (long long)e->job);
+        str(b, board->parts[e->part].id);
+        if (e->peer >= 0) {
+            buf_puts(b, ",\"peer\":");
+            str(b, board->parts[e->peer].id);
+        }
+        buf_printf(b, ",\"detail\":%lld", (long long)e->detail);
+        if (e->copy > 0) /* a later copy of the job's message (0-based) */
+            buf_printf(b, ",\"copy\":%d", e->copy);
+        buf_putc(b, '}');
+    }
+    buf_putc(b, ']');
+}
+
 void results_json(buf *b, const bp_board *board, const sim_result *r, bool with_trace)
 {
     results_json_with(b, board, r, with_trace, NULL);
@@ -268,27 +293,9 @@ void results_json_with(buf *b, const bp_board *board, const sim_result *r, bool 
     if (pair)
         paired_json(b, pair, r, hops);
     if (with_trace) {
-        buf_puts(b, ",\"trace\":[");
-        for (size_t i = 0; i < r->n_trace; i++) {
-            const sim_trace_entry *e = &r->trace[i];
-            if (i)
-                buf_putc(b, ',');
-            buf_puts(b, "{\"t_s\":");
-            fmt_json_number(b, (double)e->t_us / 1e6);
-            buf_puts(b, ",\"kind\":");
-            str(b, sim_trace_kind_name(e->kind));
-            buf_printf(b, ",\"job\":%lld,\"part\":", (long long)e->job);
-            str(b, board->parts[e->part].id);
-            if (e->peer >= 0) {
-                buf_puts(b, ",\"peer\":");
-                str(b, board->parts[e->peer].id);
-            }
-            buf_printf(b, ",\"detail\":%lld", (long long)e->detail);
-            if (e->copy > 0) /* a later copy of the job's message (0-based) */
-                buf_printf(b, ",\"copy\":%d", e->copy);
-            buf_putc(b, '}');
-        }
-        buf_printf(b, "],\"trace_truncated\":%s", r->trace_truncated ? "true" : "false");
+        buf_puts(b, ",\"trace\":");
+        results_trace_json(b, board, r->trace, r->n_trace);
+        buf_printf(b, ",\"trace_truncated\":%s", r->trace_truncated ? "true" : "false");
     }
     buf_putc(b, '}');
 }

@@ -34,6 +34,10 @@ void results_json(buf *b, const bp_board *board, const sim_result *r, bool with_
  * on a board that has one. results.json and `sim --display` carry it. */
 void results_display(buf *b, const bp_board *board, const sim_result *r);
 
+/* Append a JSON array of trace entries v[0..n), one object each (t_s,
+ * kind, job, part, peer, detail, copy), as `sim --trace` prints them. */
+void results_trace_json(buf *b, const bp_board *board, const sim_trace_entry *v, size_t n);
+
 /* A result to pair with: the same seed and replications, another board. */
 typedef struct {
     const bp_board *board;

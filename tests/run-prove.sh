@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# `boardpress prove`: the JSON of a proof and of a counterexample, its
+# events as `sim --trace` prints them, minimality, exit codes, bad input.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+BP=${BP:-$root/build/boardpress}
+BP=$(cd "$(dirname "$BP")" && pwd)/$(basename "$BP")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "prove: FAIL: $*"; exit 1; }
+cat_="$root/tests/golden/catalog.yaml"
+
+board() { # board NAME POLICY: a consumer that loses one ack in a hundred
+  cat >"$tmp/$1.yaml" <<YAML
+id: $1
+title: A consumer ($2)
+seed: 1
+replications: 1
+parts:
+  - {id: users, kind: users}
+  - {id: broker, kind: message-broker}
+  - {id: processor, kind: consumer, idempotency: $2, crash_after_effect: 1%}
+  - {id: ledger, kind: database}
+links:
+  - {from: users, to: broker, protocol: http2}
+  - {from: broker, to: processor, protocol: amqp, lose_reply: 1%}
+  - {from: processor, to: ledger, protocol: sql}
+traffic: {from: users, jobs: 100, over: 10 s, op: charge, arrivals: even}
+goals:
+  duplicates: {max: 0}
+YAML
+}
+board nokey none
+board intx key-in-transaction
+
+"$BP" prove "$tmp/nokey.yaml" --catalog "$cat_" --jobs 2 --faults 2 >"$tmp/a.json"
+"$BP" prove "$tmp/nokey.yaml" --catalog "$cat_" --jobs 2 --faults 0 >"$tmp/b.json"
+"$BP" prove "$tmp/intx.yaml" --catalog "$cat_" --jobs 2 --faults 2 >"$tmp/c.json"
+"$BP" prove "$tmp/nokey.yaml" --catalog "$cat_" --jobs 2 --faults 2 --sometimes duplicates >"$tmp/d.json"
+python3 - "$tmp" <<'PY'
+import json, sys
+t = sys.argv[1]
+a, b, c, d = (json.load(open("%s/%s.json" % (t, n))) for n in "abcd")
+keys = ["board", "holds", "claim", "measure", "jobs", "faults", "runs", "events", "seconds"]
+assert list(a)[:len(keys)] == keys, list(a)
+assert a["holds"] is False and a["measure"] == "duplicates" and a["claim"] == "never", a
+assert a["jobs"] == 2 and a["faults"] == 2 and a["runs"] > 1
+cx = a["counterexample"]
+assert cx["faults"] == 1 and cx["value"] >= 1, cx
+kinds = [e["kind"] for e in cx["events"]]
+assert kinds.count("lost-reply") + kinds.count("crash") == 1, kinds
+assert kinds.count("effect") >= 3, kinds
+for e in cx["events"]:
+    assert set(e) <= {"t_s", "kind", "job", "part", "peer", "detail", "copy"}, e
+# one fault fewer: no counterexample, so the one above is the shortest
+assert b["holds"] is True and "counterexample" not in b and b["runs"] >= 1, b
+assert c["holds"] is True and "counterexample" not in c and c["runs"] > a["runs"], (a, c)
+assert d["holds"] is True and d["claim"] == "sometimes" and d["witness"]["faults"] == 1, d
+PY
+
+# the same proof twice: the same runs and the same counterexample
+"$BP" prove "$tmp/nokey.yaml" --catalog "$cat_" --jobs 2 --faults 2 >"$tmp/a2.json"
+python3 -c "
+import json,sys
+a,b=(json.load(open(p)) for p in sys.argv[1:]); a.pop('seconds'); b.pop('seconds')
+assert a == b" "$tmp/a.json" "$tmp/a2.json" || fail "a proof is not reproducible"
+
+# bad input: 1 with PATH:LINE:COL; bad usage: 2
+set +e
+"$BP" prove "$tmp/nokey.yaml" --catalog "$cat_" --never latency_p99 >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] || fail "a measure that is not a fault count should exit 1, got $rc"
+grep -q "nokey.yaml:[0-9]*:[0-9]*: error: a proof needs a fault count" "$tmp/err" || fail "$(cat "$tmp/err")"
+"$BP" prove "$tmp/nokey.yaml" --catalog "$cat_" --never ghost_events >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] || fail "a second-hop measure on one hop should exit 1, got $rc"
+grep -q "error: ghost_events needs a board with two hops" "$tmp/err" || fail "$(cat "$tmp/err")"
+sed 's/^goals:/goals_x:/; /duplicates: {max: 0}/d' "$tmp/nokey.yaml" >"$tmp/noclaim.yaml"
+"$BP" prove "$tmp/noclaim.yaml" --catalog "$cat_" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] || fail "a board with an unknown key should exit 1, got $rc"
+sed '/^goals:/d; /duplicates: {max: 0}/d' "$tmp/nokey.yaml" >"$tmp/noclaim.yaml"
+"$BP" prove "$tmp/noclaim.yaml" --catalog "$cat_" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] || fail "a board that claims nothing should exit 1, got $rc"
+grep -q "noclaim.yaml:1:1: error: the board has no goal of at most 0" "$tmp/err" || fail "$(cat "$tmp/err")"
+"$BP" prove "$tmp/intx.yaml" --catalog "$cat_" --jobs 8 --faults 6 >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] || fail "a proof over the work budget should exit 1, got $rc"
+grep -q "error: the proof of 8 jobs with up to 6 faults needs about [0-9]* runs, more than the work budget" "$tmp/err" || fail "$(cat "$tmp/err")"
+"$BP" prove >/dev/null 2>&1; [ $? = 2 ] || fail "prove without a board should exit 2"
+"$BP" prove "$tmp/nokey.yaml" --jobs 9 >/dev/null 2>&1; [ $? = 2 ] || fail "--jobs 9 should exit 2"
+"$BP" prove "$tmp/nokey.yaml" --never duplicats >/dev/null 2>&1; [ $? = 2 ] || fail "an unknown measure should exit 2"
+set -e
+echo "prove: ok"

@@ -1,0 +1,254 @@
+/* test_sim_prove.c — proofs with known answers: the boards of the pages,
+ * small, whose shortest counterexample (or proof) is known by hand; the
+ * minimality of each counterexample, the replay of its choices, the
+ * budget. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "proof.h"
+#include "sim_testlib.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static sim_proof proved(const tb_board *t, sim_measure measure, int jobs, int faults)
+{
+    sim_board b = sim_prove_board(&t->b, jobs);
+    sim_prove_opts o = {measure, false, jobs, faults, 0, false};
+    sim_proof p;
+    char msg[256];
+    if (sim_prove(&b, NULL, &o, &p, msg, sizeof msg) != 0)
+        fail_msg("sim_prove: %s", msg);
+    return p;
+}
+
+static size_t count_kind(const sim_proof *p, sim_trace_kind k)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->n_trace; i++)
+        n += p->trace[i].kind == k;
+    return n;
+}
+
+/* Fails with exactly `faults` faults, and holds with one fewer. */
+static sim_proof fails_with(const tb_board *t, sim_measure measure, int jobs, int faults, int bound)
+{
+    sim_proof p = proved(t, measure, jobs, bound);
+    assert_false(p.holds);
+    assert_true(p.found);
+    assert_int_equal(p.cx_faults, faults);
+    assert_true(p.cx_value > 0);
+    assert_true(p.n_trace > 0);
+    if (faults > 0) {
+        sim_proof q = proved(t, measure, jobs, faults - 1);
+        assert_true(q.holds);
+        assert_false(q.found);
+        assert_true(q.runs > 0);
+        sim_proof_free(&q);
+    }
+    return p;
+}
+
+static void consumer(tb_board *t, sim_idempotency policy)
+{
+    tb_init(t, TB_BROKER | TB_DATABASE, 3);
+    tb_handler(t)->idempotency = policy;
+}
+
+/* No key: one lost acknowledgment charges twice. */
+static void no_key_loses_one_ack(void **state)
+{
+    (void)state;
+    tb_board t;
+    consumer(&t, SIM_IDEM_NONE);
+    tb_delivery(&t)->lose_reply = 0.01;
+    tb_handler(&t)->crash_after_effect = 0.01;
+    sim_proof p = fails_with(&t, SIM_M_DUPLICATES, 3, 1, 2);
+    assert_int_equal(count_kind(&p, SIM_TR_LOST_REPLY), 1);
+    assert_int_equal(count_kind(&p, SIM_TR_CRASH), 0);
+    assert_int_equal(count_kind(&p, SIM_TR_EFFECT), 4);
+    sim_proof_free(&p);
+}
+
+/* The key in the charge's transaction: no duplicate in any run of 3 jobs
+ * with up to 2 faults of every kind the consumer has. */
+static void key_in_transaction_holds(void **state)
+{
+    (void)state;
+    tb_board t;
+    consumer(&t, SIM_IDEM_KEY_IN_TRANSACTION);
+    tb_delivery(&t)->lose_reply = 0.01;
+    tb_delivery(&t)->lose_request = 0.01;
+    tb_handler(&t)->crash_after_effect = 0.01;
+    tb_handler(&t)->crash_after_commit = 0.01;
+    sim_proof p = proved(&t, SIM_M_DUPLICATES, 3, 2);
+    assert_true(p.holds);
+    assert_false(p.found);
+    /* at least every way to place two of the 12 first tries' faults */
+    assert_true(p.runs > 1 + 12 + 66);
+    assert_int_equal(p.executions, p.runs);
+    sim_proof_free(&p);
+}
+
+/* The key saved after the charge: one crash between the two. */
+static void check_after_effect_one_crash(void **state)
+{
+    (void)state;
+    tb_board t;
+    consumer(&t, SIM_IDEM_KEY_AFTER_EFFECT);
+    tb_delivery(&t)->lose_reply = 0.01;
+    tb_handler(&t)->crash_after_effect = 0.01;
+    sim_proof p = fails_with(&t, SIM_M_DUPLICATES, 3, 1, 2);
+    assert_int_equal(count_kind(&p, SIM_TR_CRASH), 1);
+    assert_int_equal(count_kind(&p, SIM_TR_LOST_REPLY), 0);
+    sim_proof_free(&p);
+}
+
+/* Check-then-act behind a short redelivery delay: a first copy's slow work
+ * races its redelivery with no fault at all. */
+static void race_board(tb_board *t, sim_idempotency policy)
+{
+    consumer(t, policy);
+    tb_sender(t)->tries = 20;
+    tb_handler(t)->work = (sim_latency){500000, 1500000};
+    t->b.traffic.arrivals = SIM_ARRIVALS_POISSON;
+    t->b.traffic.over_us = 10000000;
+}
+
+static void check_then_act_races(void **state)
+{
+    (void)state;
+    tb_board t;
+    race_board(&t, SIM_IDEM_KEY_AFTER_EFFECT);
+    sim_proof p = fails_with(&t, SIM_M_DUPLICATES, 3, 0, 2);
+    assert_int_equal(count_kind(&p, SIM_TR_CRASH) + count_kind(&p, SIM_TR_LOST_REPLY) +
+                         count_kind(&p, SIM_TR_LOST_REQUEST),
+                     0);
+    assert_true(count_kind(&p, SIM_TR_TIMEOUT) >= 1);
+    sim_proof_free(&p);
+}
+
+static void unique_insert_holds(void **state)
+{
+    (void)state;
+    tb_board t;
+    race_board(&t, SIM_IDEM_KEY_IN_TRANSACTION);
+    tb_handler(&t)->crash_after_effect = 0.01;
+    sim_proof p = proved(&t, SIM_M_DUPLICATES, 3, 1);
+    assert_true(p.holds);
+    assert_true(p.runs > 8);
+    sim_proof_free(&p);
+}
+
+/* The shortest counterexample's choices, replayed, give its events. */
+static void replay_gives_the_same_events(void **state)
+{
+    (void)state;
+    tb_board t;
+    race_board(&t, SIM_IDEM_KEY_AFTER_EFFECT);
+    sim_proof p = proved(&t, SIM_M_DUPLICATES, 3, 0);
+    sim_board b = sim_prove_board(&t.b, 3);
+    sim_trace_entry *tr = NULL;
+    size_t n = 0;
+    double vals[SIM_M_COUNT];
+    char msg[256];
+    assert_int_equal(sim_replay(&b, NULL, p.choices, p.n_choices, &tr, &n, vals, msg, sizeof msg),
+                     0);
+    assert_int_equal(n, p.n_trace);
+    assert_memory_equal(tr, p.trace, n * sizeof *tr);
+    assert_true(vals[SIM_M_DUPLICATES] == p.cx_value);
+    assert_true(vals[SIM_M_EVENTS] == (double)p.cx_events);
+    free(tr);
+    sim_proof_free(&p);
+}
+
+/* sometimes: the shortest witness; a claim that is true of no run fails. */
+static void sometimes_finds_a_witness(void **state)
+{
+    (void)state;
+    tb_board t;
+    consumer(&t, SIM_IDEM_KEY_AFTER_EFFECT);
+    tb_handler(&t)->crash_after_effect = 0.01;
+    sim_board b = sim_prove_board(&t.b, 2);
+    sim_prove_opts o = {SIM_M_DUPLICATES, true, 2, 1, 0, false};
+    sim_proof p;
+    char msg[256];
+    assert_int_equal(sim_prove(&b, NULL, &o, &p, msg, sizeof msg), 0);
+    assert_true(p.holds);
+    assert_int_equal(p.cx_faults, 1);
+    sim_proof_free(&p);
+    o.faults = 0;
+    assert_int_equal(sim_prove(&b, NULL, &o, &p, msg, sizeof msg), 0);
+    assert_false(p.holds);
+    assert_false(p.found);
+    sim_proof_free(&p);
+}
+
+/* A proof over the budget is refused after the first run; brute force
+ * runs more than the bound needs and finds the same answer. */
+static void budget_and_brute_force(void **state)
+{
+    (void)state;
+    tb_board t;
+    consumer(&t, SIM_IDEM_KEY_IN_TRANSACTION);
+    tb_delivery(&t)->lose_reply = 0.01;
+    tb_handler(&t)->crash_after_effect = 0.01;
+    sim_board b = sim_prove_board(&t.b, 3);
+    sim_prove_opts o = {SIM_M_DUPLICATES, false, 3, 2, 20, false};
+    sim_proof p;
+    char msg[256];
+    assert_int_equal(sim_prove(&b, NULL, &o, &p, msg, sizeof msg), -1);
+    assert_non_null(strstr(msg, "more than the work budget allows"));
+    o.max_runs = 0;
+    assert_int_equal(sim_prove(&b, NULL, &o, &p, msg, sizeof msg), 0);
+    int64_t runs = p.runs;
+    sim_proof_free(&p);
+    o.brute = true;
+    assert_int_equal(sim_prove(&b, NULL, &o, &p, msg, sizeof msg), 0);
+    assert_true(p.holds);
+    assert_int_equal(p.runs, runs);
+    assert_true(p.executions > runs);
+    sim_proof_free(&p);
+    o.measure = SIM_M_LATENCY_P99;
+    assert_int_equal(sim_prove(&b, NULL, &o, &p, msg, sizeof msg), -1);
+    o.measure = SIM_M_GHOST_EVENTS;
+    assert_int_equal(sim_prove(&b, NULL, &o, &p, msg, sizeof msg), -1);
+    assert_non_null(strstr(msg, "two hops"));
+}
+
+/* A driven run takes no random number: the sampled runs are unchanged
+ * (tests/wasm/pins.tsv and the goldens pin them), and a board's own seed
+ * changes nothing in a proof. */
+static void seed_changes_nothing(void **state)
+{
+    (void)state;
+    tb_board t;
+    race_board(&t, SIM_IDEM_KEY_AFTER_EFFECT);
+    sim_proof a = proved(&t, SIM_M_DUPLICATES, 2, 0);
+    t.b.seed = 12345;
+    sim_proof b = proved(&t, SIM_M_DUPLICATES, 2, 0);
+    assert_int_equal(a.runs, b.runs);
+    assert_int_equal(a.n_trace, b.n_trace);
+    assert_memory_equal(a.trace, b.trace, a.n_trace * sizeof *a.trace);
+    sim_proof_free(&a);
+    sim_proof_free(&b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(no_key_loses_one_ack),
+        cmocka_unit_test(key_in_transaction_holds),
+        cmocka_unit_test(check_after_effect_one_crash),
+        cmocka_unit_test(check_then_act_races),
+        cmocka_unit_test(unique_insert_holds),
+        cmocka_unit_test(replay_gives_the_same_events),
+        cmocka_unit_test(sometimes_finds_a_witness),
+        cmocka_unit_test(budget_and_brute_force),
+        cmocka_unit_test(seed_changes_nothing),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
