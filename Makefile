@@ -23,7 +23,7 @@ BUILD_PKGS := libcmark-gfm:libcmark-gfm-dev yaml-0.1:libyaml-dev cairo:libcairo2
 BUILD_CMDS := pkg-config:pkg-config /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf:fonts-dejavu-core \
               /usr/include/cmark-gfm-core-extensions.h:libcmark-gfm-extensions-dev \
               clang-14:clang-14 wasm-ld-14:lld-14 wasm-opt:binaryen
-TEST_CMDS := clang:clang /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev \
+TEST_CMDS := clang:clang /usr/lib/python3/dist-packages/feedparser/__init__.py:python3-feedparser /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev \
              xmllint:libxml2-utils tidy:tidy valgrind:valgrind node:nodejs npm:npm \
              /usr/bin/chromium:chromium python3:python3 strace:strace \
              /usr/lib/python3/dist-packages/yaml/__init__.py:python3-yaml

@@ -44,6 +44,7 @@ static void build_date(site *s)
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(s->date, sizeof s->date, "%Y-%m-%d", &tm);
+    strftime(s->built_at, sizeof s->built_at, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
 /* The renderer's files go into the new output tree, each page's through a

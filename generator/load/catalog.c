@@ -47,22 +47,6 @@ static const struct {
                     {"compare", BP_SOURCE_COMPARE}};
 #define N_SOURCE_KINDS (sizeof source_kinds / sizeof source_kinds[0])
 
-/* A day the calendar has, written YYYY-MM-DD. */
-static bool valid_day(const char *s)
-{
-    if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
-        return false;
-    for (int i = 0; i < 10; i++)
-        if (i != 4 && i != 7 && (s[i] < '0' || s[i] > '9'))
-            return false;
-    int y = atoi(s), m = atoi(s + 5), day = atoi(s + 8);
-    static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    if (y < 1900 || m < 1 || m > 12 || day < 1)
-        return false;
-    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    return day <= days[m - 1] + (m == 2 && leap);
-}
-
 /* A web address: http(s)://, then no space, quote or angle bracket. */
 static bool valid_url(const char *s)
 {
@@ -166,7 +150,7 @@ static void read_source_map(const char *path, const ynode *n, bp_catalog_value *
     if (cn) {
         if (yread_text(path, cn, "checked", &checked, d) != 0)
             ok = false;
-        else if (!valid_day(checked)) {
+        else if (!yread_valid_day(checked)) {
             diag_error(d, YPATH(path, cn), cn->line, cn->col,
                        "checked '%s' is not a day: write the day the source was checked as "
                        "YYYY-MM-DD, such as 2026-12-02",

@@ -8,8 +8,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const page_keys[] = {"title",  "summary", "boards", "levels",
-                                        "charts", "slug",    "order",  "template"};
+static const char *const page_keys[] = {"title", "summary", "boards",   "levels", "charts",
+                                        "slug",  "order",   "template", "date",   "updated"};
+
+/* `date:` or `updated:`, a day YYYY-MM-DD, into out ("" when absent). */
+static void read_day(const char *path, const ynode *fm, const char *key, char out[11], diag *d)
+{
+    const ynode *v = ymap_get(fm, key);
+    char *t = NULL;
+    if (!v || yread_text(path, v, key, &t, d) != 0)
+        return;
+    if (yread_valid_day(t))
+        memcpy(out, t, 11);
+    else
+        diag_error(d, path, v->line, v->col,
+                   "%s '%s' is not a day: write it as YYYY-MM-DD, such as 2026-12-02", key, t);
+    free(t);
+}
 
 /* Length of the line at text[i] without its newline; *next is the next line. */
 static size_t line_at(const char *text, size_t len, size_t i, size_t *next)
@@ -157,6 +172,13 @@ bp_page *page_parse(const char *path, const char *text, size_t len, const char *
         read_refs(path, v, "levels", &p->levels, &p->n_levels, d);
     if ((v = ymap_get(fm, "charts")))
         read_refs(path, v, "charts", &p->charts, &p->n_charts, d);
+    read_day(path, fm, "date", p->date, d);
+    read_day(path, fm, "updated", p->updated, d);
+    if (p->date[0] && p->updated[0] && strcmp(p->updated, p->date) < 0) {
+        v = ymap_get(fm, "updated");
+        diag_error(d, path, v->line, v->col, "updated %s is before the page's date %s", p->updated,
+                   p->date);
+    }
     int64_t order = 0;
     if ((v = ymap_get(fm, "order")) &&
         yread_int(path, v, "order", -1000000, 1000000, &order, d) == 0)

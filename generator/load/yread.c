@@ -4,6 +4,7 @@
 #include "base/util.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -221,4 +222,19 @@ int ycheck_keys(const char *path, const ynode *map, const char *what, const char
 void ymissing(const char *path, const ynode *map, const char *key, const char *in_what, diag *d)
 {
     diag_error(d, YPATH(path, map), map->line, map->col, "%s needs '%s'", in_what, key);
+}
+
+bool yread_valid_day(const char *s)
+{
+    if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
+        return false;
+    for (int i = 0; i < 10; i++)
+        if (i != 4 && i != 7 && (s[i] < '0' || s[i] > '9'))
+            return false;
+    int y = atoi(s), m = atoi(s + 5), day = atoi(s + 8);
+    static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (y < 1900 || m < 1 || m > 12 || day < 1)
+        return false;
+    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return day <= days[m - 1] + (m == 2 && leap);
 }

@@ -12,6 +12,8 @@
 /* Every reader returns 0 and stores the value, or -1 after reporting one
  * error to d. `what` names the value in messages ("jobs", "key_ttl"). */
 int yread_text(const char *path, const ynode *n, const char *what, char **out, diag *d);
+/* True when s is a day the calendar has, written YYYY-MM-DD (from 1900). */
+bool yread_valid_day(const char *s);
 int yread_id(const char *path, const ynode *n, const char *what, char **out, diag *d);
 int yread_int(const char *path, const ynode *n, const char *what, int64_t min, int64_t max,
               int64_t *out, diag *d);

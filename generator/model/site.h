@@ -217,8 +217,10 @@ typedef struct {
     char *slug;      /* output folder name; "" for the home page (index.md) */
     bp_pos slug_pos; /* of the `slug:` value; 0:0 when the slug is the file name */
     char *title;
-    char *summary; /* may be NULL */
-    int order;     /* sort key for the index and prev/next; ties by slug */
+    char *summary;    /* may be NULL */
+    int order;        /* sort key for the index and prev/next; ties by slug */
+    char date[11];    /* front matter `date`, YYYY-MM-DD, or "" */
+    char updated[11]; /* front matter `updated`, YYYY-MM-DD, or "" */
     char *template_name;
     bp_pos template_pos; /* of the `template:` value; 0:0 for the default */
     bp_ref *boards;
@@ -385,10 +387,11 @@ typedef struct {
     size_t n_levels;
     schart **charts; /* one per chart file */
     size_t n_charts;
-    char date[32]; /* build date, YYYY-MM-DD */
-    size_t runs;   /* simulations done */
-    size_t cached; /* results taken from the cache */
-    size_t shared; /* variants identical to another, simulated once */
+    char date[32];     /* build date, YYYY-MM-DD */
+    char built_at[32]; /* the same moment to the second, YYYY-MM-DDTHH:MM:SSZ */
+    size_t runs;       /* simulations done */
+    size_t cached;     /* results taken from the cache */
+    size_t shared;     /* variants identical to another, simulated once */
 } site;
 
 /* An empty site for these options (messages to stderr); free with site_free. */

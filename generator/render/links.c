@@ -227,6 +227,8 @@ static bool static_file(const site *s, const char *target)
 /* The files the site itself writes at its root (render_site). */
 static bool site_file(const site *s, const char *target)
 {
+    if (!strcmp(target, FEED_FILE))
+        return true;
     if (!strcmp(target, "sitemap.xml"))
         return s->cfg.base_url[0] != 0;
     return false;

@@ -404,6 +404,7 @@ void render_site(site *s, const render_sink *sink)
             render_default_index(s, sink, out, t);
     }
     write_sitemap(s, sink, out);
+    feed_write(s, sink, out);
     if (out)
         sink->close(out);
     for (size_t i = 0; i < s->n_pages; i++)

@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The site's Atom feed, at its top (feed.c). */
+#define FEED_FILE "feed.xml"
 /* The files the site writes at its top for search (search.c). */
 #define SEARCH_INDEX_FILE "search-index.js"
 #define SEARCH_SCRIPT_FILE "search.js"
@@ -52,6 +54,11 @@ void links_record(void *ctx, const char *url, int line, int col);
  * s->d. */
 void links_check(site *s, const page_info *info, size_t page);
 void page_info_free(page_info *pi);
+
+/* ------------------------------------------------------------ feed.c */
+
+/* Write feed.xml through out (nothing without a sink). */
+void feed_write(site *s, const render_sink *sink, void *out);
 
 /* Per-page state while expanding placeholders. */
 typedef struct {

@@ -155,6 +155,8 @@ static void reading(void **state)
                        "  - levels/mini.yaml\n"
                        "order: -3\n"
                        "template: wide\n"
+                       "date: 2024-02-29\n"
+                       "updated: 2026-12-02\n"
                        "---\n"
                        "Of {{ http-retry.jobs }} charges.\n";
     bp_page *p = parse(text, "http-retries", &d);
@@ -167,6 +169,8 @@ static void reading(void **state)
     assert_false(p->is_home);
     assert_int_equal(p->order, -3);
     assert_string_equal(p->template_name, "wide");
+    assert_string_equal(p->date, "2024-02-29");
+    assert_string_equal(p->updated, "2026-12-02");
     assert_int_equal(p->n_boards, 2);
     assert_string_equal(p->boards[0].path, "boards/http-retry.yaml");
     assert_int_equal(p->boards[0].pos.line, 4);
@@ -178,7 +182,7 @@ static void reading(void **state)
     assert_int_equal(p->levels[0].pos.line, 6);
     assert_int_equal(p->levels[0].pos.col, 5);
     assert_int_equal(p->n_charts, 0);
-    assert_int_equal(p->body_line, 10);
+    assert_int_equal(p->body_line, 12);
     assert_string_equal(text + p->body_offset, "Of {{ http-retry.jobs }} charges.\n");
     page_free(p);
     diag_free(&d);
@@ -227,7 +231,11 @@ static void errors(void **state)
              "'summary'?\n");
     rejected("---\ntitle: x\ncolour: red\n---\n", "p",
              "content/p.md:3:1: error: unknown front matter key 'colour' (expected 'title', "
-             "'summary', 'boards', 'levels', 'charts', 'slug', 'order' or 'template')\n");
+             "'summary', 'boards', 'levels', 'charts', 'slug', 'order', 'template', 'date' or "
+             "'updated')\n");
+    rejected("---\ntitle: x\ndate: 2025-02-29\n---\n", "p",
+             "content/p.md:3:7: error: date '2025-02-29' is not a day: write it as YYYY-MM-DD, "
+             "such as 2026-12-02\n");
     rejected("---\nsummary: y\n---\n", "p",
              "content/p.md:2:1: error: front matter needs a title\n");
     rejected("---\ntitle:\n---\n", "p", "content/p.md:2:7: error: title is empty\n");
