@@ -217,3 +217,40 @@ void fmt_json_significant(buf *b, double x)
     int d = 5 - (int)floor(log10(ax)); /* 0.00012345 -> 9 decimals: 6 digits */
     put_trimmed(b, x, d > 20 ? 20 : d);
 }
+
+/* Labels in drawings: into a fixed array, fewer decimals than pages keep. */
+void fmt_label_number(char *dst, size_t n, double v)
+{
+    long long m = llround(v * 1000.0);
+    bool neg = m < 0;
+    if (neg)
+        m = -m;
+    char frac[8] = "";
+    int f = (int)(m % 1000);
+    if (f) {
+        snprintf(frac, sizeof frac, ".%03d", f);
+        size_t l = strlen(frac);
+        while (l > 1 && frac[l - 1] == '0')
+            frac[--l] = '\0';
+    }
+    snprintf(dst, n, "%s%lld%s", neg ? "-" : "", m / 1000, frac);
+}
+
+void fmt_label_percent(char *dst, size_t n, double p)
+{
+    char num[48];
+    double v = p * 100.0;
+    /* at most one decimal above 1%, more below so 0.05% does not read as 0% */
+    double r = fabs(v) >= 1 ? round(v * 10) / 10 : round(v * 1000) / 1000;
+    fmt_label_number(num, sizeof num, r);
+    snprintf(dst, n, "%s%%", num);
+}
+
+void fmt_label_duration(char *dst, size_t n, int64_t us)
+{
+    buf b;
+    buf_init(&b);
+    fmt_duration_us(&b, us);
+    snprintf(dst, n, "%s", b.data);
+    buf_free(&b);
+}

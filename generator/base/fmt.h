@@ -32,4 +32,13 @@ void fmt_json_number(buf *b, double x);
  * job of 0.000149787). */
 void fmt_json_significant(buf *b, double x);
 
+/* Labels in drawings, written into dst (n bytes, always terminated):
+ * a plain number with at most 3 decimals, no trailing zeros ("0.5", "2"); */
+void fmt_label_number(char *dst, size_t n, double v);
+/* a fraction as a percentage, one decimal from 1 %, three below so 0.05 %
+ * does not read as 0 % ("20%", "0.05%", "12.5%"); */
+void fmt_label_percent(char *dst, size_t n, double p);
+/* a duration as fmt_duration_us writes it ("250 ms", "5 min", "24 h"). */
+void fmt_label_duration(char *dst, size_t n, int64_t us);
+
 #endif

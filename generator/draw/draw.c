@@ -622,42 +622,6 @@ int dcheck_number(const char *what, double v, double lo, double hi, char *err, s
 
 /* ------------------------------------------------------------------ words and numbers */
 
-void dfmt_number(char *dst, size_t n, double v)
-{
-    long long m = llround(v * 1000.0);
-    bool neg = m < 0;
-    if (neg)
-        m = -m;
-    char frac[8] = "";
-    int f = (int)(m % 1000);
-    if (f) {
-        snprintf(frac, sizeof frac, ".%03d", f);
-        size_t l = strlen(frac);
-        while (l > 1 && frac[l - 1] == '0')
-            frac[--l] = '\0';
-    }
-    snprintf(dst, n, "%s%lld%s", neg ? "-" : "", m / 1000, frac);
-}
-
-void dfmt_percent(char *dst, size_t n, double p)
-{
-    char num[48];
-    double v = p * 100.0;
-    /* at most one decimal above 1%, more below so 0.05% does not read as 0% */
-    double r = fabs(v) >= 1 ? round(v * 10) / 10 : round(v * 1000) / 1000;
-    dfmt_number(num, sizeof num, r);
-    snprintf(dst, n, "%s%%", num);
-}
-
-void dfmt_duration(char *dst, size_t n, int64_t us)
-{
-    buf b;
-    buf_init(&b);
-    fmt_duration_us(&b, us);
-    snprintf(dst, n, "%s", b.data);
-    buf_free(&b);
-}
-
 size_t dwrap(dcanvas *c, const char *s, double size, bool bold, double max_w, char ***lines,
              double *widest)
 {

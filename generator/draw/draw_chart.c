@@ -81,7 +81,7 @@ static void S_tick_text(char *dst, size_t n, double v, const axis *a, bool perce
     shown = round(shown * scale) / scale;
     if (shown == 0)
         shown = 0; /* no "-0" */
-    dfmt_number(num, sizeof num, shown);
+    fmt_label_number(num, sizeof num, shown);
     snprintf(dst, n, "%s%s", num, percent ? "%" : "");
 }
 

@@ -4,6 +4,7 @@
  * each setting the reader changes is marked for the page to rewrite, and
  * shown even where a plain diagram leaves it out. */
 #include "draw/draw_internal.h"
+#include "base/fmt.h"
 #include "load/fields.h"
 
 #include <stdio.h>
@@ -103,8 +104,8 @@ void dpart_facts(const bp_board *b, size_t i, char facts[][128], dcolor *colors,
         snprintf(facts[*n], 128, "external");
         colors[(*n)++] = DC_MUTED;
     } else if (p->vcpu > 0 || p->gb > 0) {
-        dfmt_number(a, sizeof a, p->vcpu);
-        dfmt_number(c, sizeof c, p->gb);
+        fmt_label_number(a, sizeof a, p->vcpu);
+        fmt_label_number(c, sizeof c, p->gb);
         if (p->vcpu > 0 && p->gb > 0)
             snprintf(facts[*n], 128, "%s vCPU · %s GB", a, c);
         else if (p->vcpu > 0)
@@ -123,13 +124,13 @@ void dpart_facts(const bp_board *b, size_t i, char facts[][128], dcolor *colors,
     }
     L = S_live_part(lv, b, i, "redelivery_after");
     if (p->kind == SIM_KIND_BROKER && (S_board_set(b, i, "redelivery_after") || L)) {
-        dfmt_duration(a, sizeof a, p->redelivery_after_us);
+        fmt_label_duration(a, sizeof a, p->redelivery_after_us);
         S_setting(facts[*n], 128, &marks[*n], "redelivers after ", a, "", L);
         colors[(*n)++] = DC_MUTED;
     }
     L = S_live_part(lv, b, i, "timeout");
     if (p->kind == SIM_KIND_USERS && (S_board_set(b, i, "timeout") || L)) {
-        dfmt_duration(a, sizeof a, p->timeout_us);
+        fmt_label_duration(a, sizeof a, p->timeout_us);
         S_setting(facts[*n], 128, &marks[*n], "waits ", a, " for a response", L);
         colors[(*n)++] = DC_MUTED;
     }
@@ -139,33 +140,33 @@ void dpart_facts(const bp_board *b, size_t i, char facts[][128], dcolor *colors,
     }
     L = S_live_part(lv, b, i, "crash_after_effect");
     if (dpart_handles(p->kind) && (p->crash_after_effect > 0 || L)) {
-        dfmt_percent(a, sizeof a, p->crash_after_effect);
+        fmt_label_percent(a, sizeof a, p->crash_after_effect);
         S_setting(facts[*n], 128, &marks[*n], "crashes after ", a, " of effects", L);
         colors[(*n)++] = DC_FAIL;
     }
     L = S_live_part(lv, b, i, "fail");
     if (p->kind == SIM_KIND_PROVIDER && (p->fail > 0 || L)) {
-        dfmt_percent(a, sizeof a, p->fail);
+        fmt_label_percent(a, sizeof a, p->fail);
         S_setting(facts[*n], 128, &marks[*n], "fails ", a, " of calls", L);
         colors[(*n)++] = DC_FAIL;
     }
     /* the second release's settings: each where it acts */
     L = S_live_part(lv, b, i, "crash_after_commit");
     if (dpart_handles(p->kind) && (p->crash_after_commit > 0 || L) && *n < 8) {
-        dfmt_percent(a, sizeof a, p->crash_after_commit);
+        fmt_label_percent(a, sizeof a, p->crash_after_commit);
         S_setting(facts[*n], 128, &marks[*n], "crashes after ", a, " of commits", L);
         colors[(*n)++] = DC_FAIL;
     }
     L = S_live_part(lv, b, i, "lease");
     if (dpart_handles(p->kind) && p->idempotency == SIM_IDEM_KEY_CLAIMED_FIRST && *n < 8) {
-        dfmt_duration(a, sizeof a, p->lease_us);
+        fmt_label_duration(a, sizeof a, p->lease_us);
         S_setting(facts[*n], 128, &marks[*n], "claim held ", a, "", L);
         colors[(*n)++] = DC_MUTED;
     }
     if (dpart_handles(p->kind) && S_publishes(b, i, false) && *n < 8) {
         L = S_live_part(lv, b, i, "relay_every");
         if (p->publish == SIM_PUBLISH_OUTBOX) {
-            dfmt_duration(a, sizeof a, p->relay_every_us);
+            fmt_label_duration(a, sizeof a, p->relay_every_us);
             S_setting(facts[*n], 128, &marks[*n], "outbox, relayed every ", a, "", L);
         } else {
             snprintf(facts[*n], 128, "publishes %s the commit",
@@ -181,7 +182,7 @@ void dpart_facts(const bp_board *b, size_t i, char facts[][128], dcolor *colors,
     }
     L = S_live_part(lv, b, i, "dedup_window");
     if (p->kind == SIM_KIND_BROKER && (p->dedup_window_us > 0 || L) && *n < 8) {
-        dfmt_duration(a, sizeof a, p->dedup_window_us);
+        fmt_label_duration(a, sizeof a, p->dedup_window_us);
         S_setting(facts[*n], 128, &marks[*n], "drops repeated IDs for ", a, "", L);
         colors[(*n)++] = DC_MUTED;
     }
@@ -190,7 +191,7 @@ void dpart_facts(const bp_board *b, size_t i, char facts[][128], dcolor *colors,
                  (p->kind == SIM_KIND_PROVIDER && S_provider_keys(b, i));
     L = S_live_part(lv, b, i, "key_ttl");
     if (keyed && (p->key_ttl_us != SIM_FOREVER || L)) {
-        dfmt_duration(a, sizeof a, p->key_ttl_us);
+        fmt_label_duration(a, sizeof a, p->key_ttl_us);
         bool keys = p->kind == SIM_KIND_PROVIDER ||
                     (p->idempotency == SIM_IDEM_BUSINESS_KEY && dpart_handles(p->kind));
         S_setting(facts[*n], 128, &marks[*n], keys ? "keys kept " : "IDs kept ", a, "", L);
@@ -208,14 +209,14 @@ size_t dlink_faults(const bp_board *b, size_t i, char out[][160], dmarks *marks,
     memset(marks, 0, 4 * sizeof *marks);
     const draw_live *L = S_live_link(lv, b, i, "lose_request");
     if (l->lose_request > 0 || L) {
-        dfmt_percent(pct, sizeof pct, l->lose_request);
+        fmt_label_percent(pct, sizeof pct, l->lose_request);
         snprintf(words, sizeof words, " of %s lost", drequest_word(l->protocol, true));
         S_setting(out[n], 160, &marks[n], "", pct, words, L);
         n++;
     }
     L = S_live_link(lv, b, i, "lose_reply");
     if (l->lose_reply > 0 || L) {
-        dfmt_percent(pct, sizeof pct, l->lose_reply);
+        fmt_label_percent(pct, sizeof pct, l->lose_reply);
         snprintf(words, sizeof words, " of %s lost", dreply_word(l->protocol, true));
         S_setting(out[n], 160, &marks[n], "", pct, words, L);
         n++;

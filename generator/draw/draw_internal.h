@@ -146,13 +146,6 @@ int dcheck_text(const char *what, const char *s, char *err, size_t errn);
 /* A finite number in [lo, hi]. */
 int dcheck_number(const char *what, double v, double lo, double hi, char *err, size_t errn);
 
-/* "20%", "0.5%", "12.5%" (p is a fraction). */
-void dfmt_percent(char *dst, size_t n, double p);
-/* "250 ms", "5 min", "24 h", "1.5 s". */
-void dfmt_duration(char *dst, size_t n, int64_t us);
-/* A plain number with at most 3 significant decimals, no trailing zeros. */
-void dfmt_number(char *dst, size_t n, double v);
-
 /* Wrap s at spaces into lines no wider than max_w (a single longer word keeps
  * its own line and is never cut). Returns the number of lines; *lines gets a
  * heap array of heap strings (dlines_free). *widest gets the widest line. */

@@ -2,6 +2,7 @@
  * one row per event in trace order (time is not to scale: long idle gaps
  * only add a little space and their time is printed at the left). */
 #include "draw/draw_internal.h"
+#include "base/fmt.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -466,7 +467,7 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
     double time_w = 0;
     char tbuf[48];
     for (size_t i = 0; i < out->n_items; i++) {
-        dfmt_duration(tbuf, sizeof tbuf, out->items[i].t_us);
+        fmt_label_duration(tbuf, sizeof tbuf, out->items[i].t_us);
         time_w = fmax(time_w, dc_text_width(m, tbuf, DF_BADGE, false));
     }
     time_w = ceil(time_w) + 16;
@@ -647,7 +648,7 @@ static void S_paint(dcanvas *c, dcanvas *m, const bp_board *b, const dtimeline_l
         const dtl_item *it = &l->items[i];
         double row = top + it->y - MARGIN;
         double line_y = row + 16.5;
-        dfmt_duration(tbuf, sizeof tbuf, it->t_us);
+        fmt_label_duration(tbuf, sizeof tbuf, it->t_us);
         if (strcmp(tbuf, last) != 0) {
             dc_text(c, MARGIN + 4, line_y + 3, DT_START, DF_BADGE, false, DC_MUTED, tbuf, false);
             snprintf(last, sizeof last, "%s", tbuf);

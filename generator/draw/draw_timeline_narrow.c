@@ -5,6 +5,7 @@
  * two lanes. Lane headers that do not fit their lane's width take turns
  * on two staggered rows, each as wide as two lanes. */
 #include "draw/draw_internal.h"
+#include "base/fmt.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -62,7 +63,7 @@ void dtimeline_place_narrow(dcanvas *m, const bp_board *b, dtimeline_layout *l)
     char tbuf[48];
     l->time_w = 0;
     for (size_t i = 0; i < l->n_items; i++) {
-        dfmt_duration(tbuf, sizeof tbuf, l->items[i].t_us);
+        fmt_label_duration(tbuf, sizeof tbuf, l->items[i].t_us);
         l->time_w = fmax(l->time_w, dc_text_width(m, tbuf, DF_BADGE, false));
     }
     l->time_w = ceil(l->time_w) + 6;
@@ -157,7 +158,7 @@ void dtimeline_paint_narrow(dcanvas *c, dcanvas *m, const bp_board *b, const dti
             dwrap(m, it->text, DF_SMALL, bold, l->width - 2.0 * M - l->time_w - 4, &lines, &tw);
         dc_rect(c, M - 2, S_row_top(it) + 1, l->time_w + tw + 6, S_words_h(it) - 1, 3,
                 it->kind == DTL_DUPLICATE ? DC_FAIL_BG : DC_CARD, DC_NONE, false);
-        dfmt_duration(tbuf, sizeof tbuf, it->t_us);
+        fmt_label_duration(tbuf, sizeof tbuf, it->t_us);
         if (strcmp(tbuf, last) != 0) {
             dc_text(c, M, it->y, DT_START, DF_BADGE, false, DC_MUTED, tbuf, false);
             snprintf(last, sizeof last, "%s", tbuf);
