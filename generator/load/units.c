@@ -82,6 +82,34 @@ static const unit_def duration_units[] = {
     {"us", 1.0}, {"ms", 1e3}, {"s", 1e6}, {"min", 60e6}, {"h", 3600e6}, {"d", 86400e6},
 };
 
+/* Units written as words or as other tools write them: the one meant and
+ * its name. Checked before spelling, so "1m" is minutes, not "ms". */
+static const struct {
+    const char *word, *unit, *name;
+} duration_words[] = {
+    {"m", "min", "minutes"},
+    {"mn", "min", "minutes"},
+    {"mins", "min", "minutes"},
+    {"minute", "min", "minutes"},
+    {"minutes", "min", "minutes"},
+    {"sec", "s", "seconds"},
+    {"secs", "s", "seconds"},
+    {"second", "s", "seconds"},
+    {"seconds", "s", "seconds"},
+    {"hr", "h", "hours"},
+    {"hrs", "h", "hours"},
+    {"hour", "h", "hours"},
+    {"hours", "h", "hours"},
+    {"day", "d", "days"},
+    {"days", "d", "days"},
+    {"msec", "ms", "milliseconds"},
+    {"msecs", "ms", "milliseconds"},
+    {"millisecond", "ms", "milliseconds"},
+    {"milliseconds", "ms", "milliseconds"},
+    {"usec", "us", "microseconds"},
+    {"\xc2\xb5s", "us", "microseconds"},
+};
+
 /* What a unit of another kind of quantity is ("a currency" for USD), or
  * NULL: said instead of a near spelling ("USD" is not a misspelt "us"). */
 static const char *other_kind(const char *unit, bool duration)
@@ -127,6 +155,13 @@ int units_duration(const char *s, int64_t *us, char *err, size_t errn, size_t *c
             return 0;
         }
     }
+    for (size_t i = 0; i < sizeof duration_words / sizeof duration_words[0]; i++)
+        if (strcmp(s + u, duration_words[i].word) == 0) {
+            snprintf(err, errn, "unknown duration unit '%s'; did you mean '%s' (%s)?", s + u,
+                     duration_words[i].unit, duration_words[i].name);
+            *col_off = u;
+            return -1;
+        }
     const char *kind = other_kind(s + u, true);
     if (kind)
         snprintf(err, errn, "'%s' is %s, not a duration: write one in us, ms, s, min, h or d",

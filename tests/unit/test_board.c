@@ -380,7 +380,7 @@ static void errors(void **state)
             "b.yaml:8:45: error: concurrency must be between 1 and 10000, found 0\n");
     /* unit errors point at the unit */
     refused("over: 2 s}", "over: 2 sec}",
-            "b.yaml:14:42: error: over: unknown duration unit 'sec'; did you mean 's'?\n");
+            "b.yaml:14:42: error: over: unknown duration unit 'sec'; did you mean 's' (seconds)?\n");
     refused("lose_reply: 10%}", "lose_reply: 10 percent}",
             "b.yaml:12:61: error: lose_reply: probability '10 percent' takes no unit but '%' "
             "(write 0.2 or 20%)\n");

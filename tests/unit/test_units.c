@@ -41,8 +41,14 @@ static void duration_errors(void **state)
     assert_string_equal(err, "duration '150' needs a unit (us, ms, s, min, h or d), e.g. '150 s'");
     assert_int_equal(col, 3);
     assert_int_equal(units_duration("10 sec", &us, err, sizeof err, &col), -1);
-    assert_string_equal(err, "unknown duration unit 'sec'; did you mean 's'?");
+    assert_string_equal(err, "unknown duration unit 'sec'; did you mean 's' (seconds)?");
     assert_int_equal(col, 3);
+    /* minutes, not a misspelt "ms" */
+    assert_int_equal(units_duration("1m", &us, err, sizeof err, &col), -1);
+    assert_string_equal(err, "unknown duration unit 'm'; did you mean 'min' (minutes)?");
+    assert_int_equal(col, 1);
+    assert_int_equal(units_duration("2 days", &us, err, sizeof err, &col), -1);
+    assert_string_equal(err, "unknown duration unit 'days'; did you mean 'd' (days)?");
     assert_int_equal(units_duration("10 parsecs", &us, err, sizeof err, &col), -1);
     assert_string_equal(err, "unknown duration unit 'parsecs' (expected 'us', 'ms', 's', 'min', "
                              "'h' or 'd')");
