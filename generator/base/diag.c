@@ -176,6 +176,18 @@ static size_t distance(const char *a, const char *b)
     return d[la][lb];
 }
 
+/* Whether name has word as one of its parts between '-', '_' and '.'. */
+static bool has_part(const char *name, const char *word, size_t len)
+{
+    for (const char *p = name; (p = strstr(p, word)) != NULL; p++) {
+        bool starts = p == name || p[-1] == '-' || p[-1] == '_' || p[-1] == '.';
+        char after = p[len];
+        if (starts && (after == '\0' || after == '-' || after == '_' || after == '.'))
+            return strcmp(name, word) != 0;
+    }
+    return false;
+}
+
 const char *diag_suggest(const char *word, const char *const *candidates, size_t n)
 {
     size_t len = strlen(word);
@@ -196,8 +208,22 @@ const char *diag_suggest(const char *word, const char *const *candidates, size_t
             best_d = dist;
         }
     }
-    return best;
+    if (best || len < 3)
+        return best;
+    /* No near spelling: a name of which the word is one whole part, when
+     * only one has it ("broker": "message-broker", "p99": "latency_p99"). */
+    size_t found = 0;
+    for (size_t i = 0; i < n; i++)
+        if (has_part(candidates[i], word, len)) {
+            best = candidates[i];
+            found++;
+        }
+    return found == 1 ? best : NULL;
 }
+
+/* The most names a message lists when no spelling is near: every measure,
+ * every key of a part kind, every catalog section. */
+#define DIAG_LIST_MAX 40
 
 void diag_unknown_text(char *dst, size_t n, const char *what, const char *word,
                        const char *const *candidates, size_t count)
@@ -217,7 +243,7 @@ void diag_unknown_text(char *dst, size_t n, const char *what, const char *word,
     buf b;
     buf_init(&b);
     buf_printf(&b, "unknown %.*s '%s'%s", noun_len, what, word, context);
-    if (count > 0 && count <= 12) {
+    if (count > 0 && count <= DIAG_LIST_MAX) {
         buf_puts(&b, " (expected ");
         for (size_t i = 0; i < count; i++)
             buf_printf(&b, "%s'%s'", i == 0 ? "" : (i + 1 == count ? " or " : ", "), candidates[i]);

@@ -103,10 +103,15 @@ static void load_part(bp_board *b, size_t i, const char *path, const ynode *pn,
         if (ok)
             continue;
         const field_def *f = fields_find(fields, n_fields, key->s);
-        if (f)
-            diag_error(d, YPATH(path, key), key->line, key->col, "'%s' does not apply to a %s part",
-                       key->s, kinds[kind]);
-        else
+        if (f) {
+            buf where;
+            buf_init(&where);
+            fields_kinds_text(&where, f->kinds);
+            diag_error(d, YPATH(path, key), key->line, key->col,
+                       "'%s' does not apply to a %s part (it applies to %s)", key->s, kinds[kind],
+                       where.data);
+            buf_free(&where);
+        } else
             diag_unknown(d, YPATH(path, key), key->line, key->col, "part key", key->s, allowed,
                          n_allowed);
     }
@@ -654,19 +659,17 @@ static ynode *find_link(const ynode *list, const char *from, const char *to)
     return NULL;
 }
 
-/* A near id among the board's parts, for a misspelt --set or level path;
- * NULL when none is near. The result points into root. */
-static const char *near_part(const ynode *root, const char *word)
+/* The ids of a board tree's parts (at most 64) into ids; returns how many. */
+static size_t part_ids(const ynode *root, const char **ids)
 {
     const ynode *list = ymap_get(root, "parts");
-    const char *cands[256];
     size_t n = 0;
-    for (size_t i = 0; list && list->type == YN_SEQ && i < list->n && n < 256; i++) {
+    for (size_t i = 0; list && list->type == YN_SEQ && i < list->n && n < 64; i++) {
         const ynode *id = ymap_get(list->kids[i], "id");
         if (id && id->type == YN_SCALAR)
-            cands[n++] = id->s;
+            ids[n++] = id->s;
     }
-    return diag_suggest(word, cands, n);
+    return n;
 }
 
 /* " (it has links.A.B and links.B.C)": the links a path may name, when a
@@ -717,12 +720,24 @@ int board_override_at(const char *board_path, ynode *root, const char *expr, con
         target = find_item(ymap_get(root, "parts"), "id", segs[1]);
         field = segs[2];
         if (!target) {
-            const char *near = near_part(root, segs[1]);
+            const char *ids[64];
+            size_t n_ids = part_ids(root, ids);
+            const char *near = diag_suggest(segs[1], ids, n_ids);
+            buf text; /* the near id, else every id */
+            buf_init(&text);
+            for (size_t i = 0; !near && i < n_ids; i++)
+                buf_printf(&text, "%s%s",
+                           i == 0           ? " (its parts: "
+                           : i + 1 == n_ids ? " and "
+                                            : ", ",
+                           ids[i]);
             if (near)
-                diag_error(d, src, line, col, "no part '%s' on the board; did you mean '%s'?",
-                           segs[1], near);
-            else
-                diag_error(d, src, line, col, "no part '%s' on the board", segs[1]);
+                buf_printf(&text, "; did you mean '%s'?", near);
+            else if (n_ids)
+                buf_putc(&text, ')');
+            diag_error(d, src, line, col, "no part '%s' on the board%s", segs[1],
+                       text.len ? text.data : "");
+            buf_free(&text);
             goto out;
         }
     } else if (n == 4 && strcmp(segs[0], "links") == 0) {

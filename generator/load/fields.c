@@ -81,6 +81,20 @@ const field_def *fields_link(size_t *n)
     return link_fields;
 }
 
+void fields_kinds_text(buf *out, unsigned bits)
+{
+    size_t n = 0, total = 0;
+    for (int k = 0; k < SIM_KIND_COUNT; k++)
+        total += (bits & KIND_BIT(k)) != 0;
+    for (int k = 0; k < SIM_KIND_COUNT; k++)
+        if (bits & KIND_BIT(k))
+            buf_printf(out, "%s%s",
+                       n++ == 0     ? ""
+                       : n == total ? " and "
+                                    : ", ",
+                       sim_kind_name((sim_kind)k));
+}
+
 const field_def *fields_find(const field_def *table, size_t n, const char *name)
 {
     for (size_t i = 0; i < n; i++)

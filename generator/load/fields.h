@@ -42,6 +42,8 @@ typedef struct {
 
 const field_def *fields_part(size_t *n);
 const field_def *fields_link(size_t *n);
+/* "consumer and service": the kinds of kind bits, appended to out. */
+void fields_kinds_text(buf *out, unsigned bits);
 /* The field named name in the table, or NULL. */
 const field_def *fields_find(const field_def *table, size_t n, const char *name);
 /* A --set path ("parts.worker.tries") split in place at its dots into at

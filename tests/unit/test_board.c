@@ -367,7 +367,8 @@ static void errors(void **state)
     refused("concurrency: 2,", "concurency: 2,",
             "b.yaml:8:32: error: unknown part key 'concurency'; did you mean 'concurrency'?\n");
     refused("label: Shop}", "label: Shop, concurrency: 2}",
-            "b.yaml:6:43: error: 'concurrency' does not apply to a users part\n");
+            "b.yaml:6:43: error: 'concurrency' does not apply to a users part (it applies to "
+            "consumer and service)\n");
     refused("{id: psp, kind: payment-provider}", "{id: proc, kind: payment-provider}",
             "b.yaml:9:10: error: part id 'proc' is used twice (first at line 8)\n"
             "b.yaml:13:22: error: unknown part 'psp' (expected 'users', 'broker', 'proc' or "
@@ -379,13 +380,16 @@ static void errors(void **state)
     refused("concurrency: 2,", "concurrency: 0,",
             "b.yaml:8:45: error: concurrency must be between 1 and 10000, found 0\n");
     /* unit errors point at the unit */
-    refused("over: 2 s}", "over: 2 sec}",
-            "b.yaml:14:42: error: over: unknown duration unit 'sec'; did you mean 's' (seconds)?\n");
+    refused(
+        "over: 2 s}", "over: 2 sec}",
+        "b.yaml:14:42: error: over: unknown duration unit 'sec'; did you mean 's' (seconds)?\n");
     refused("lose_reply: 10%}", "lose_reply: 10 percent}",
             "b.yaml:12:61: error: lose_reply: probability '10 percent' takes no unit but '%' "
             "(write 0.2 or 20%)\n");
     refused("key_ttl: sqs-fifo}", "key_ttl: sqs}",
-            "b.yaml:8:57: error: unknown key retention 'sqs' (expected 'sqs-fifo', 'stripe', "
+            "b.yaml:8:57: error: unknown key retention 'sqs'; did you mean 'sqs-fifo'?\n");
+    refused("key_ttl: sqs-fifo}", "key_ttl: aws}",
+            "b.yaml:8:57: error: unknown key retention 'aws' (expected 'sqs-fifo', 'stripe', "
             "'nservicebus-outbox', 'nats-jetstream', 'azure-service-bus' or 'forever')\n");
     refused("key_ttl: sqs-fifo}", "key_ttl: 0 s}",
             "b.yaml:8:57: error: key_ttl must be longer than zero, found 0 s\n");
@@ -725,8 +729,8 @@ static void second_release_errors(void **state)
     refused2("publish: outbox", "publish: after-comit",
              "b.yaml:6:87: error: unknown publish order 'after-comit'; did you mean "
              "'after-commit'?\n");
-    refused2("dedup_window: sqs-fifo", "dedup_window: sqs",
-             "b.yaml:5:54: error: unknown window 'sqs' (expected 'sqs-fifo', 'stripe', "
+    refused2("dedup_window: sqs-fifo", "dedup_window: aws",
+             "b.yaml:5:54: error: unknown window 'aws' (expected 'sqs-fifo', 'stripe', "
              "'nservicebus-outbox', 'nats-jetstream', 'azure-service-bus', 'forever' or "
              "'none')\n");
     refused2("dedup_window: 90 s", "dedup_window: 90",
@@ -741,7 +745,8 @@ static void second_release_errors(void **state)
              "to 100%)\n");
     refused2("{id: orders, kind: message-broker, dedup_window: sqs-fifo}",
              "{id: orders, kind: consumer, dedup_window: sqs-fifo}",
-             "b.yaml:5:34: error: 'dedup_window' does not apply to a consumer part\n");
+             "b.yaml:5:34: error: 'dedup_window' does not apply to a consumer part (it applies to "
+             "message-broker)\n");
     /* keys that cannot matter where they are written */
     refused2("{id: mailer, kind: service}", "{id: mailer, kind: service, lease: 1 s}",
              "b.yaml:8:33: error: 'lease' applies only with idempotency: key-claimed-first\n");
@@ -852,7 +857,8 @@ static void override_errors(void **state)
 {
     (void)state;
     override_refused("parts.nope.tries", "3",
-                     "levels/l.yaml:9:7: error: no part 'nope' on the board\n");
+                     "levels/l.yaml:9:7: error: no part 'nope' on the board (its parts: users, "
+                     "broker, proc and psp)\n");
     override_refused("parts.prc.tries", "3",
                      "levels/l.yaml:9:7: error: no part 'prc' on the board; did you mean "
                      "'proc'?\n");
@@ -878,7 +884,8 @@ static void override_errors(void **state)
                  "levels/l.yaml:9:7: error: unknown part key 'concurency'; did you mean "
                  "'concurrency'?\n");
     override_bad("parts.users.concurrency", "3",
-                 "levels/l.yaml:9:7: error: 'concurrency' does not apply to a users part\n");
+                 "levels/l.yaml:9:7: error: 'concurrency' does not apply to a users part (it "
+                 "applies to consumer and service)\n");
     override_bad("links.broker.proc.lose_reply", "2",
                  "levels/l.yaml:9:7: error: lose_reply: probability '2' is outside 0 to 1 (0% to "
                  "100%)\n");

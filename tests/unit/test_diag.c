@@ -172,12 +172,21 @@ static void suggestions(void **state)
 static void unknown_texts(void **state)
 {
     (void)state;
-    char msg[256];
+    char msg[1024];
     diag_unknown_text(msg, sizeof msg, "measure", "duplicats", measures, N_MEASURES);
     assert_string_equal(msg, "unknown measure 'duplicats'; did you mean 'duplicates'?");
-    /* Too many candidates to list. */
+    /* No near spelling: every name. */
     diag_unknown_text(msg, sizeof msg, "measure", "throughput", measures, N_MEASURES);
-    assert_string_equal(msg, "unknown measure 'throughput'");
+    assert_string_equal(msg, "unknown measure 'throughput' (expected 'jobs', 'deliveries', "
+                             "'effects', 'duplicates', 'charged_twice', 'lost_writes', 'errors', "
+                             "'error_rate', 'completion_time', 'latency_p50', 'latency_p99', "
+                             "'monthly_cost' or 'events')");
+    /* a name the word is one part of, when only one has it */
+    static const char *const sections[] = {"message-broker", "payment-provider", "consumer"};
+    diag_unknown_text(msg, sizeof msg, "catalog section", "broker", sections, 3);
+    assert_string_equal(msg, "unknown catalog section 'broker'; did you mean 'message-broker'?");
+    diag_unknown_text(msg, sizeof msg, "measure", "p99", measures, N_MEASURES);
+    assert_string_equal(msg, "unknown measure 'p99'; did you mean 'latency_p99'?");
 
     static const char *const abc[] = {"pass", "fail", "skip"};
     diag_unknown_text(msg, sizeof msg, "expect", "maybe", abc, 3);
