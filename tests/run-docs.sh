@@ -17,8 +17,12 @@ cd "$root"
 diff -u docs/boards.md "$tmp/boards.md" >"$tmp/diff" ||
   fail "docs/boards.md is stale: run make docs and commit it ($(head -c 2000 "$tmp/diff"))"
 
-# every command's --help: exit 0, its own usage line
-for c in build check sim watch serve help new; do
+# every command's --help (each that --help lists): exit 0, its own usage line
+cmds=$("$BP" --help | sed -n 's/^  \([a-z][a-z]*\)  *.*/\1/p')
+for want in build check sim watch serve help new; do
+  grep -qx "$want" <<<"$cmds" || fail "--help does not list $want"
+done
+for c in $cmds; do
   "$BP" "$c" --help >"$tmp/out" 2>"$tmp/err" || fail "$c --help exits $?: $(cat "$tmp/err")"
   grep -q "^usage: boardpress $c" "$tmp/out" || fail "$c --help: $(head -3 "$tmp/out")"
   grep -q "exit status" "$tmp/out" || fail "$c --help names no exit status"
@@ -46,8 +50,8 @@ expect_usage() { # expected stderr line, then the command
   [ $rc = 2 ] || fail "$* exits $rc, not 2"
   [ "$(head -1 "$tmp/err")" = "$want" ] || fail "$*: $(head -1 "$tmp/err")"
 }
-expect_usage "boardpress: error: unknown part kind 'broker' (expected users, message-broker, consumer, service, payment-provider or database)" \
-  "$BP" help part broker
+expect_usage "boardpress: error: unknown part kind 'queue' (expected users, message-broker, consumer, service, payment-provider or database)" \
+  "$BP" help part queue
 expect_usage "boardpress: error: unknown measure 'duplicats'; did you mean 'duplicates'?" \
   "$BP" help measure duplicats
 expect_usage "boardpress: error: unknown help topic 'parts'; did you mean 'part'?" "$BP" help parts
