@@ -12,12 +12,14 @@
  * proves it for every value of every slider), and the numbers are the bits
  * the build would measure.
  *
- * A run of up to MAIN_THREAD_JOB_RUNS jobs × replications (1,000 × 20:
- * about 10 ms) runs at once, in the change's own event, so the frame that
- * paints the moved slider paints its numbers too; larger ones run in a Web Worker
- * (bp-live-worker.js), one at a time, the latest state next; past
+ * Every run goes to a Web Worker (bp-live-worker.js), one at a time, the
+ * latest state next, so a drag never blocks the page (even the site's
+ * smallest runs take 10-40 ms, two or more frames); only where there is
+ * no Worker does a run of up to MAIN_THREAD_JOB_RUNS jobs × replications
+ * (1,000 × 20) run on the page's thread, in the change's own event. Past
  * MAX_JOB_RUNS nothing runs and the level says so. Moves are coalesced:
- * one run per frame at most, of the latest state.
+ * one run per frame at most, and while the worker runs, only the latest
+ * state waits.
  *
  * The fragment keeps the state as boardpress.js keeps a level's:
  * level-ID=I.J.K, one position per choice (a slider's step from its min).
@@ -129,6 +131,15 @@
       if (m.error) p.reject(new Error(m.error));
       else p.resolve({result: self.BpSim.decodeResult(new Uint8Array(m.bytes)), ms: m.ms});
     };
+    /* a worker that cannot start (its script missing) fails what waits */
+    w.onerror = function (ev) {
+      var ids = Object.keys(waiting);
+      ids.forEach(function (id) {
+        var p = waiting[id];
+        delete waiting[id];
+        p.reject(new Error(ev.message || 'the Web Worker stopped'));
+      });
+    };
     w.postMessage({module: loaded.module});
     loaded.worker = {
       run: function (wire) {
@@ -186,7 +197,9 @@
     var reset = section.querySelector('button.bp-reset');
     var status = section.querySelector('.bp-level-status');
     var changed = section.querySelector('.bp-live-changed');
+    var last = null; /* the results shown */
     var drawings = all(section, '.bp-live-drawing');
+    var setEls = all(section, 'svg [data-set]'); /* the settings written on the diagrams */
     var sliders = form ? all(form, 'input[type="range"]') : [];
 
     function choiceIndex(el) {
@@ -215,9 +228,11 @@
       });
       key = key.join('.');
       drawings.forEach(function (d) {
+        var was = d.hidden;
         d.hidden = d.getAttribute('data-options') !== key;
+        if (was && !d.hidden && last) paint(last, d);
       });
-      all(section, 'svg [data-set]').forEach(function (el) {
+      setEls.filter(drawn).forEach(function (el) {
         var path = el.getAttribute('data-set');
         for (var i = 0; i < choices.length; i++)
           if (choices[i].set === path) el.textContent = choices[i].values[positions[i]].label;
@@ -231,8 +246,7 @@
       all(section, '[data-measure]').forEach(function (el) {
         var name = el.getAttribute('data-measure');
         if (name in seen || (changed && changed.contains(el))) return;
-        var d = el.closest('.bp-live-drawing');
-        if (!d || !d.hidden) seen[name] = el.textContent;
+        if (drawn(el)) seen[name] = el.textContent;
       });
       return seen;
     }
@@ -268,15 +282,20 @@
       changed.hidden = false;
     }
 
-    /* Every number from a run's results. */
-    function showResult(r, pos, ms, place) {
-      var before = shownMeasures();
-      all(section, '[data-measure]').forEach(function (el) {
+    /* Not in a diagram of options not chosen: those are rewritten when
+     * they are shown (a drag then lays out one drawing, not sixteen). */
+    function drawn(el) {
+      var d = el.closest('.bp-live-drawing');
+      return !d || !d.hidden;
+    }
+
+    /* A run's numbers and verdicts into the elements under root. */
+    function paint(r, root) {
+      all(root, '[data-measure]').filter(drawn).forEach(function (el) {
         var m = r.measures[el.getAttribute('data-measure')];
         if (m) el.textContent = self.BpFmt.measure(el.getAttribute('data-measure'), m.mean);
       });
-      var missed = 0, total = 0;
-      all(section, '[data-goal]').forEach(function (el) {
+      all(root, '[data-goal]').filter(drawn).forEach(function (el) {
         var g = r.goals[el.getAttribute('data-goal')];
         if (!g) return;
         if (el.namespaceURI === 'http://www.w3.org/2000/svg') {
@@ -288,6 +307,14 @@
           el.textContent = g.pass ? 'Pass' : 'Fail';
         }
       });
+    }
+
+    /* Every number from a run's results. */
+    function showResult(r, pos, ms, place) {
+      var before = shownMeasures();
+      last = r;
+      paint(r, section);
+      var missed = 0, total = 0;
       Object.keys(r.goals).forEach(function (name) {
         total++;
         if (!r.goals[name].pass) missed++;
@@ -329,7 +356,20 @@
         return;
       }
       var wire = assemble(prep, pos);
-      if (jobRuns <= MAIN_THREAD_JOB_RUNS) {
+      var w = null;
+      try {
+        w = workerOf(data.static, loaded);
+      } catch (e) {
+        w = null;
+      }
+      if (!w) {
+        /* no Web Worker here: small runs on the page's thread */
+        if (jobRuns > MAIN_THREAD_JOB_RUNS) {
+          stale('Not measured: this setting asks for ' + thousands(jobRuns) + ' simulated jobs, ' +
+            'and without a Web Worker this page runs at most ' + thousands(MAIN_THREAD_JOB_RUNS) +
+            ' at once', pos);
+          return;
+        }
         var t0 = performance.now(), r;
         try {
           r = loaded.sim.simulate(wire);
@@ -338,15 +378,6 @@
           return;
         }
         showResult(r, pos, performance.now() - t0, 'main');
-        return;
-      }
-      var w;
-      try {
-        w = workerOf(data.static, loaded);
-      } catch (e) {
-        stale('Not measured: this setting asks for ' + thousands(jobRuns) + ' simulated jobs, ' +
-          'and without a Web Worker this page runs at most ' + thousands(MAIN_THREAD_JOB_RUNS) +
-          ' at once', pos);
         return;
       }
       running = true;
@@ -379,24 +410,29 @@
       });
     }
 
-    function change(i, k) {
+    /* A move: the settings shown at once, a run scheduled. The fragment
+     * is written when the move settles (a slider's change event, at the
+     * end of a drag): history.replaceState on every input event costs the
+     * page's thread and browsers throttle it. */
+    function change(i, k, settled) {
       positions[i] = k;
       touched = true;
       showSettings();
       schedule();
-      save();
+      if (settled) save();
     }
 
     if (form) {
       form.addEventListener('input', function (ev) {
         var t = ev.target, i = choiceIndex(t);
         if (i < 0 || !choices[i]) return;
-        if (t.type === 'range') change(i, Number(t.value));
+        if (t.type === 'range') change(i, Number(t.value), false);
       });
       form.addEventListener('change', function (ev) {
         var t = ev.target, i = choiceIndex(t);
         if (i < 0 || !choices[i]) return;
-        if (t.type === 'radio' && t.checked) change(i, Number(t.value));
+        if (t.type === 'radio' && t.checked) change(i, Number(t.value), true);
+        else if (t.type === 'range') save(); /* its input events made the move */
       });
       form.addEventListener('submit', function (ev) {
         ev.preventDefault();
@@ -415,6 +451,11 @@
     say('These numbers were measured when the page was built; the simulator is loading');
     loadModule(data.static).then(function (l) {
       loaded = l;
+      try {
+        workerOf(data.static, loaded); /* started now: the first move waits for no script */
+      } catch (e) {
+        /* none: runs stay on the page's thread */
+      }
       if (form) form.hidden = false;
       if (startNote) startNote.hidden = true;
       if (reset) reset.hidden = false;

@@ -12,7 +12,9 @@
 // slider over a dozen of its positions and back to its start, as a reader
 // makes it (the slider's value set, an input event): the simulation
 // itself (bp-live.js's own timing, in the bp-live-result event) and the
-// time from the input event to the numbers rewritten. Each move's wire bytes go to
+// time from the input event to the numbers rewritten; then a 2-second drag of
+// each slider by the mouse, there and back, and the page's long tasks
+// (PerformanceObserver 'longtask') during it. Each move's wire bytes go to
 // WIRE_DIR/move-N.wire (put together by bp-live.js as the page does), so
 // the bench can time the same boards natively (simdrv wire). One JSON
 // line on stdout.
@@ -109,12 +111,54 @@ async function main() {
       moves.push({ set: data.choices[i].set, state, sim_ms: t.sim, shown_ms: t.shown, place: t.place, wire: file });
     }
   }
+  // a 2-second drag of each slider by the mouse, as a reader makes it:
+  // the page's long tasks (PerformanceObserver 'longtask', over 50 ms)
+  // from the press to the last result shown
+  const drags = [];
+  for (const i of sliders) {
+    const sel = `#${level.id}-${i}`;
+    await page.locator(sel).evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    const box = await page.locator(sel).boundingBox();
+    await page.evaluate(() => {
+      window.__longtasks = [];
+      window.__obs = new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) window.__longtasks.push(e.duration);
+      });
+      window.__obs.observe({ type: 'longtask', buffered: false });
+    });
+    const y = box.y + box.height / 2, x0 = box.x + 4, x1 = box.x + box.width - 4;
+    const t0 = Date.now();
+    await page.mouse.move(x0, y);
+    await page.mouse.down();
+    let moves = 0;
+    while (Date.now() - t0 < 2000) {
+      const f = ((Date.now() - t0) / 1000) % 2; // there and back
+      await page.mouse.move(f < 1 ? x0 + (x1 - x0) * f : x1 - (x1 - x0) * (f - 1), y);
+      moves++;
+      await page.waitForTimeout(16);
+    }
+    await page.mouse.up();
+    const end = await page.evaluate((id) => new Promise((resolve) => {
+      // the drag's last state measured and shown
+      const sec = document.getElementById(id);
+      const done = () => !sec.hasAttribute('aria-busy') && sec.getAttribute('data-measured') !== 'pending';
+      const poll = () => (done() ? requestAnimationFrame(() => resolve(true)) : setTimeout(poll, 10));
+      poll();
+    }), level.id);
+    const long = await page.evaluate(() => {
+      window.__obs.disconnect();
+      return window.__longtasks;
+    });
+    drags.push({ set: data.choices[i].set, moves, shown: end, longtasks: long });
+  }
+
   const chromeVersion = browser.version();
   await browser.close();
   server.close();
   if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
   console.log(JSON.stringify({ level: level.id, page: level.url, jobs: data.jobs, replications: data.replications,
-    chromium: chromeVersion, module_bytes: load.bytes, compile_ms: load.compile, instantiate_ms: load.instantiate, moves }));
+    chromium: chromeVersion, module_bytes: load.bytes, compile_ms: load.compile, instantiate_ms: load.instantiate, moves,
+    drags }));
 }
 
 main().catch((e) => {

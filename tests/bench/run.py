@@ -334,6 +334,11 @@ def bench_live():
         "%.2f× (median)" % (med(sim) / med(nat)), "", "median ≤ 16 ms", med(sim) <= 16)
     row(sec, "slider move to every number rewritten, median / worst",
         "%s / %s" % (fmt_ms(med(shown)), fmt_ms(max(shown))), "", "", "", "", "print")
+    drags = [d for j, _ in got for d in j["drags"]]
+    long = [t for d in drags for t in d["longtasks"]]
+    row(sec, "2-second mouse drag of each slider (%d drags): main-thread long tasks over 50 ms, "
+        "count / longest" % len(drags), "%d / %s" % (len(long), fmt_ms(max(long)) if long else "-"),
+        "", "", "", "", "none", not long)
     rmtree(wires)
 
 

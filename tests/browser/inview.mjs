@@ -36,7 +36,7 @@ const VIEWS = [
 ];
 
 const failures = [];
-let checks = 0;
+let checks = 0, moves = 0;
 function check(ok, what) {
   checks++;
   if (!ok) failures.push(what);
@@ -141,13 +141,15 @@ async function moveAndCheck(page, levelId, selector, key, where) {
   await ctl.evaluate((el) => el.scrollIntoView({ block: 'center', inline: 'nearest' }));
   await ctl.focus();
   const state = await page.evaluate((id) => document.getElementById(id).getAttribute('data-state'), levelId);
+  const valueOf = (el) => (el.matches('input') ? el.value : el.getAttribute('aria-valuenow'));
+  const was = await ctl.evaluate(valueOf);
   const before = await snapshot(page);
   await page.keyboard.press(key);
-  const after = await page.evaluate((id) => document.getElementById(id).getAttribute('data-state'), levelId);
-  if (after === state) {
+  if ((await ctl.evaluate(valueOf)) === was) {
     // that key did not move it (already at that end): nothing to see
     return;
   }
+  moves++;
   await measured(page, levelId, state);
   const seen = await changedInView(page, before);
   for (const [name, ok] of Object.entries(seen))
@@ -215,7 +217,7 @@ async function main() {
     for (const f of failures) console.error('FAIL: ' + f);
     process.exit(1);
   }
-  console.log(`inview: ${checks} checks passed`);
+  console.log(`inview: ${checks} checks passed, ${moves} moves`);
 }
 
 main().catch((e) => {
