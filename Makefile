@@ -195,7 +195,8 @@ $(ASAN_BUILD)/tests/%: $(ASAN_BUILD)/obj/tests/unit/%.o $(ASAN_SUPPORT_OBJ) | $(
 # with live boards). Debian's clang-14 and wasm-ld (lld-14), no libc but
 # the little in sim-core/wasm/, no imports.
 # The event loop, queue, distributions and statistics at -Os, the board
-# check (its sentences left out: SIM_TERSE_CHECKS, see check.c), encodings,
+# check (its sentences left out: SIM_TERSE_CHECKS, see check.c; the wire
+# decoder's field names likewise, see wire.c), encodings,
 # names and the shim at -Oz, all as one program (-flto: calls across files
 # inline; 5 % faster in Chromium, and smaller), then wasm-opt -Os --converge
 # --low-memory-unused (Debian's binaryen, installed like the compilers):
@@ -217,7 +218,7 @@ WASM := $(WASM_BUILD)/simcore.wasm
 WASM_OPT ?= $(shell command -v wasm-opt 2>/dev/null)
 WASM_SRC := $(SIM_SRC) $(sort $(wildcard sim-core/wasm/*.c))
 WASM_OBJ := $(call objs,$(WASM_BUILD),$(WASM_SRC))
-WASM_FAST ?= model model_run queue rng stats
+WASM_FAST ?= model model_out model_run queue rng stats
 WASM_O_FAST ?= -Os
 WASM_O_SMALL ?= -Oz
 WASM_OPT_LEVEL ?= -Os --converge --low-memory-unused

@@ -78,8 +78,10 @@ static const doc_line part_key_docs[] = {
     {"relay_every", "With `publish: outbox`: how often the relay looks for events to send."},
     {"call_median", "A call's time at the provider: the median."},
     {"call_p99", "A call's 99th percentile (log-normal between the two)."},
-    {"fail", "Share of calls that fail: nothing is charged, the delivery is not acked, so it is "
-             "retried."},
+    {"fail", "On a payment-provider: share of calls that fail (nothing is charged, the delivery "
+             "is not acked, so it is retried). On a consumer: share of deliveries its handler "
+             "fails after the work, before the effect, drawn on every try; the broker delivers "
+             "again when `redelivery_after` runs out."},
     {"write_median", "One write's time in the database: the median."},
     {"write_p99", "One write's 99th percentile."},
 };
@@ -109,6 +111,8 @@ static const doc_line traffic_key_docs[] = {
     {"arrivals", "`poisson` (independent users, random gaps) or `even` (equal gaps)."},
     {"repeat_share", "Share of jobs that are legitimate repeats: the same business key and "
                      "content as an earlier job, with a new message ID."},
+    {"poison", "Share of jobs whose message fails on every delivery, wherever it is handled "
+               "(a poison message): the broker delivers it `tries` times, then gives up."},
 };
 
 static const doc_line kind_docs[] = {

@@ -172,6 +172,8 @@ static int check_board_values(checker *c, const sim_limits *lim)
         return fail(c, -2, -1, "traffic.arrivals is not a known arrival pattern");
     if (!is_prob(t->repeat_share))
         return fail(c, -2, -1, "traffic.repeat_share must be a probability between 0 and 1");
+    if (!is_prob(t->poison))
+        return fail(c, -2, -1, "traffic.poison must be a probability between 0 and 1");
     if (!is_nonneg(b->prices.vcpu_usd_month) || !is_nonneg(b->prices.gb_usd_month))
         return fail(c, -2, -1, "prices must be numbers that are not negative");
     for (int m = 0; m < SIM_M_COUNT; m++) {
@@ -562,6 +564,8 @@ static int check_handler(checker *c, const sim_hop_topology *t, bool publishes)
         return fail(c, hi, -1, "crash_after_effect must be a probability between 0 and 1");
     if (!is_prob(h->crash_after_commit))
         return fail(c, hi, -1, "crash_after_commit must be a probability between 0 and 1");
+    if (!is_prob(h->fail))
+        return fail(c, hi, -1, "fail must be a probability between 0 and 1");
     TRY(check_nonneg_duration(c, hi, -1, "restart", h->restart_us));
     if ((unsigned)h->publish >= SIM_PUBLISH_COUNT)
         return fail(c, hi, -1, "publish must be after-commit, before-commit or outbox");

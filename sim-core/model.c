@@ -86,93 +86,6 @@ bool model_reply_lost(sim_model *m, uint16_t *flags, uint16_t listed, double p, 
     return model_chance(m, who, what, p);
 }
 
-/* ------------------------------------------------------------ outcomes */
-
-static void outcome_time(sim_model *m)
-{
-    if (m->now > m->k.last_outcome_us)
-        m->k.last_outcome_us = m->now;
-}
-
-static void job_final(sim_model *m, uint32_t job, uint16_t flag)
-{
-    m->hop[0].jf[job] |= (uint16_t)(F_DONE | flag);
-    outcome_time(m);
-}
-
-static void job_success(sim_model *m, uint32_t job)
-{
-    if (m->hop[0].jf[job] & F_DONE)
-        return; /* another copy got there first, or the publisher gave up */
-    job_final(m, job, F_SUCCESS);
-    m->at_us[job] = m->now - m->at_us[job];
-    m->k.successes++;
-}
-
-void model_job_error(sim_model *m, uint32_t job)
-{
-    if (m->hop[0].jf[job] & F_DONE)
-        return;
-    job_final(m, job, F_ERROR);
-    m->k.errors++;
-}
-
-void model_job_settle(sim_model *m, uint32_t job)
-{
-    const sim_hop *h = &m->hop[0];
-    if (h->jf[job] & F_DONE)
-        return;
-    if (h->live && h->live[job] > 0)
-        return; /* a copy is still under way */
-    if (m->pub_model && !(m->pub_flags[job] & P_DONE))
-        return; /* the publisher may still send one */
-    if (h->jf[job] & F_GAVE_UP) {
-        model_job_error(m, job);
-    } else {
-        job_final(m, job, F_DROPPED);
-        m->k.dropped++;
-    }
-}
-
-/* Copy c is done with at its hop: acked, given up or lost. */
-static void copy_final(sim_hop *h, uint32_t c)
-{
-    if (h->live)
-        h->live[job_of(h, c)]--;
-}
-
-static void copy_succeeded(sim_model *m, sim_hop *h, uint32_t c)
-{
-    copy_final(h, c);
-    if (h->index == 0) {
-        job_success(m, job_of(h, c));
-    } else {
-        h->jf[job_of(h, c)] |= F_SUCCESS;
-        outcome_time(m);
-    }
-}
-
-static void copy_gave_up(sim_model *m, sim_hop *h, uint32_t c)
-{
-    trc(m, h, SIM_TR_GIVE_UP, c, h->t.sender, h->t.handler, h->cur_try[c]);
-    h->jf[job_of(h, c)] |= F_GAVE_UP;
-    copy_final(h, c);
-    if (h->index == 0)
-        model_job_settle(m, job_of(h, c));
-    else
-        outcome_time(m);
-}
-
-static void copy_dropped(sim_model *m, sim_hop *h, uint32_t c, int part)
-{
-    trc(m, h, SIM_TR_DROPPED, c, part, -1, 0);
-    copy_final(h, c);
-    if (h->index == 0)
-        model_job_settle(m, job_of(h, c));
-    else
-        outcome_time(m);
-}
-
 /* ------------------------------------------------------------ effects */
 
 /* Apply the job's operation; false when it changed nothing (a repeated set). */
@@ -328,7 +241,7 @@ static void reply(sim_model *m, sim_hop *h, uint32_t c, uint32_t try_no, uint32_
                   const local_change *ch)
 {
     if (h->at_most_once) {
-        copy_succeeded(m, h, c);
+        model_copy_succeeded(m, h, c);
     } else {
         trc(m, h, SIM_TR_REPLY, c, h->t.handler, h->t.sender, try_no);
         if (model_reply_lost(m, &h->jf[job_of(h, c)], F_LRO_DELIVERY, h->lose_reply,
@@ -349,7 +262,7 @@ static void reply(sim_model *m, sim_hop *h, uint32_t c, uint32_t try_no, uint32_
 static void end_without_reply(sim_model *m, sim_hop *h, uint32_t c, uint32_t s)
 {
     if (h->at_most_once)
-        copy_dropped(m, h, c, h->t.handler);
+        model_copy_dropped(m, h, c, h->t.handler);
     release_slot(m, h, s);
 }
 
@@ -382,7 +295,7 @@ static void crash(sim_model *m, sim_hop *h, uint32_t c, uint32_t s, const local_
     if (h->at_most_once)
         for (uint32_t i = 0; i < h->concurrency; i++)
             if (h->slots[i].used)
-                copy_dropped(m, h, h->slots[i].job, h->t.handler);
+                model_copy_dropped(m, h, h->slots[i].job, h->t.handler);
     for (uint32_t i = 0; i < h->concurrency; i++)
         drop_kept_timeout(m, &h->slots[i]);
     model_reset_slots(h);
@@ -453,7 +366,10 @@ static void receive(sim_model *m, sim_hop *h, uint32_t c, uint32_t try_no, uint3
     uint64_t who = copy_who(h, c, try_no);
     int64_t w = hop_duration(m, h, AHEAD_WORK, &h->work, h->d0 + D_WORK, c, try_no, who);
     uint32_t gen = h->slots[s].gen;
-    if (h->external)
+    if ((m->hop[0].jf[job] & F_POISON) ||
+        model_chance(m, who, h->d0 + D_HANDLER_FAIL, h->handler_fail_p))
+        model_push(m, QUEUE_HEAP, w, h->ev0 + EV_H_FAILED, c, try_no, gen, s);
+    else if (h->external)
         model_push(m, h->work_lane, w, h->ev0 + EV_H_CALL, c, try_no, gen, s);
     else if (h->publishes && h->publish == SIM_PUBLISH_BEFORE_COMMIT)
         model_push(m, h->work_lane, w, h->ev0 + EV_H_WORK_DONE, c, try_no, gen, s);
@@ -599,6 +515,17 @@ static void on_call_failed(sim_model *m, sim_hop *h, const sim_event *e)
         call_ended(m, h, e->job, e->slot);
 }
 
+/* The handler failed the delivery after its work (fail, or a poison
+ * message): as a failed call, no effect and no reply. */
+static void on_failed(sim_model *m, sim_hop *h, const sim_event *e)
+{
+    if (!slot_valid(h, e))
+        return;
+    trc(m, h, SIM_TR_FAILED, e->job, h->t.handler, -1,
+        (m->hop[0].jf[job_of(h, e->job)] & F_POISON) != 0);
+    call_ended(m, h, e->job, e->slot);
+}
+
 static void on_call_timeout(sim_model *m, sim_hop *h, const sim_event *e)
 {
     if (!slot_valid(h, e))
@@ -627,7 +554,7 @@ static void send(sim_model *m, sim_hop *h, uint32_t c)
     if (model_chance(m, copy_who(h, c, try_no), h->d0 + D_SEND_LOST, h->lose_request)) {
         trc(m, h, SIM_TR_LOST_REQUEST, c, h->t.sender, h->t.handler, try_no);
         if (h->at_most_once)
-            copy_dropped(m, h, c, h->t.sender);
+            model_copy_dropped(m, h, c, h->t.sender);
         return;
     }
     uint32_t s = 0, gen = 0;
@@ -667,6 +594,8 @@ static void on_arrive(sim_model *m, uint32_t job)
     if (job == 0)
         m->k.first_arrival_us = m->now;
     tr(m, SIM_TR_ARRIVE, job, m->t.users, -1, 0);
+    if (model_chance(m, job, D_POISON, m->poison))
+        h->jf[job] |= F_POISON;
     if (m->bkey)
         m->bkey[job] = job > 0 && model_chance(m, job, D_REPEAT, m->repeat_share)
                            ? m->bkey[model_below(m, job, D_REPEAT_OF, job)]
@@ -690,7 +619,7 @@ static void on_timer(sim_model *m, sim_hop *h, uint32_t c, uint32_t try_no)
     trc(m, h, SIM_TR_TIMEOUT, c, h->t.sender, h->t.handler, try_no);
     *f &= (uint16_t)~F_WAITING;
     if (try_no >= h->tries)
-        copy_gave_up(m, h, c);
+        model_copy_gave_up(m, h, c);
     else if (h->broker_fed)
         model_to_broker(m, h, c); /* redelivery queues behind waiting messages */
     else
@@ -704,7 +633,7 @@ static void on_reply(sim_model *m, sim_hop *h, uint32_t c, uint32_t try_no)
         return; /* an older try's reply, or one after the timer: ignored */
     trc(m, h, SIM_TR_ACKED, c, h->t.sender, h->t.handler, try_no);
     *f &= (uint16_t)~F_WAITING;
-    copy_succeeded(m, h, c);
+    model_copy_succeeded(m, h, c);
 }
 
 static void dispatch_hop(sim_model *m, sim_hop *h, unsigned kind, const sim_event *e)
@@ -748,6 +677,9 @@ static void dispatch_hop(sim_model *m, sim_hop *h, unsigned kind, const sim_even
         break;
     case EV_S_TIMER:
         on_timer(m, h, e->job, e->arg);
+        break;
+    case EV_H_FAILED:
+        on_failed(m, h, e);
         break;
     default:
         break;

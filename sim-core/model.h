@@ -49,6 +49,7 @@ enum {
     EV_H_RESTART,      /* crashed handler is back */
     EV_S_REPLY,        /* ack/response back at the sender; arg = try */
     EV_S_TIMER,        /* sender's redelivery/timeout timer; arg = try */
+    EV_H_FAILED,       /* the work is done and the handler fails the delivery */
     EV_HOP_KINDS
 };
 #define EV_HOP_STRIDE 16
@@ -80,6 +81,7 @@ enum {
     F_GAVE_UP = 1 << 12,          /* the sender gave up on some copy */
     F_FIRST_COPY = 1 << 13,       /* copy index == job index is taken */
     F_RECEIVED = 1 << 14,         /* per copy: received by the handler at least once */
+    F_POISON = 1 << 15,           /* first hop: the job's message fails every delivery */
 };
 
 /* Publisher flags (users publishing with confirms), per job. */
@@ -107,6 +109,7 @@ enum {
     D_EVENT_LOST,         /* an inline event publish is lost */
     D_RELAY_LOST,         /* the relay's n-th publish of the job is lost */
     D_RELAY_CONFIRM_LOST, /* ... its confirm */
+    D_POISON,             /* is job k a poison message */
     D_HOP0 = 16,          /* hop h's purposes start at D_HOP0 + D_HOP_STRIDE * h */
 };
 enum {
@@ -120,6 +123,7 @@ enum {
     D_FAIL,            /* the provider fails the call */
     D_CALL_TIME,       /* the provider's time */
     D_CALL_REPLY_LOST, /* the call's response is lost */
+    D_HANDLER_FAIL,    /* the handler fails the delivery (fail) */
     D_HOP_STRIDE = 16
 };
 
@@ -201,6 +205,7 @@ typedef struct {
     int64_t key_ttl_us, provider_ttl_us, lease_us, dedup_window_us;
     double lose_request, lose_reply, call_lose_request, call_lose_reply;
     double crash_p, crash_commit_p, fail_p;
+    double handler_fail_p; /* the handler's own fail: a delivery fails before the effect */
     sim_dist work, write, call;
     int lane0, work_lane, write_lane, call_reply_lane; /* lanes of this hop */
     unsigned ev0;                                      /* EV_HOP_STRIDE * index */
@@ -246,7 +251,7 @@ struct sim_model {
     sim_op op;
     sim_arrivals arrivals;
     int64_t over_us;
-    double repeat_share;
+    double repeat_share, poison;
     sim_hop hop[SIM_MAX_HOPS];
     /* the users publishing to the first broker */
     int64_t publish_us; /* transit of a publish */
@@ -396,6 +401,12 @@ void model_to_broker(sim_model *m, sim_hop *h, uint32_t c);
  * the job is final when nothing of it is still under way. */
 void model_job_settle(sim_model *m, uint32_t job);
 void model_job_error(sim_model *m, uint32_t job);
+/* Copy c at hop h is done (model_out.c): acknowledged (at-most-once:
+ * finished), given up by its sender (its tries ran out), or lost on the
+ * way (at-most-once; part is where). */
+void model_copy_succeeded(sim_model *m, sim_hop *h, uint32_t c);
+void model_copy_gave_up(sim_model *m, sim_hop *h, uint32_t c);
+void model_copy_dropped(sim_model *m, sim_hop *h, uint32_t c, int part);
 bool model_key_live(const sim_model *m, int64_t rec, int64_t ttl);
 /* Is this reply lost? lose_reply_of loses a job's first reply on the link
  * (flags holds `listed` and, one bit up, "used"); else a draw at (who, what). */

@@ -124,6 +124,7 @@ static void hop_setup(sim_hop *h, const sim_board *b, const sim_hop_topology *t,
     h->crash_p = hp->crash_after_effect;
     h->crash_commit_p = hp->crash_after_commit;
     h->restart_us = hp->restart_us;
+    h->handler_fail_p = hp->fail;
     dist_init(&h->work, hp->work);
     sim_latency zero = {0, 0};
     dist_init(&h->write, t->database >= 0 ? b->parts[t->database].write : zero);
@@ -233,6 +234,7 @@ sim_model *sim_model_new(const sim_board *b, const sim_topology *topo)
     m->arrivals = b->traffic.arrivals;
     m->over_us = b->traffic.over_us;
     m->repeat_share = b->traffic.repeat_share;
+    m->poison = b->traffic.poison;
     for (int i = 0; i < t->n_hops; i++)
         hop_setup(&m->hop[i], b, &t->hop[i], i);
     sim_hop *h0 = &m->hop[0];

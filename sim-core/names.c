@@ -50,7 +50,7 @@ static const char *const trace_names[SIM_TR_COUNT] = {
     "arrive",      "send",       "lost-request",  "receive",  "skip",    "call",    "call-lost",
     "call-failed", "effect",     "provider-skip", "rollback", "crash",   "restart", "record-key",
     "reply",       "lost-reply", "acked",         "timeout",  "give-up", "dropped", "publish",
-    "accept",      "dedup",      "confirm",       "claim",    "held",    "outbox",
+    "accept",      "dedup",      "confirm",       "claim",    "held",    "outbox",  "failed",
 };
 
 static const char *name_at(const char *const *names, int n, int i)

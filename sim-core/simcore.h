@@ -161,7 +161,8 @@ typedef struct {
     int64_t relay_every_us;    /* publish outbox: the relay's polling interval */
     /* as a payment provider */
     sim_latency call; /* provider's time per call */
-    double fail;      /* probability a call fails (no charge) */
+    double fail;      /* probability a call fails (no charge); on a consumer or service, that
+                         its handler fails a delivery after the work, before the effect */
     /* provider key_ttl_us above is the provider's idempotency-key retention */
     /* as a database: the local write of a handler that links to it */
     sim_latency write;
@@ -189,6 +190,7 @@ typedef struct {
     sim_op op;
     sim_arrivals arrivals;
     double repeat_share; /* share of jobs that legitimately repeat an earlier job */
+    double poison;       /* share of jobs whose message fails every delivery, wherever handled */
 } sim_traffic;
 
 typedef struct {
@@ -301,6 +303,9 @@ typedef enum {
     SIM_TR_CLAIM,   /* key-claimed-first: the key is claimed before the effect */
     SIM_TR_HELD,    /* key-claimed-first: another delivery holds the claim; no effect, no reply */
     SIM_TR_OUTBOX,  /* the event is stored in the outbox with the commit */
+    /* added in the third release */
+    SIM_TR_FAILED, /* the handler failed the delivery before the effect; detail: 1 for a poison
+                      message */
     SIM_TR_COUNT
 } sim_trace_kind;
 

@@ -27,10 +27,10 @@
 WIRE_GUARD(sim_latency, 16, 16);
 WIRE_GUARD(sim_part, 216, 216);
 WIRE_GUARD(sim_link, 72, 64);
-WIRE_GUARD(sim_traffic, 40, 40);
+WIRE_GUARD(sim_traffic, 48, 48);
 WIRE_GUARD(sim_goal, 24, 24);
 WIRE_GUARD(sim_prices, 16, 16);
-WIRE_GUARD(sim_board, 616, 600);
+WIRE_GUARD(sim_board, 624, 608);
 WIRE_GUARD(sim_limits, 40, 32);
 WIRE_GUARD(sim_stat, 32, 32);
 WIRE_GUARD(sim_goal_result, 24, 24);
@@ -69,44 +69,54 @@ typedef struct {
     const char *name;
 } wire_field;
 
+/* A field's name, for the decoder's messages. The WebAssembly module
+ * (SIM_TERSE_CHECKS) leaves the names out to keep small, and says "a
+ * field" with the byte and the part or link: the build encoded the bytes
+ * itself, so a module that refuses them has a stale or damaged copy. */
+#ifdef SIM_TERSE_CHECKS
+#define WIRE_NAME(m) NULL
+#else
+#define WIRE_NAME(m) #m
+#endif
+
 /* The field's offset, and a compile error unless it has type C (a
  * comparison of distinct pointer types is a constraint violation). */
 #define AT(T, m, C) (offsetof(T, m) + 0 * sizeof(&((T *)0)->m == (C *)0))
 #define F_BOOL(T, m)                                                                               \
     {                                                                                              \
-        W_BOOL, AT(T, m, bool), 0, 0, #m                                                           \
+        W_BOOL, AT(T, m, bool), 0, 0, WIRE_NAME(m)                                                 \
     }
 #define F_INT(T, m)                                                                                \
     {                                                                                              \
-        W_INT, AT(T, m, int), 0, 0, #m                                                             \
+        W_INT, AT(T, m, int), 0, 0, WIRE_NAME(m)                                                   \
     }
 #define F_ENUM(T, m, E, count)                                                                     \
     {                                                                                              \
-        W_ENUM, AT(T, m, E), 0, (count), #m                                                        \
+        W_ENUM, AT(T, m, E), 0, (count), WIRE_NAME(m)                                              \
     }
 #define F_I64(T, m)                                                                                \
     {                                                                                              \
-        W_I64, AT(T, m, int64_t), 0, 0, #m                                                         \
+        W_I64, AT(T, m, int64_t), 0, 0, WIRE_NAME(m)                                               \
     }
 #define F_U64(T, m)                                                                                \
     {                                                                                              \
-        W_U64, AT(T, m, uint64_t), 0, 0, #m                                                        \
+        W_U64, AT(T, m, uint64_t), 0, 0, WIRE_NAME(m)                                              \
     }
 #define F_SIZE(T, m)                                                                               \
     {                                                                                              \
-        W_SIZE, AT(T, m, size_t), 0, 0, #m                                                         \
+        W_SIZE, AT(T, m, size_t), 0, 0, WIRE_NAME(m)                                               \
     }
 #define F_F64(T, m)                                                                                \
     {                                                                                              \
-        W_F64, AT(T, m, double), 0, 0, #m                                                          \
+        W_F64, AT(T, m, double), 0, 0, WIRE_NAME(m)                                                \
     }
 #define F_ID(T, m)                                                                                 \
     {                                                                                              \
-        W_ID, AT(T, m, const char *), 0, 0, #m                                                     \
+        W_ID, AT(T, m, const char *), 0, 0, WIRE_NAME(m)                                           \
     }
 #define F_JOBS(T, m, n)                                                                            \
     {                                                                                              \
-        W_JOBS, AT(T, m, const int64_t *), AT(T, n, size_t), 0, #m                                 \
+        W_JOBS, AT(T, m, const int64_t *), AT(T, n, size_t), 0, WIRE_NAME(m)                       \
     }
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -137,6 +147,7 @@ static const wire_field board_fields[] = {
     F_ENUM(sim_board, traffic.op, sim_op, SIM_OP_COUNT),
     F_ENUM(sim_board, traffic.arrivals, sim_arrivals, SIM_ARRIVALS_COUNT),
     F_F64(sim_board, traffic.repeat_share),
+    F_F64(sim_board, traffic.poison),
 };
 
 static const wire_field part_fields[] = {
@@ -461,7 +472,7 @@ static int get_count(reader *r, const char *what, size_t min_bytes, size_t *n)
 static int get_field(reader *r, const wire_field *f, void *base)
 {
     char *p = (char *)base + f->at;
-    const char *what = f->name;
+    const char *what = f->name ? f->name : "a field";
     uint64_t u;
     int64_t s;
     r->at = r->pos;
@@ -582,7 +593,11 @@ static int get_goals(reader *r, sim_goal *goals)
         return bad(r, "goals for %llu measures; the simulator has %d", (unsigned long long)count,
                    SIM_M_COUNT);
     for (int m = 0; m < SIM_M_COUNT; m++) {
+#ifdef SIM_TERSE_CHECKS
+        const char *name = "a goal";
+#else
         const char *name = sim_measure_name((sim_measure)m);
+#endif
         sim_goal *g = &goals[m];
         unsigned flags = 0;
         r->at = r->pos;

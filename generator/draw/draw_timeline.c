@@ -329,6 +329,10 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
             S_item(out, DTL_OTHER_MARK, lane, lane, DC_MUTED, e,
                    xasprintf("%s of job %lld claimed", bkey ? "key" : "ID", job));
             break;
+        case SIM_TR_FAILED:
+            S_item(out, DTL_OTHER_MARK, lane, lane, DC_FAIL, e,
+                   xasprintf("job %lld failed%s", job, e->detail ? ": poison message" : ""));
+            break;
         case SIM_TR_HELD:
             S_item(out, DTL_SKIP, lane, lane, DC_SKIP, e,
                    xasprintf("job %lld: claimed by another copy, held", job));

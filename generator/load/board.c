@@ -14,8 +14,8 @@
 
 static const char *const board_keys[] = {"id",    "title",   "seed",  "replications", "parts",
                                          "links", "traffic", "goals", "expect"};
-static const char *const traffic_keys[] = {"from", "jobs",     "over",
-                                           "op",   "arrivals", "repeat_share"};
+static const char *const traffic_keys[] = {"from",     "jobs",         "over",  "op",
+                                           "arrivals", "repeat_share", "poison"};
 
 const char *const *board_top_keys(size_t *n)
 {
@@ -319,6 +319,8 @@ static void load_traffic(bp_board *b, const char *path, const ynode *tn, const b
     }
     if ((v = ymap_get(tn, "repeat_share")))
         yread_prob(path, v, "repeat_share", &t->repeat_share, d);
+    if ((v = ymap_get(tn, "poison")))
+        yread_prob(path, v, "poison", &t->poison, d);
 }
 
 /* A goal bound in the measure's own unit. */

@@ -326,9 +326,9 @@ static void load_price(bp_catalog *c, size_t *cap, const char *path, const ynode
 
 static void load_traffic(bp_catalog *c, size_t *cap, const char *path, const ynode *sec, diag *d)
 {
-    static const char *const keys[] = {"op", "arrivals", "repeat_share", "sources"};
-    ycheck_keys(path, sec, "key|in catalog section 'traffic'", keys, 4, d);
-    for (size_t i = 0; i < 3; i++) {
+    static const char *const keys[] = {"op", "arrivals", "repeat_share", "poison", "sources"};
+    ycheck_keys(path, sec, "key|in catalog section 'traffic'", keys, 5, d);
+    for (size_t i = 0; i < 4; i++) {
         const ynode *v = ymap_get(sec, keys[i]);
         if (!v) {
             ymissing(path, sec, keys[i], "catalog section 'traffic'", d);
@@ -351,12 +351,14 @@ static void load_traffic(bp_catalog *c, size_t *cap, const char *path, const yno
             c->traffic.arrivals = (sim_arrivals)x;
             buf_puts(&t, names[x]);
         } else {
-            if (yread_prob(path, v, "repeat_share", &c->traffic.repeat_share, d) != 0)
+            double *share = i == 2 ? &c->traffic.repeat_share : &c->traffic.poison;
+            if (yread_prob(path, v, keys[i], share, d) != 0)
                 continue;
-            fmt_ratio(&t, c->traffic.repeat_share);
+            fmt_ratio(&t, *share);
         }
         static const char *const labels[] = {"Traffic operation", "Traffic arrivals",
-                                             "Share of legitimate repeats"};
+                                             "Share of legitimate repeats",
+                                             "Share of poison messages"};
         add_value(c, cap, "traffic", keys[i], buf_detach(&t), xstrdup(labels[i]), 0, v);
     }
     load_sources(c, path, sec, "traffic", d);

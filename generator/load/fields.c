@@ -56,7 +56,8 @@ static const field_def part_fields[] = {
      NULL, 7},
     {"call_median", FT_DURATION, P(call.median_us), K_PROVIDER, 0, 0, "call, median", NULL, 8},
     {"call_p99", FT_DURATION, P(call.p99_us), K_PROVIDER, 0, 0, "call, 99th percentile", NULL, 0},
-    {"fail", FT_PROB, P(fail), K_PROVIDER, 0, 0, "calls that fail", NULL, 0},
+    {"fail", FT_PROB, P(fail), K_PROVIDER | KIND_BIT(SIM_KIND_CONSUMER), 0, 0,
+     "failure chance per try", NULL, 0},
     {"write_median", FT_DURATION, P(write.median_us), K_DB, 0, 0, "write, median", NULL, 0},
     {"write_p99", FT_DURATION, P(write.p99_us), K_DB, 0, 0, "write, 99th percentile", NULL, 0},
 };

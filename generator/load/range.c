@@ -74,12 +74,12 @@ static range_field field_of(const char *path, const bp_choice *ch, diag *d)
             rf = (range_field){RK_INT, 1, INT64_MAX, "jobs"};
         else if (strcmp(field, "over") == 0)
             rf.kind = RK_DURATION;
-        else if (strcmp(field, "repeat_share") == 0)
+        else if (strcmp(field, "repeat_share") == 0 || strcmp(field, "poison") == 0)
             rf.kind = RK_PROB;
         else {
-            static const char *const numbers[] = {"jobs", "over", "repeat_share"};
+            static const char *const numbers[] = {"jobs", "over", "repeat_share", "poison"};
             diag_unknown(d, path, ch->set_pos.line, ch->set_pos.col, "traffic setting for a range",
-                         field, numbers, 3);
+                         field, numbers, 4);
             goto out;
         }
     } else if (n == 3 && strcmp(segs[0], "parts") == 0) {

@@ -257,7 +257,7 @@ static void load_chart_ref(site *s, tree_cache *tc, const bp_page *p, const bp_r
     last = last ? last + 1 : c->x_set;
     if (strncmp(last, "lose_", 5) == 0 || strcmp(last, "fail") == 0 ||
         strcmp(last, "crash_after_effect") == 0 || strcmp(last, "crash_after_commit") == 0 ||
-        strcmp(last, "repeat_share") == 0)
+        strcmp(last, "repeat_share") == 0 || strcmp(last, "poison") == 0)
         c->x_percent = true;
     size_t ns = c->n_series ? c->n_series : 1;
     sc->n_points = ns * c->n_x;

@@ -84,6 +84,11 @@ static void describe_board(clauses *cl, const bp_board *b)
         fmt_ratio(&out, t->repeat_share);
         buf_puts(&out, " of them legitimate repeats");
     }
+    if (t->poison > 0) {
+        buf_puts(&out, ", ");
+        fmt_ratio(&out, t->poison);
+        buf_puts(&out, " of them poison messages that fail on every delivery");
+    }
     cl_add(cl, &out, "traffic");
     for (size_t i = 0; i < b->sim.n_links; i++) {
         const sim_link *l = &b->sim.links[i];
@@ -121,6 +126,12 @@ static void describe_board(clauses *cl, const bp_board *b)
         if (p->kind == SIM_KIND_PROVIDER && p->fail > 0) {
             fmt_ratio(&out, p->fail);
             buf_puts(&out, " of provider calls fail");
+            cl_add(cl, &out, "fail %zu", i);
+        } else if (p->kind == SIM_KIND_CONSUMER && p->fail > 0) {
+            buf_html_s(&out, b->parts[i].label);
+            buf_puts(&out, " fails ");
+            fmt_ratio(&out, p->fail);
+            buf_puts(&out, " of deliveries before the effect");
             cl_add(cl, &out, "fail %zu", i);
         }
     }

@@ -101,6 +101,7 @@ void cache_key(buf *key, const sim_board *b, const sim_limits *lim, bool want_tr
     put_i64(key, t->op);
     put_i64(key, t->arrivals);
     put_f64(key, t->repeat_share);
+    put_f64(key, t->poison);
     for (int m = 0; m < SIM_M_COUNT; m++) {
         put_i64(key, b->goals[m].has_max);
         put_i64(key, b->goals[m].has_min);

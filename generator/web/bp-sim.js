@@ -45,7 +45,8 @@
   var TRACE_KINDS = ['arrive', 'send', 'lost-request', 'receive', 'skip', 'call',
     'call-lost', 'call-failed', 'effect', 'provider-skip', 'rollback', 'crash',
     'restart', 'record-key', 'reply', 'lost-reply', 'acked', 'timeout', 'give-up',
-    'dropped', 'publish', 'accept', 'dedup', 'confirm', 'claim', 'held', 'outbox'];
+    'dropped', 'publish', 'accept', 'dedup', 'confirm', 'claim', 'held', 'outbox',
+    'failed'];
 
   /* What went wrong, by the module's error codes. */
   var ERRORS = {1: 'bad-bytes', 2: 'bad-board', 3: 'run-failed'};

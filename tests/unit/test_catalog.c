@@ -18,7 +18,7 @@
 /* A complete catalog, one section a line (line numbers matter below). */
 static const char cat_text[] =
     "price: {vcpu: 3 USD, gb: 1 USD}\n"
-    "traffic: {op: charge, arrivals: poisson, repeat_share: 0}\n"
+    "traffic: {op: charge, arrivals: poisson, repeat_share: 0, poison: 0}\n"
     "retention:\n"
     "  sqs-fifo: {ttl: 5 min, label: SQS FIFO}\n"
     "  stripe: {ttl: 24 h, label: Stripe}\n"
@@ -28,7 +28,7 @@ static const char cat_text[] =
     "consumer: {label: Consumer, vcpu: 2, gb: 2, price: 0 USD, external: false, timeout: 2 s, "
     "concurrency: 4, work_median: 5 ms, work_p99: 25 ms, idempotency: none, key_ttl: forever, "
     "crash_after_effect: 0, restart: 1 s, lease: 30 s, crash_after_commit: 0, "
-    "publish: after-commit, relay_every: 5 s}\n"
+    "publish: after-commit, relay_every: 5 s, fail: 0}\n"
     "service: {label: Service, vcpu: 2, gb: 2, price: 0 USD, external: false, timeout: 2 s, "
     "concurrency: 8, work_median: 5 ms, work_p99: 25 ms, idempotency: none, key_ttl: 10 min, "
     "crash_after_effect: 0, restart: 1 s, lease: 1 min, crash_after_commit: 0, "
@@ -266,8 +266,10 @@ static void errors(void **state)
     refused("price: {vcpu: 3 USD, gb: 1 USD}", "price: {vcpu: 3 EUR}",
             "c.yaml:1:17: error: vcpu: unknown currency 'EUR' (expected 'USD')\n"
             "c.yaml:1:8: error: catalog section 'price' needs 'gb'\n");
-    refused("repeat_share: 0}", "repeat_share: 2}",
+    refused("repeat_share: 0,", "repeat_share: 2,",
             "c.yaml:2:56: error: repeat_share: probability '2' is outside 0 to 1 (0% to 100%)\n");
+    refused("poison: 0}", "poison: 1.5}",
+            "c.yaml:2:67: error: poison: probability '1.5' is outside 0 to 1 (0% to 100%)\n");
     refused("  stripe: {ttl: 24 h, label: Stripe}\n", "  forever: {ttl: 1 h, label: F}\n",
             "c.yaml:5:3: error: 'forever' is a reserved retention name\n"
             "c.yaml:10:118: error: unknown key retention 'stripe' (expected 'sqs-fifo' or "
