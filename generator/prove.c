@@ -59,6 +59,8 @@ static void proof_json(buf *out, const bp_board *b, const sim_prove_opts *o, con
                ",\"jobs\":%d,\"faults\":%d,\"runs\":%lld,\"events\":%lld,\"seconds\":", p->jobs,
                p->faults, (long long)p->runs, (long long)p->events);
     fmt_json_number(out, seconds);
+    if (o->brute) /* every run made, beyond the fault bound too */
+        buf_printf(out, ",\"executions\":%lld", (long long)p->executions);
     if (p->found) {
         buf_puts(out, o->sometimes ? ",\"witness\":" : ",\"counterexample\":");
         buf_printf(out, "{\"faults\":%d,\"value\":", p->cx_faults);
@@ -83,6 +85,10 @@ int prove_main(int argc, char **argv)
             if (path)
                 return usage("prove takes one board file, found another:", a);
             path = a;
+            continue;
+        }
+        if (strcmp(a, "--brute-force") == 0) { /* make bench: the enumeration without pruning */
+            o.brute = true;
             continue;
         }
         if (strcmp(a, "--jobs") && strcmp(a, "--faults") && strcmp(a, "--never") &&

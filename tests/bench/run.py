@@ -10,7 +10,7 @@ numbers.
 
 Environment: BUILD (build folder, default build), BENCH_RUNS, BENCH_TMP (where
 the build-vs-Hugo outputs go; default /dev/shm when writable), BENCH_ONLY
-(some of the sections sim wasm live builds real serve files, space-separated;
+(some of the sections sim prove wasm live builds real serve files, space-separated;
 all when unset)."""
 import gzip
 import json
@@ -223,6 +223,43 @@ def bench_sim():
     row(sec, "linearity: time per event, 1,000,000 jobs ÷ 100,000 jobs (× 10 runs)",
         "%.1f ns ÷ %.1f ns" % (t_big * 1e9, t_small * 1e9), "", "", "%.2f" % (t_big / t_small),
         "", "≈ 1 (linear in jobs)", t_big / t_small < 1.5)
+
+
+# ------------------------------------------------------------------ proofs
+
+def bench_prove():
+    """boardpress prove (issue 31): the mini board exhaustive (every timing of
+    its 6 jobs with up to 2 faults), and a 3-job race board with 2 faults
+    (tests/bench/race-faults.yaml: racing copies, crashes, lost acks), each
+    beside the brute-force enumeration of the same board, which runs every
+    fault combination whatever the bound (the bound is the pruning) and
+    must reach the same answer with the same runs within the bound."""
+    sec = "Proofs (boardpress prove)"
+    cases = [("mini board, 6 jobs, up to 2 faults, exhaustive",
+              os.path.join(ROOT, "content", "boards", "mini.yaml"), "6", 1.0),
+             ("3-job race board, up to 2 faults (racing copies, crashes, lost acks)",
+              os.path.join(HERE, "race-faults.yaml"), "3", 10.0)]
+    for what, board, jobs, target in cases:
+        log("prove: %s, %d runs" % (what, RUNS))
+        args = [BP, "prove", board, "--catalog", CATALOG, "--jobs", jobs, "--faults", "2"]
+        ours = [run(args) for _ in range(RUNS)]
+        brute = [run(args + ["--brute-force"]) for _ in range(RUNS)]
+        oj, bj = ours[0].json(), brute[0].json()
+        if (oj["holds"], oj["runs"]) != (bj["holds"], bj["runs"]) or (
+                oj.get("counterexample", {}).get("faults") !=
+                bj.get("counterexample", {}).get("faults")):
+            failures.append("prove %s: brute force disagrees (%s / %s runs)" % (
+                board, oj["runs"], bj["runs"]))
+        t = med([r.wall for r in ours])
+        tb = med([r.wall for r in brute])
+        rate = oj["runs"] / t
+        brate = bj["executions"] / tb
+        row(sec, "%s: %s, %d runs" % (what, "holds" if oj["holds"] else "counterexample with %d "
+                                      "faults" % oj["counterexample"]["faults"], oj["runs"]),
+            "%s (%.0f runs/s)" % (fmt_s(t), rate),
+            "brute force, %d runs (%.0f runs/s)" % (bj["executions"], brate), fmt_s(tb),
+            "%.2f×" % (tb / t), fmt_mib(med([r.rss_kb for r in ours])),
+            "< %g s" % target, t < target)
 
 
 # ------------------------------------------------------------------ WebAssembly
@@ -764,6 +801,8 @@ def main():
             gen_sites()
         if want("sim"):
             bench_sim()
+        if want("prove"):
+            bench_prove()
         if want("wasm"):
             bench_wasm()
         if want("live"):
