@@ -1,7 +1,8 @@
 /* help.c — the author's reference: the rows come from the loader's field
- * tables and key lists, the simulator's names and the directive table; the
- * line that explains each row is kept here, by name, and help_missing (run by
- * a test) names every row that has none. */
+ * tables and key lists, the simulator's names and the renderer's directive
+ * table (which holds each directive's own line); the line that explains
+ * every other row is kept here, by name, and help_missing (run by a test)
+ * names every row that has none. */
 #include "help.h"
 #include "load/board.h"
 #include "load/fields.h"
@@ -180,26 +181,6 @@ static const doc_line measure_docs[] = {
     {"downstream_errors", "Two hops: jobs whose event the second broker gave up on."},
 };
 
-/* The directives: how each is written and what it shows. */
-static const struct {
-    const char *name, *syntax, *line;
-} directive_docs[] = {
-    {"board", "{{ board ID }}", "The board's diagram as a figure, with alt text."},
-    {"compare", "{{ compare ID ID ... }}",
-     "A table of measure, goal and each board's value with pass or fail, and a switch over the "
-     "boards' diagrams. The rows are the measures with goals, then cost and error rate."},
-    {"key-numbers", "{{ key-numbers [SECTION.FIELD ...] }}",
-     "A table of the catalog values the page's boards use, with where each comes from; names "
-     "pick the rows."},
-    {"timeline", "{{ timeline ID }}", "A sequence diagram of a small board's run, event by event."},
-    {"level", "{{ level ID }}",
-     "A playable level: the reader picks options and sees each goal "
-     "pass or fail (see docs/levels.md)."},
-    {"chart", "{{ chart ID }}",
-     "A chart of a measure against a setting, from a chart file the "
-     "page lists under `charts:`."},
-};
-
 static const doc_line *doc_find(const doc_line *t, size_t n, const char *name)
 {
     for (size_t i = 0; i < n; i++)
@@ -212,14 +193,6 @@ static const char *doc_of(const doc_line *t, size_t n, const char *name)
 {
     const doc_line *d = doc_find(t, n, name);
     return d ? d->line : "";
-}
-
-static int directive_doc(const char *name)
-{
-    for (size_t i = 0; i < N_OF(directive_docs); i++)
-        if (strcmp(directive_docs[i].name, name) == 0)
-            return (int)i;
-    return -1;
 }
 
 /* ------------------------------------------------------------ completeness */
@@ -265,12 +238,6 @@ size_t help_missing(buf *out)
     for (int m = 0; m < SIM_M_COUNT; m++)
         names[m] = sim_measure_name((sim_measure)m);
     miss += missing_in(out, "measure", names, SIM_M_COUNT, measure_docs, N_OF(measure_docs));
-    const char *const *dirs = render_directive_names(&n);
-    for (size_t i = 0; i < n; i++)
-        if (directive_doc(dirs[i]) < 0) {
-            buf_printf(out, "directive '%s'\n", dirs[i]);
-            miss++;
-        }
     return miss;
 }
 
@@ -479,14 +446,10 @@ static void directives(buf *b)
     buf_puts(b, "## Directives\n\nA directive stands alone in its paragraph of a page "
                 "(docs/pages.md tells the rest of a page).\n\n| directive | what it shows |\n"
                 "|---|---|\n");
-    size_t n;
-    const char *const *dirs = render_directive_names(&n);
-    for (size_t i = 0; i < n; i++) {
-        int d = directive_doc(dirs[i]);
-        if (d < 0)
-            continue;
-        buf_printf(b, "| `%s` | ", directive_docs[d].syntax);
-        cell(b, directive_docs[d].line);
+    for (size_t i = 0; i < render_directive_count(); i++) {
+        const render_directive *d = render_directive_at(i);
+        buf_printf(b, "| `%s` | ", d->syntax);
+        cell(b, d->help);
         buf_puts(b, " |\n");
     }
     buf_putc(b, '\n');
@@ -640,16 +603,17 @@ static int help_measure(buf *b, const char *name)
 
 static int help_directive(buf *b, const char *name)
 {
-    size_t n;
-    const char *const *dirs = render_directive_names(&n);
-    int d = -1;
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(dirs[i], name) == 0)
-            d = directive_doc(name);
-    if (d < 0)
-        return help_usage("unknown directive", name, dirs, n);
-    buf_printf(b, "%s\n  %s\n", directive_docs[d].syntax, directive_docs[d].line);
-    return 0;
+    const char *names[16];
+    size_t n = 0;
+    for (; n < render_directive_count() && n < 16; n++) {
+        const render_directive *d = render_directive_at(n);
+        names[n] = d->name;
+        if (strcmp(d->name, name) == 0) {
+            buf_printf(b, "%s\n  %s\n", d->syntax, d->help);
+            return 0;
+        }
+    }
+    return help_usage("unknown directive", name, names, n);
 }
 
 int help_main(int argc, char **argv)

@@ -16,15 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const directives[] = {"board",    "compare", "key-numbers",
-                                         "timeline", "level",   "chart"};
 static const char *const filters[] = {"ci", "min", "max", "worst", "goal", "pass", "rate", "diff"};
-
-const char *const *render_directive_names(size_t *n)
-{
-    *n = sizeof directives / sizeof directives[0];
-    return directives;
-}
 
 /* ------------------------------------------------------------ words */
 
@@ -162,6 +154,9 @@ static int diff_text(page_ctx *pc, const ph_at *a, word *w, const sboard *b, sim
 
 /* ------------------------------------------------------------ inline */
 
+static size_t directive_names(const char **names);
+static void directive_list(buf *b, const char *last_sep);
+
 static int expand_inline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
 {
     bool piped = (n == 3 || n == 4) && w[1].len == 1 && w[1].s[0] == '|';
@@ -209,19 +204,20 @@ static int expand_inline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *o
         goto out;
     }
     if (!dot) {
-        const char *cands[8];
-        for (size_t i = 0; i < 6; i++)
-            cands[i] = directives[i];
-        const char *near = diag_suggest(expr, cands, 6);
+        const char *cands[16];
+        const char *near = diag_suggest(expr, cands, directive_names(cands));
         char msg[512];
+        buf list;
+        buf_init(&list);
+        directive_list(&list, ", ");
         if (near)
             snprintf(msg, sizeof msg, "unknown directive '%s'; did you mean '%s'?", expr, near);
         else
             snprintf(msg, sizeof msg,
                      "'%s' is not a placeholder: write {{ BOARD.MEASURE }}, "
-                     "{{ catalog.SECTION.FIELD }} or a directive (board, compare, key-numbers, "
-                     "timeline, level, chart)",
-                     expr);
+                     "{{ catalog.SECTION.FIELD }} or a directive (%s)",
+                     expr, list.data);
+        buf_free(&list);
         expand_err_word(a, &w[0], msg);
         goto out;
     }
@@ -389,6 +385,81 @@ static int expand_chart(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *ou
     return rc;
 }
 
+/* {{ board ID }}: the board's diagram. */
+static int expand_board(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
+{
+    if (n != 2)
+        return expand_err_word(a, &w[0], "board takes one board id: {{ board ID }}");
+    char *id = expand_word_str(&w[1]);
+    sboard *b = expand_page_board(pc, id);
+    int rc =
+        b ? expand_board_figure(pc, b, a, id, 0, out) : expand_err_unlisted(a, &w[1], id, "board");
+    free(id);
+    return rc;
+}
+
+/* ------------------------------------------------------------ the directives */
+
+typedef int (*directive_fn)(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out);
+
+/* Every directive, in the reference's order: a new one is a row here and
+ * its handler; the error lists and `boardpress help` come from this table. */
+static const struct {
+    render_directive doc;
+    directive_fn expand;
+} directives[] = {
+    {{"board", "{{ board ID }}", "The board's diagram as a figure, with alt text."}, expand_board},
+    {{"compare", "{{ compare ID ID ... }}",
+      "A table of measure, goal and each board's value with pass or fail, and a switch over the "
+      "boards' diagrams. The rows are the measures with goals, then cost and error rate."},
+     expand_compare},
+    {{"key-numbers", "{{ key-numbers [SECTION.FIELD ...] }}",
+      "A table of the catalog values the page's boards use, with where each comes from; names "
+      "pick the rows."},
+     expand_key_numbers},
+    {{"timeline", "{{ timeline ID }}",
+      "A sequence diagram of a small board's run, event by event."},
+     expand_timeline},
+    {{"level", "{{ level ID }}",
+      "A playable level: the reader picks options and sees each goal "
+      "pass or fail (see docs/levels.md)."},
+     expand_level},
+    {{"chart", "{{ chart ID }}",
+      "A chart of a measure against a setting, from a chart file the "
+      "page lists under `charts:`."},
+     expand_chart},
+};
+#define N_DIRECTIVES (sizeof directives / sizeof directives[0])
+
+size_t render_directive_count(void)
+{
+    return N_DIRECTIVES;
+}
+
+const render_directive *render_directive_at(size_t i)
+{
+    return i < N_DIRECTIVES ? &directives[i].doc : NULL;
+}
+
+/* The names into names (room for 16); returns how many. */
+static size_t directive_names(const char **names)
+{
+    size_t i = 0;
+    for (; i < N_DIRECTIVES && i < 16; i++)
+        names[i] = directives[i].doc.name;
+    return i;
+}
+
+/* "board, compare, ... level" then last_sep and the last name. */
+static void directive_list(buf *b, const char *last_sep)
+{
+    for (size_t i = 0; i < N_DIRECTIVES; i++) {
+        if (i)
+            buf_puts(b, i + 1 == N_DIRECTIVES ? last_sep : ", ");
+        buf_puts(b, directives[i].doc.name);
+    }
+}
+
 /* ------------------------------------------------------------ entry */
 
 int expand_placeholder(void *ctx, const char *inner, size_t len, int line, int col, bool alone,
@@ -407,59 +478,35 @@ int expand_placeholder(void *ctx, const char *inner, size_t len, int line, int c
         diag_error(&pc->s->d, pc->page->path, line, col, "placeholder has too many words");
         return -1;
     }
-    for (size_t i = 0; i < sizeof directives / sizeof directives[0]; i++) {
-        if (w[0].len != strlen(directives[i]) || memcmp(w[0].s, directives[i], w[0].len) != 0)
+    for (size_t i = 0; i < N_DIRECTIVES; i++) {
+        const char *name = directives[i].doc.name;
+        if (w[0].len != strlen(name) || memcmp(w[0].s, name, w[0].len) != 0)
             continue;
         if (!alone) {
             char msg[256];
             snprintf(msg, sizeof msg,
                      "'{{ %s ... }}' must stand alone in its own paragraph (blank lines around "
                      "it)",
-                     directives[i]);
+                     name);
             return expand_err_word(&a, &w[0], msg);
         }
         *block = true;
-        switch (i) {
-        case 0:
-            if (n != 2)
-                return expand_err_word(&a, &w[0], "board takes one board id: {{ board ID }}");
-            {
-                char *id = expand_word_str(&w[1]);
-                sboard *b = expand_page_board(pc, id);
-                int rc;
-                if (!b) {
-                    rc = expand_err_unlisted(&a, &w[1], id, "board");
-                } else {
-                    rc = expand_board_figure(pc, b, &a, id, 0, out);
-                }
-                free(id);
-                return rc;
-            }
-        case 1:
-            return expand_compare(pc, &a, w, n, out);
-        case 2:
-            return expand_key_numbers(pc, &a, w, n, out);
-        case 3:
-            return expand_timeline(pc, &a, w, n, out);
-        case 4:
-            return expand_level(pc, &a, w, n, out);
-        default:
-            return expand_chart(pc, &a, w, n, out);
-        }
+        return directives[i].expand(pc, &a, w, n, out);
     }
     if (n >= 2 && !(w[1].len == 1 && w[1].s[0] == '|')) {
         /* Several words but no directive: most likely a misspelt one. */
         char *first = expand_word_str(&w[0]);
-        const char *near =
-            diag_suggest(first, directives, sizeof directives / sizeof directives[0]);
+        const char *cands[16];
+        const char *near = diag_suggest(first, cands, directive_names(cands));
         char msg[256];
+        buf list;
+        buf_init(&list);
+        directive_list(&list, " or ");
         if (near)
             snprintf(msg, sizeof msg, "unknown directive '%s'; did you mean '%s'?", first, near);
         else
-            snprintf(msg, sizeof msg,
-                     "unknown directive '%s' (expected board, compare, key-numbers, timeline, "
-                     "level or chart)",
-                     first);
+            snprintf(msg, sizeof msg, "unknown directive '%s' (expected %s)", first, list.data);
+        buf_free(&list);
         free(first);
         return expand_err_word(&a, &w[0], msg);
     }

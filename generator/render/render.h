@@ -32,8 +32,17 @@ typedef struct {
  * (`boardpress check`). */
 void render_site(site *s, const render_sink *sink);
 
-/* The names of the page directives ({{ board ID }} ...), in the renderer's
- * order, for the reference (boardpress help). Static; never freed. */
-const char *const *render_directive_names(size_t *n);
+/* A page directive ({{ board ID }} ...) as the reference tells it. */
+typedef struct {
+    const char *name;   /* the first word: "board" */
+    const char *syntax; /* how it is written: "{{ board ID }}" */
+    const char *help;   /* one line: what it shows */
+} render_directive;
+
+/* The directives, in the reference's order, from the renderer's one table
+ * (render/expand.c): how many, and the i-th (NULL past the end; static,
+ * never freed). */
+size_t render_directive_count(void);
+const render_directive *render_directive_at(size_t i);
 
 #endif
