@@ -261,6 +261,69 @@ out:
 
 /* ------------------------------------------------------------ claims */
 
+/* "Ack check: On, Concurrency: 2": combination c in the reader's words. */
+static void combo_text(buf *b, const bp_level *l, size_t c)
+{
+    int opts[8]; /* a level has at most 8 choices (load/level.c) */
+    level_combo(l, c, opts);
+    for (size_t i = 0; i < l->n_choices; i++)
+        buf_printf(b, "%s%s: %s", i ? ", " : "", l->choices[i].label,
+                   l->choices[i].options[opts[i]].label);
+}
+
+/* Why an unwinnable level is: each goal no combination meets, with the best
+ * value any combination's worst replication reached and which one, then
+ * the combination that misses the fewest goals. */
+static void unwinnable_text(buf *b, const slevel *sl)
+{
+    const bp_level *l = sl->level;
+    const sim_goal *goals = sl->combos[0].board->sim.goals;
+    size_t closest = 0, fewest = (size_t)-1;
+    for (size_t c = 0; c < sl->n_variants; c++) {
+        size_t missed = 0;
+        for (int m = 0; m < SIM_M_COUNT; m++)
+            missed += sl->combos[c].result.goals[m].present && !sl->combos[c].result.goals[m].pass;
+        if (missed < fewest) {
+            fewest = missed;
+            closest = c;
+        }
+    }
+    for (int m = 0; m < SIM_M_COUNT; m++) {
+        const sim_goal *g = &goals[m];
+        if (!sl->combos[0].result.goals[m].present)
+            continue;
+        bool met = false;
+        size_t best = 0;
+        for (size_t c = 0; c < sl->n_variants && !met; c++) {
+            const sim_goal_result *r = &sl->combos[c].result.goals[m];
+            const sim_goal_result *was = &sl->combos[best].result.goals[m];
+            met = r->pass;
+            if (g->has_max ? r->worst < was->worst : r->worst > was->worst)
+                best = c;
+        }
+        if (met)
+            continue;
+        buf_printf(b, "; no combination meets %s ", sim_measure_name((sim_measure)m));
+        if (g->has_max && g->has_min) {
+            buf_puts(b, "from ");
+            fmt_measure(b, (sim_measure)m, g->min);
+            buf_puts(b, " to ");
+            fmt_measure(b, (sim_measure)m, g->max);
+        } else {
+            buf_puts(b, g->has_max ? "at most " : "at least ");
+            fmt_measure(b, (sim_measure)m, g->has_max ? g->max : g->min);
+        }
+        buf_puts(b, " (at best ");
+        fmt_measure(b, (sim_measure)m, sl->combos[best].result.goals[m].worst);
+        buf_puts(b, ", with ");
+        combo_text(b, l, best);
+        buf_putc(b, ')');
+    }
+    buf_puts(b, "; the closest combination, ");
+    combo_text(b, l, closest);
+    buf_printf(b, ", misses %zu goal%s", fewest, fewest == 1 ? "" : "s");
+}
+
 void simulate_check_claims(site *s)
 {
     for (size_t i = 0; i < s->n_boards; i++) {
@@ -298,11 +361,15 @@ void simulate_check_claims(site *s)
         if (failed)
             continue;
         const bp_level *l = sl->level;
-        if (!any)
+        if (!any) {
+            buf why;
+            buf_init(&why);
+            unwinnable_text(&why, sl);
             diag_error(&s->d, l->path, l->pos.line, l->pos.col,
-                       "level '%s' cannot be won: none of its %zu combinations meets every goal",
-                       l->id, l->n_combos);
-        else if (sl->combos[sl->start].result.all_goals_pass)
+                       "level '%s' cannot be won: none of its %zu combinations meets every goal%s",
+                       l->id, l->n_combos, why.len ? why.data : "");
+            buf_free(&why);
+        } else if (sl->combos[sl->start].result.all_goals_pass)
             diag_error(&s->d, l->path, l->pos.line, l->pos.col,
                        "level '%s' is already won at the start: its starting choices meet every "
                        "goal",
