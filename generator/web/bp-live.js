@@ -200,6 +200,90 @@
     var last = null; /* the results shown */
     var drawings = all(section, '.bp-live-drawing');
     var setEls = all(section, 'svg [data-set]'); /* the settings written on the diagrams */
+    var handles = []; /* made once the simulator is loaded */
+
+    /* The diagram as the control: each slider's setting written on a
+     * drawing ("10% of acks lost") becomes a handle on it, its text line
+     * a slider (data-handle=PATH, role=slider, focusable): the arrow keys,
+     * Home, End, Page Up/Down, or a drag sideways move it as the slider
+     * does. A drawing with handles is a group, not an image, so they are
+     * reachable. */
+    function makeHandles() {
+      var out = [];
+      setEls.forEach(function (el) {
+        var path = el.getAttribute('data-set'), i = -1;
+        for (var k = 0; k < choices.length; k++)
+          if (choices[k].set === path && choices[k].range) i = k;
+        var line = el.parentNode;
+        if (i < 0 || !line || line.nodeName !== 'text' || line.hasAttribute('data-handle')) return;
+        line.setAttribute('data-handle', path);
+        line.setAttribute('role', 'slider');
+        line.setAttribute('tabindex', '0');
+        line.setAttribute('aria-label', choices[i].label);
+        line.setAttribute('aria-valuemin', '0');
+        line.setAttribute('aria-valuemax', String(choices[i].values.length - 1));
+        line.setAttribute('class', ((line.getAttribute('class') || '') + ' bp-handle').trim());
+        var svg = line.closest('svg');
+        if (svg && svg.getAttribute('role') === 'img') svg.setAttribute('role', 'group');
+        out.push({el: line, choice: i});
+      });
+      return out;
+    }
+
+    function handleOf(el) {
+      var line = el && el.closest ? el.closest('[data-handle]') : null;
+      for (var k = 0; k < handles.length; k++) if (handles[k].el === line) return handles[k];
+      return null;
+    }
+
+    function nudge(i, to) {
+      var n = choices[i].values.length;
+      to = Math.max(0, Math.min(n - 1, to));
+      if (to !== positions[i]) change(i, to, true);
+    }
+
+    section.addEventListener('keydown', function (ev) {
+      var h = handleOf(ev.target);
+      if (!h || !loaded) return;
+      var i = h.choice, n = choices[i].values.length, page = Math.max(1, Math.round(n / 10));
+      var to = {ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: page,
+        PageDown: -page}[ev.key];
+      if (to !== undefined) nudge(i, positions[i] + to);
+      else if (ev.key === 'Home') nudge(i, 0);
+      else if (ev.key === 'End') nudge(i, n - 1);
+      else if (ev.key === 'Enter') nudge(i, positions[i] + 1 < n ? positions[i] + 1 : 0);
+      else return;
+      ev.preventDefault();
+    });
+
+    /* a drag sideways: one step per 6 px (a whole range in at most a few
+     * hundred px) */
+    section.addEventListener('pointerdown', function (ev) {
+      var h = handleOf(ev.target);
+      if (!h || !loaded) return;
+      var i = h.choice, from = positions[i], x0 = ev.clientX;
+      var n = choices[i].values.length, px = Math.max(2, Math.min(12, 300 / n));
+      ev.preventDefault();
+      h.el.focus();
+      try {
+        h.el.setPointerCapture(ev.pointerId);
+      } catch (e) {
+        /* fine: moves outside the line are then missed */
+      }
+      function move(e) {
+        var to = Math.max(0, Math.min(n - 1, from + Math.round((e.clientX - x0) / px)));
+        if (to !== positions[i]) change(i, to, false);
+      }
+      function up() {
+        h.el.removeEventListener('pointermove', move);
+        h.el.removeEventListener('pointerup', up);
+        h.el.removeEventListener('pointercancel', up);
+        save();
+      }
+      h.el.addEventListener('pointermove', move);
+      h.el.addEventListener('pointerup', up);
+      h.el.addEventListener('pointercancel', up);
+    });
     var sliders = form ? all(form, 'input[type="range"]') : [];
 
     function choiceIndex(el) {
@@ -231,6 +315,11 @@
         var was = d.hidden;
         d.hidden = d.getAttribute('data-options') !== key;
         if (was && !d.hidden && last) paint(last, d);
+      });
+      handles.forEach(function (h) {
+        var i = h.choice, v = choices[i].values[positions[i]];
+        h.el.setAttribute('aria-valuenow', String(positions[i]));
+        h.el.setAttribute('aria-valuetext', v.label);
       });
       setEls.filter(drawn).forEach(function (el) {
         var path = el.getAttribute('data-set');
@@ -451,6 +540,8 @@
     say('These numbers were measured when the page was built; the simulator is loading');
     loadModule(data.static).then(function (l) {
       loaded = l;
+      handles = makeHandles();
+      showSettings();
       try {
         workerOf(data.static, loaded); /* started now: the first move waits for no script */
       } catch (e) {
