@@ -34,7 +34,9 @@ static const doc_line board_key_docs[] = {
     {"goals", "What the board must show, per measure: `duplicates: {max: 0}`, "
               "`completion_time: {max: 40 s}` (see *Goals*)."},
     {"expect", "`pass` or `fail`: what the page claims the board shows. When the measurement "
-               "disagrees the build fails."},
+               "disagrees the build fails. Or a claim proved over every run of a few jobs: "
+               "`{never: duplicates, jobs: 3, faults: 2}` (or `sometimes:`); the build fails "
+               "with the shortest counterexample's faults when it does not hold."},
 };
 
 static const doc_line part_key_docs[] = {

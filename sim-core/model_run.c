@@ -22,7 +22,10 @@ double model_unit(sim_model *m, uint64_t who, uint32_t what)
     m->k.draws++;
     m->k.chances++;
     if (model_drive(m))
-        return choice_take(model_drive(m), what == D_REPEAT ? CH_TRAFFIC : CH_FAULT, 2) ? 0.0 : 1.0;
+        return choice_take(model_drive(m),
+                           what == D_REPEAT || what == D_POISON ? CH_TRAFFIC : CH_FAULT, 2)
+                   ? 0.0
+                   : 1.0;
     return rng_uniform(m->key, who, what);
 }
 

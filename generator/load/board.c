@@ -578,14 +578,8 @@ bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog 
         diag_error(d, path, b->until_pos.line, b->until_pos.col,
                    "until sets how precise the goal measures must be, and this board has no "
                    "goals; give it goals or a number of replications");
-    if ((v = ymap_get(root, "expect"))) {
-        static const char *const names[] = {"pass", "fail"};
-        int e;
-        b->expect_pos.line = v->line;
-        b->expect_pos.col = v->col;
-        if (yread_enum(path, v, "expect", names, 2, &e, d) == 0)
-            b->sim.expect = e == 0 ? SIM_EXPECT_PASS : SIM_EXPECT_FAIL;
-    }
+    if ((v = ymap_get(root, "expect")))
+        board_read_expect(b, path, v, d);
     b->sim.id = b->id;
     for (size_t i = 0; i < b->sim.n_parts; i++)
         b->sim.parts[i].id = b->parts[i].id;

@@ -34,6 +34,11 @@ bp_board *board_load(const char *path, const bp_catalog *cat, const sim_limits *
  * max, else its number. */
 int board_max_replications(const bp_board *b);
 
+/* Read a board's expect: `pass` or `fail` into b->sim.expect, or a claim
+ * to prove, {never: MEASURE, jobs: N, faults: K} (or sometimes:), into
+ * b->claim (claim.c); problems are reported to d. */
+void board_read_expect(bp_board *b, const char *path, const ynode *v, diag *d);
+
 /* The keys a board file and its traffic take, in the loader's order (for
  * the reference, boardpress help). Static; never freed. */
 const char *const *board_top_keys(size_t *n);

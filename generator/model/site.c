@@ -215,6 +215,8 @@ static void free_sboard(sboard *b)
         sim_result_free(&b->result);
     sfigure_free(&b->fig);
     sfigure_free(&b->tl);
+    sim_proof_free(&b->proof);
+    sfigure_free(&b->cx);
 }
 
 static void free_config(site_config *c)

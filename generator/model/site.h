@@ -9,6 +9,7 @@
 
 #include "base/diag.h"
 #include "base/util.h"
+#include "proof.h"
 #include "simcore.h"
 
 #include <stdatomic.h>
@@ -47,6 +48,15 @@ typedef struct {
 
 /* A board as the generator sees it: the simulator's struct (simcore.h) plus
  * names, labels and source positions (load/board.c makes it). */
+/* A board's claim proved over every run of a few jobs (expect: {never:
+ * duplicates, jobs: 3, faults: 2}; sim-core/proof.h), rather than measured. */
+typedef struct {
+    bool present;
+    bool sometimes; /* some run has the measure above 0; else never */
+    sim_measure measure;
+    int jobs, faults;
+} bp_claim;
+
 typedef struct bp_board {
     char *path; /* the file it came from (as given) */
     char *id;
@@ -61,6 +71,7 @@ typedef struct bp_board {
     bp_pos goal_pos[SIM_M_COUNT];
     bp_pos expect_pos;
     bp_pos traffic_pos;
+    bp_claim claim;   /* expect: {never|sometimes: MEASURE, ...}; sim.expect is then none */
     bp_pos until_pos; /* of replications: {until}, when the board has it */
 } bp_board;
 
@@ -316,6 +327,11 @@ typedef struct {
     sfigure fig; /* the diagram */
     bool tl_drawn, tl_failed;
     sfigure tl; /* the timeline */
+    /* run/: the board's claim proved (board->claim), when it has one */
+    bool proved;
+    sim_proof proof;
+    bool cx_drawn, cx_failed;
+    sfigure cx; /* the shortest counterexample's timeline */
 } sboard;
 
 /* A live level's board as wire bytes (sim-core/WIRE.md), cut so the page

@@ -324,8 +324,86 @@ static void unwinnable_text(buf *b, const slevel *sl)
     buf_printf(b, ", misses %zu goal%s", fewest, fewest == 1 ? "" : "s");
 }
 
+/* The faults of a proof's counterexample, in the order they happen:
+ * "a crash at processor (job 1, 0.512 s), a lost reply processor -> broker
+ * (job 2, ...)", or "no fault at all". */
+static void fault_words(buf *w, const bp_board *bb, const sim_proof *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->n_trace; i++) {
+        const sim_trace_entry *e = &p->trace[i];
+        const char *what = NULL;
+        if (e->kind == SIM_TR_CRASH)
+            what = "a crash at";
+        else if (e->kind == SIM_TR_LOST_REPLY)
+            what = "a lost reply";
+        else if (e->kind == SIM_TR_LOST_REQUEST && i > 0 &&
+                 (p->trace[i - 1].kind == SIM_TR_SEND || p->trace[i - 1].kind == SIM_TR_PUBLISH))
+            what = "a lost send";
+        else if (e->kind == SIM_TR_CALL_LOST && e->detail != 0)
+            what = e->detail == 1 ? "a lost call" : "a lost call response";
+        else if (e->kind == SIM_TR_CALL_FAILED)
+            what = "a failed call at";
+        else if (e->kind == SIM_TR_FAILED && e->detail == 0)
+            what = "a failed delivery at";
+        if (!what)
+            continue;
+        buf_puts(w, n++ ? ", " : "");
+        buf_printf(w, "%s %s", what, bb->parts[e->part].id);
+        if (e->peer >= 0 && e->kind != SIM_TR_CRASH && e->kind != SIM_TR_CALL_FAILED &&
+            e->kind != SIM_TR_FAILED)
+            buf_printf(w, " -> %s", bb->parts[e->peer].id);
+        buf_printf(w, " (job %lld, ", (long long)e->job);
+        fmt_seconds(w, (double)e->t_us / 1e6);
+        buf_putc(w, ')');
+    }
+    if (!n)
+        buf_puts(w, "no fault at all");
+}
+
+/* Prove each board's claim (expect: {never: ...}) and report one that
+ * does not hold, with its shortest counterexample's faults. */
+static void prove_claims(site *s)
+{
+    for (size_t i = 0; i < s->n_boards; i++) {
+        sboard *b = s->boards[i];
+        if (!b->board || !b->board->claim.present || b->proved)
+            continue;
+        const bp_board *bb = b->board;
+        const bp_claim *c = &bb->claim;
+        sim_prove_opts o = {c->measure, c->sometimes, c->jobs, c->faults, 0, false};
+        sim_board pb = sim_prove_board(&bb->sim, c->jobs);
+        char msg[512];
+        if (sim_prove(&pb, &s->lim, &o, &b->proof, msg, sizeof msg) != 0) {
+            diag_error(&s->d, bb->path, bb->expect_pos.line, bb->expect_pos.col, "%s", msg);
+            continue;
+        }
+        b->proved = true;
+        if (b->proof.holds)
+            continue;
+        const char *m = sim_measure_name(c->measure);
+        if (c->sometimes) {
+            diag_error(&s->d, bb->path, bb->expect_pos.line, bb->expect_pos.col,
+                       "the board claims 'sometimes %s' but none of the %lld ways %d jobs can "
+                       "meet up to %d fault%s has any",
+                       m, (long long)b->proof.runs, c->jobs, c->faults, c->faults == 1 ? "" : "s");
+            continue;
+        }
+        buf w;
+        buf_init(&w);
+        fault_words(&w, bb, &b->proof);
+        diag_error(&s->d, bb->path, bb->expect_pos.line, bb->expect_pos.col,
+                   "the board claims 'never %s' for %d jobs with up to %d faults, but a run "
+                   "with %d fault%s has %g: %s",
+                   m, c->jobs, c->faults, b->proof.cx_faults, b->proof.cx_faults == 1 ? "" : "s",
+                   b->proof.cx_value, w.data);
+        buf_free(&w);
+    }
+}
+
 void simulate_check_claims(site *s)
 {
+    prove_claims(s);
     for (size_t i = 0; i < s->n_boards; i++) {
         const sboard *b = s->boards[i];
         if (!b->board || !b->ran || b->run_failed || b->result.expect_ok)
