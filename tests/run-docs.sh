@@ -19,7 +19,7 @@ diff -u docs/boards.md "$tmp/boards.md" >"$tmp/diff" ||
 
 # every command's --help (each that --help lists): exit 0, its own usage line
 cmds=$("$BP" --help | sed -n 's/^  \([a-z][a-z]*\)  *.*/\1/p')
-for want in build check sim watch serve help new; do
+for want in build check sim prove watch serve help new; do
   grep -qx "$want" <<<"$cmds" || fail "--help does not list $want"
 done
 for c in $cmds; do
