@@ -12,23 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const board_keys[] = {"id",    "title",   "seed",  "replications", "parts",
-                                         "links", "traffic", "goals", "expect"};
-static const char *const traffic_keys[] = {"from",     "jobs",         "over",  "op",
-                                           "arrivals", "repeat_share", "poison"};
-
-const char *const *board_top_keys(size_t *n)
-{
-    *n = sizeof board_keys / sizeof board_keys[0];
-    return board_keys;
-}
-
-const char *const *board_traffic_keys(size_t *n)
-{
-    *n = sizeof traffic_keys / sizeof traffic_keys[0];
-    return traffic_keys;
-}
-
 /* A part id reference (links, traffic): returns the index or -1 (reported). */
 static int part_ref(const bp_board *b, const char *path, const ynode *v, const char *what, diag *d)
 {
@@ -286,8 +269,9 @@ static void load_traffic(bp_board *b, const char *path, const ynode *tn, const b
     t->from = -1;
     if (yexpect(path, tn, YN_MAP, "traffic", d) != 0)
         return;
-    ycheck_keys(path, tn, "traffic key", traffic_keys, sizeof traffic_keys / sizeof traffic_keys[0],
-                d);
+    size_t n_keys;
+    const char *const *keys = board_traffic_keys(&n_keys);
+    ycheck_keys(path, tn, "traffic key", keys, n_keys, d);
     const ynode *v;
     if (!(v = ymap_get(tn, "from"))) {
         ymissing(path, tn, "from", "traffic", d);
@@ -509,7 +493,9 @@ bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog 
             diag_error(d, path, root->line, root->col, "this is %s file, not a board", kind);
         goto out;
     }
-    ycheck_keys(path, root, "board key", board_keys, sizeof board_keys / sizeof board_keys[0], d);
+    size_t n_keys;
+    const char *const *keys = board_top_keys(&n_keys);
+    ycheck_keys(path, root, "board key", keys, n_keys, d);
 
     const ynode *v;
     if (!(v = ymap_get(root, "id")))

@@ -1,5 +1,6 @@
 /* fields.c — the part and link setting tables (see fields.h). */
 #include "load/fields.h"
+#include "load/board.h"
 #include "base/fmt.h"
 #include "load/yread.h"
 
@@ -69,6 +70,24 @@ static const field_def link_fields[] = {
     {"lose_reply", FT_PROB, L(lose_reply), 0, 0, 0, "replies lost", NULL, 0},
     {"transactional", FT_BOOL, L(transactional), 0, 0, 0, "transactional receive", NULL, 0},
 };
+
+/* The keys of a board file and of its traffic (board.h). */
+static const char *const board_keys[] = {"id",    "title",   "seed",  "replications", "parts",
+                                         "links", "traffic", "goals", "expect"};
+static const char *const traffic_keys[] = {"from",     "jobs",         "over",  "op",
+                                           "arrivals", "repeat_share", "poison"};
+
+const char *const *board_top_keys(size_t *n)
+{
+    *n = sizeof board_keys / sizeof board_keys[0];
+    return board_keys;
+}
+
+const char *const *board_traffic_keys(size_t *n)
+{
+    *n = sizeof traffic_keys / sizeof traffic_keys[0];
+    return traffic_keys;
+}
 
 const field_def *fields_part(size_t *n)
 {

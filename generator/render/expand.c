@@ -10,13 +10,15 @@
 #include "render/render_internal.h"
 #include "base/fmt.h"
 #include "draw/figures.h"
+#include "load/fields.h"
 #include "run/results.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const filters[] = {"ci", "min", "max", "worst", "goal", "pass", "rate", "diff"};
+static const char *const filters[] = {"ci",   "min",  "max",  "worst", "goal",
+                                      "pass", "rate", "diff", "number"};
 
 /* ------------------------------------------------------------ words */
 
@@ -83,6 +85,20 @@ const bp_catalog_value *expand_catalog_value(const ph_at *a, const word *w, cons
     return NULL;
 }
 
+/* "10.1" of "10.1 s", "5" of "5 tries", "20" of "20%": the number before its
+ * unit (| number); text without a leading number stays as it is. */
+static void bare_number(buf *v)
+{
+    size_t i = 0;
+    while (i < v->len && (strchr("0123456789.,-", v->data[i]) ||
+                          (i + 3 <= v->len && memcmp(v->data + i, "\xe2\x88\x92", 3) == 0)))
+        i += (unsigned char)v->data[i] == 0xe2 ? 3 : 1;
+    if (i > 0 && i < v->len) {
+        v->len = i;
+        v->data[i] = '\0';
+    }
+}
+
 /* A measured value: mean, or with a filter (all but diff, which needs a
  * second board). Returns -1 with a message. */
 static int value_text(buf *out, const sboard *b, sim_measure m, const char *filter, char *err,
@@ -99,6 +115,9 @@ static int value_text(buf *out, const sboard *b, sim_measure m, const char *filt
         fmt_measure(out, m, st->min);
     } else if (strcmp(filter, "max") == 0) {
         fmt_measure(out, m, st->max);
+    } else if (strcmp(filter, "number") == 0) {
+        fmt_measure(out, m, st->mean);
+        bare_number(out);
     } else if (strcmp(filter, "rate") == 0) {
         sim_rate rt;
         if (sim_measure_rate_kind(m) == SIM_RATE_NONE) {
@@ -156,6 +175,93 @@ static int diff_text(page_ctx *pc, const ph_at *a, word *w, const sboard *b, sim
 
 static size_t directive_names(const char **names);
 static void directive_list(buf *b, const char *last_sep);
+
+/* A board's own setting, {{ BOARD.parts.ID.KEY }} or {{ BOARD.traffic.KEY }},
+ * as key-numbers and diagrams write it ("10 s", "5 tries", "20%"). Returns 0,
+ * or -1 with the reason in err. */
+static int setting_text(buf *out, const bp_board *bb, const char *path, char *err, size_t errn)
+{
+    char *copy = xstrdup(path);
+    char *segs[5];
+    size_t n = fields_split_path(copy, segs);
+    int rc = -1;
+    const sim_traffic *t = &bb->sim.traffic;
+    if (n == 2 && strcmp(segs[0], "traffic") == 0) {
+        rc = 0;
+        if (strcmp(segs[1], "jobs") == 0)
+            buf_printf(out, "%lld jobs", (long long)t->jobs);
+        else if (strcmp(segs[1], "over") == 0)
+            fmt_duration_us(out, t->over_us);
+        else if (strcmp(segs[1], "op") == 0)
+            buf_puts(out, sim_op_name(t->op));
+        else if (strcmp(segs[1], "arrivals") == 0)
+            buf_puts(out, sim_arrivals_name(t->arrivals));
+        else if (strcmp(segs[1], "repeat_share") == 0)
+            fmt_ratio(out, t->repeat_share);
+        else if (strcmp(segs[1], "poison") == 0)
+            fmt_ratio(out, t->poison);
+        else if (strcmp(segs[1], "from") == 0 && t->from >= 0)
+            buf_puts(out, bb->parts[t->from].id);
+        else {
+            snprintf(err, errn,
+                     "traffic has no setting '%s' to quote (it has from, jobs, over, op, "
+                     "arrivals, repeat_share and poison)",
+                     segs[1]);
+            rc = -1;
+        }
+    } else if (n == 3 && strcmp(segs[0], "parts") == 0) {
+        int i = board_part_index(bb, segs[1]);
+        size_t nf;
+        const field_def *f = fields_part(&nf);
+        const field_def *fd = fields_find(f, nf, segs[2]);
+        if (i < 0) {
+            const char *ids[64];
+            size_t n_ids = 0;
+            for (size_t k = 0; k < bb->sim.n_parts && n_ids < 64; k++)
+                ids[n_ids++] = bb->parts[k].id;
+            char what[160];
+            snprintf(what, sizeof what, "part|on board '%s'", bb->id);
+            diag_unknown_text(err, errn, what, segs[1], ids, n_ids);
+        } else if (!fd || !(fd->kinds & KIND_BIT(bb->sim.parts[i].kind))) {
+            buf kinds;
+            buf_init(&kinds);
+            if (fd)
+                fields_kinds_text(&kinds, fd->kinds);
+            snprintf(err, errn,
+                     fd ? "'%s' is not a setting of a %s part (it is of %s)"
+                        : "'%s' is not a setting of a %s part%s",
+                     segs[2], sim_kind_name(bb->sim.parts[i].kind), fd ? kinds.data : "");
+            buf_free(&kinds);
+        } else {
+            field_format(out, fd, &bb->sim.parts[i]);
+            rc = 0;
+        }
+    } else if (n == 4 && strcmp(segs[0], "links") == 0) {
+        size_t nf;
+        const field_def *f = fields_link(&nf);
+        const field_def *fd = fields_find(f, nf, segs[3]);
+        int from = board_part_index(bb, segs[1]), to = board_part_index(bb, segs[2]);
+        const sim_link *l = NULL;
+        for (size_t i = 0; i < bb->sim.n_links && !l; i++)
+            if (bb->sim.links[i].from == from && bb->sim.links[i].to == to)
+                l = &bb->sim.links[i];
+        if (!l)
+            snprintf(err, errn, "board '%s' has no link from '%s' to '%s'", bb->id, segs[1],
+                     segs[2]);
+        else if (!fd)
+            snprintf(err, errn, "'%s' is not a setting of a link", segs[3]);
+        else {
+            field_format(out, fd, l);
+            rc = 0;
+        }
+    } else {
+        snprintf(err, errn,
+                 "a board's setting is {{ BOARD.parts.ID.KEY }}, "
+                 "{{ BOARD.links.FROM.TO.KEY }} or {{ BOARD.traffic.KEY }}");
+    }
+    free(copy);
+    return rc;
+}
 
 static int expand_inline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
 {
@@ -226,6 +332,28 @@ static int expand_inline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *o
     sboard *b = expand_page_board(pc, expr);
     if (!b) {
         expand_err_unlisted(a, &w[0], expr, "board");
+        goto out;
+    }
+    if (b->board && (strncmp(measure, "parts.", 6) == 0 || strncmp(measure, "traffic.", 8) == 0 ||
+                     strncmp(measure, "links.", 6) == 0)) {
+        char err[512];
+        buf v;
+        buf_init(&v);
+        word mw = w[0];
+        mw.off += (size_t)(dot - expr) + 1;
+        if (filter && strcmp(filter, "number") != 0) {
+            expand_err_word(a, &w[2], "a board's setting takes no filter but '| number'");
+        } else if (setting_text(&v, b->board, measure, err, sizeof err) != 0) {
+            expand_err_word(a, &mw, err);
+        } else {
+            if (filter)
+                bare_number(&v);
+            buf_puts(out, "<span class=\"bp-num\">");
+            buf_html(out, v.data, v.len);
+            buf_puts(out, "</span>");
+            rc = 0;
+        }
+        buf_free(&v);
         goto out;
     }
     int m = sim_measure_from_name(measure);
