@@ -17,6 +17,7 @@
 #include "draw/figures.h"
 #include "load/load.h"
 #include "render/render.h"
+#include "run/cache.h"
 #include "run/simulate.h"
 #include "write/output.h"
 
@@ -156,8 +157,12 @@ int site_build_report(const site_options *o, build_report *r)
     build_date(&s);
     /* before anything is read or cached: the folders must not overlap */
     const char *sources[3] = {o->content, o->templates, o->statics};
-    outdir_options oo = {o->out, sources, 3, o->cache, o->journal ? o->journal : o->cache};
+    outdir_options oo = {o->out, sources, 3, o->cache};
     outdir_check(&oo, o->write, &s.d);
+    /* the cache is only a speed-up: one that cannot be used (or trusted)
+     * is said once and built without */
+    if (s.d.errors == 0 && s.opt.cache && !cache_dir_usable(s.opt.cache, &s.d))
+        s.opt.cache = oo.cache = NULL;
 
     if (go_on(&s, r))
         load_site(&s);

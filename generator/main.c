@@ -32,9 +32,9 @@ static const struct {
      "simulate every board the pages use, draw them and write the site\n"
      "          (default folders: content, templates, static; output: public;\n"
      "          results cache: .boardpress-cache, keyed by everything that\n"
-     "          determines a result; it also keeps the journal of what boardpress\n"
-     "          wrote, even with --no-cache, and must lie outside --out and the\n"
-     "          sources)"},
+     "          determines a result, only a speed-up, outside --out and the sources;\n"
+     "          the record of what boardpress wrote lives beside --out, in\n"
+     "          .boardpress-out-NAME)"},
     {"check", "check [--content DIR]", "load, simulate and expand everything; write nothing"},
     {"sim",
      "sim BOARD.yaml|LEVEL.yaml [--catalog FILE] [--seed N] [--replications R]\n"
@@ -333,7 +333,6 @@ static int parse_build(int argc, char **argv, site_options *o, serve_options *so
     o->statics = "static";
     o->out = "public";
     o->cache = ".boardpress-cache";
-    o->journal = o->cache; /* kept under --no-cache too */
     o->jobs = 0;
     o->quiet = false;
     for (int i = 2; i < argc; i++) {
@@ -369,8 +368,6 @@ static int parse_build(int argc, char **argv, site_options *o, serve_options *so
         const char *v = argv[++i];
         if (dst) {
             *dst = v;
-            if (dst == &o->cache)
-                o->journal = v;
         } else {
             char *end;
             long n = strtol(v, &end, 10);

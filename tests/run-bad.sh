@@ -2,7 +2,7 @@
 # run-bad.sh — the bad-input corpus: every folder tests/bad/CASE/ (except
 # base/) is one case. The case's site is tests/bad/base/ with the case's
 # changes applied; its output folder already holds a good build of the base
-# site (made there, so the journal in its .boardpress-cache records it). The case passes when boardpress exits with the expected status and
+# site (made there, so the journal beside it, .boardpress-out-public, records it). The case passes when boardpress exits with the expected status and
 # prints exactly the expected stderr, and — for a failing build — when every
 # file under the case's folder (the site, its previous output, $HOME) is
 # byte-identical afterwards, with no temporary folder left behind.
@@ -60,10 +60,12 @@ trap 'chmod -R u+rwX "$work" 2>/dev/null; rm -rf "$work"' EXIT
 
 # Every entry below a folder: type, mode, path, link target, then contents.
 # The results cache (.boardpress-cache) is left out: it holds simulation
-# results keyed by their inputs, which a failed build may still add to.
+# results keyed by their inputs, which a failed build may still add to; so
+# is the journal beside public/ (.boardpress-out-public), where a failed
+# build records the tree it leaves to the next one, and who held its lock.
 snapshot() {
-  (cd "$1" && find . -path ./site/.boardpress-cache -prune -o -printf '%y %m %p -> %l\n' | sort &&
-    find . -path ./site/.boardpress-cache -prune -o -type f -print0 | sort -z | xargs -0r sha256sum)
+  (cd "$1" && find . \( -path ./site/.boardpress-cache -o -path ./site/.boardpress-out-public \) -prune -o -printf '%y %m %p -> %l\n' | sort &&
+    find . \( -path ./site/.boardpress-cache -o -path ./site/.boardpress-out-public \) -prune -o -type f -print0 | sort -z | xargs -0r sha256sum)
 }
 
 # The previous good build every case starts from: built once here for its

@@ -65,12 +65,12 @@ after_next() {
   got=$(versions)
   left=$(ls -d public?* 2>/dev/null || true)
   spares=$(ls -d cache/spare-* 2>/dev/null | wc -l)
-  recs=$(ls cache/journal | grep -vc '^lock$' || true)
+  recs=$(ls .boardpress-out-public | grep -vc '^lock$' || true)
   if [ "$got" != "$want" ] || [ -n "$left" ] || [ "$spares" -gt 1 ] || [ "$recs" -gt 2 ] ||
-    [ -e public/.boardpress-tree ] || ls cache/journal | grep -q '\.new$'; then
+    [ -e public/.boardpress-tree ] || ls .boardpress-out-public | grep -q '\.new$'; then
     echo "crash: $3: after the next build: pages '$got' (want '$want'), beside public: '${left}'," \
       "spares $spares, records $recs"
-    ls -la . cache cache/journal | head -40
+    ls -la . cache .boardpress-out-public | head -40
     fail=1
     return 1
   fi
@@ -103,7 +103,7 @@ for mode in cache no-cache first; do
   # the state each kill starts from: version a built twice (a live site and
   # a spare), then version b (pages changed, one gone, one new)
   setup() {
-    rm -rf public cache
+    rm -rf public cache .boardpress-out-public
     gen 4 a
     if [ $mode != first ]; then build "${opts[@]}" && build "${opts[@]}"; fi
     gen 4 b 1

@@ -5,17 +5,25 @@
 # links planted in the site and in the spare tree, a stale page that cannot
 # be deleted, modes under umask 077, a pre-made --out with its own owner,
 # group and mode, a mount point, a read-only --out (as root and as another
-# user), a journal others may write, and a deleted cache folder.
+# user, run from a copy that user can read), a journal others may write,
+# and a deleted record.
 set -euo pipefail
 export LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd)
 BP=${BP:-build/asan/boardpress}
 BP=$(realpath "$BP")
-work=$(mktemp -d "${TMPDIR:-/tmp}/bp-own.XXXXXX")
-chmod 755 "$work"
+# The work folder sits in a folder only root may enter (as a checkout in
+# `mktemp -d` does): what another user runs is copied to a folder of its own
+# that user can read ($theirs), never run from here.
+outer=$(mktemp -d "${TMPDIR:-/tmp}/bp-own.XXXXXX")
+chmod 700 "$outer"
+work=$outer/work
+mkdir -m 755 "$work"
+theirs=$(mktemp -d /tmp/bp-own-nobody.XXXXXX)
+chmod 755 "$theirs"
 cleanup() {
-  chattr -R -i "$work" 2>/dev/null || true
-  rm -rf "$work"
+  chattr -R -i "$outer" "$theirs" 2>/dev/null || true
+  rm -rf "$outer" "$theirs"
 }
 trap cleanup EXIT
 fail=0
@@ -151,34 +159,44 @@ chattr -i public
 [ $status = 3 ] && grep -q "^public: error: cannot replace it: it is read-only" "$work/err.txt" ||
   bad "an immutable --out (exit $status): $(cat "$work/err.txt")"
 [ -z "$(beside)" ] && [ "$(snap public)" = "$before" ] || bad "a build over an immutable --out left or changed files"
-# the same site as another user
-cp -a "$here/bad/base" "$work/user"
-chown -R nobody:nogroup "$work/user"
-as_nobody() { (cd "$work/user" && setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME="$work/user" SOURCE_DATE_EPOCH=0 "$BP" build -q "$@"); }
+# the same site as another user, with its own copy of the program
+mkdir -m 755 "$theirs/bin"
+cp "$BP" "$theirs/bin/boardpress"
+chmod 755 "$theirs/bin/boardpress"
+cp -a "$here/bad/base" "$theirs/user"
+chown -R nobody:nogroup "$theirs/user"
+as_nobody() { (cd "$theirs/user" && setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME="$theirs/user" SOURCE_DATE_EPOCH=0 "$theirs/bin/boardpress" build -q "$@"); }
 as_nobody && as_nobody || bad "builds as another user failed"
-chmod a-w "$work/user/public"
+chmod a-w "$theirs/user/public"
 status=0
 as_nobody 2>"$work/err.txt" || status=$?
 [ $status = 3 ] && grep -q "^public: error: cannot replace it: it is read-only (Permission denied)" "$work/err.txt" ||
   bad "a read-only --out as another user (exit $status): $(cat "$work/err.txt")"
-[ -z "$(cd "$work/user" && ls -d public?* 2>/dev/null)" ] || bad "a build over a read-only --out left a folder beside it"
-chmod u+w "$work/user/public"
-chmod a-w "$work/user/public/page" # a folder inside made read-only: still ours
-as_nobody && as_nobody && as_nobody || bad "builds over a site with a read-only folder failed"
-[ -z "$(cd "$work/user" && ls -d public?* 2>/dev/null)" ] || bad "left beside a site with a read-only folder"
+[ -z "$(cd "$theirs/user" && ls -d public?* 2>/dev/null)" ] || bad "a build over a read-only --out left a folder beside it"
+chmod u+w "$theirs/user/public"
+# a folder inside made read-only is no longer as boardpress made it: refused
+chmod a-w "$theirs/user/public/page"
+status=0
+as_nobody 2>"$work/err.txt" || status=$?
+[ $status = 1 ] && grep -q "^public: error: refusing to replace this folder: 'page' in it is a folder of another mode" "$work/err.txt" ||
+  bad "a site with a read-only folder as another user (exit $status): $(cat "$work/err.txt")"
+[ -z "$(cd "$theirs/user" && ls -d public?* 2>/dev/null)" ] || bad "left beside a site with a read-only folder"
+chmod 755 "$theirs/user/public/page"
+as_nobody && as_nobody || bad "builds after the folder's mode was put back failed"
 echo "ownership: a read-only --out is refused up front; nothing is left beside it"
 
 # 9. a journal others may write proves nothing
-chmod o+w .boardpress-cache/journal
+chmod o+w .boardpress-out-public
 status=0
 build 2>"$work/err.txt" || status=$?
-chmod o-w .boardpress-cache/journal
+chmod o-w .boardpress-out-public
 [ $status = 3 ] && grep -q "refusing to use this journal of what boardpress wrote: it may be written by others" "$work/err.txt" ||
   bad "a journal others may write was used (exit $status): $(cat "$work/err.txt")"
 
-# 10. the cache folder deleted: the site is no longer provably boardpress's
+# 10. the record beside --out deleted: the site is no longer provably
+#     boardpress's (deleting the cache folder is not that: run-trust.sh)
 before=$(snap public)
-rm -rf .boardpress-cache
+rm -rf .boardpress-out-public
 status=0
 build 2>"$work/err.txt" || status=$?
 [ $status = 1 ] && grep -q "boardpress has no record of writing it" "$work/err.txt" && [ "$(snap public)" = "$before" ] ||

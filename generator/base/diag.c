@@ -34,7 +34,7 @@ char *diag_take(diag *d)
 
 int diag_exit_status(const diag *d)
 {
-    return d->io ? 3 : d->errors ? 1 : 0;
+    return d->usage ? 2 : d->io ? 3 : d->errors ? 1 : 0;
 }
 
 /* Add h to the set of lines seen; false when it was there already. */
@@ -140,6 +140,19 @@ void diag_error(diag *d, const char *path, int line, int col, const char *fmt, .
     buf_putc(&b, '\n');
     add_line(d, b.data, b.len);
     buf_free(&b);
+}
+
+void diag_warning(diag *d, const char *path, const char *fmt, ...)
+{
+    if (!d->out)
+        return;
+    fprintf(d->out, "%s: warning: ", path ? path : "boardpress");
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(d->out, fmt, ap);
+    va_end(ap);
+    fputc('\n', d->out);
+    fflush(d->out);
 }
 
 static char lower(char c)

@@ -14,6 +14,7 @@ typedef struct {
     int errors;     /* how many errors were reported (a repeated line counts once) */
     size_t reports; /* diag_error calls and added lines, repeats included */
     bool io;        /* one of them was an I/O or resource failure (exit status 3) */
+    bool usage;     /* one of them was bad usage, refused up front (exit status 2) */
     char *text;     /* every message so far, one per line (owned) */
     size_t len, cap;
     uint64_t *seen; /* hashes of the lines given so far (open addressing, 0 = free):
@@ -32,6 +33,11 @@ char *diag_take(diag *d);
  * not repeated (nor counted again). */
 void diag_error(diag *d, const char *path, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+
+/* Say something that does not fail the build ("PATH: warning: MESSAGE"):
+ * printed only (a diag without out drops it), never counted as an error. */
+void diag_warning(diag *d, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* A mark, and whether anything was reported since it, repeats included.
  * A loader asks this, not whether errors grew: a line said before (the same
@@ -76,7 +82,8 @@ typedef struct {
 diag_entry *diag_entries(const char *text, size_t *n);
 void diag_entries_free(diag_entry *e, size_t n);
 
-/* The exit status for what was reported: 0, 1 (bad input) or 3 (I/O). */
+/* The exit status for what was reported: 0, 1 (bad input), 2 (bad usage)
+ * or 3 (I/O). */
 int diag_exit_status(const diag *d);
 
 /* The candidate closest to word (edit distance at most 2, or a third of the

@@ -102,6 +102,10 @@ void strset_free(strset *set);
 
 /* 64-bit FNV-1a, for cache keys and stable ids. */
 uint64_t hash64(const void *data, size_t n, uint64_t seed);
+/* A faster checksum of n bytes for files (cache entries, the files of a
+ * site): 8-byte words in four lanes; a change of one word or of the
+ * length always changes it. */
+uint64_t hash64_words(const void *data, size_t n);
 
 /* Seconds on the monotonic clock, for how long something took. */
 double clock_now_s(void);

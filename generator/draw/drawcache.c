@@ -235,7 +235,7 @@ bool drawcache_get(const char *dir, const buf *key, sfigure *fig)
     char *path = draw_path(dir, key, ".bin");
     char *data = NULL;
     size_t len = 0;
-    int rc = file_read(path, (size_t)64 << 20, &data, &len);
+    int rc = cache_read(path, (size_t)64 << 20, &data, &len);
     free(path);
     if (rc != 0)
         return false;

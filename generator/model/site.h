@@ -260,8 +260,6 @@ typedef struct {
     int jobs;                 /* simulation threads; <= 0: number of cores */
     bool quiet;               /* no progress or summary on stderr */
     bool write;               /* false for `check`: everything but writing */
-    const char *journal;      /* folder of the journal of what boardpress wrote (the cache
-                                 folder, kept also under --no-cache); NULL: cache */
     const atomic_int *cancel; /* when set (non-zero) during a build (serve's Ctrl-C, from a
                                  signal handler), it stops at the next stage or simulation
                                  and writes nothing; NULL: never */

@@ -5,6 +5,7 @@
 #include "run/cache.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,32 +185,9 @@ static double get_f64(reader *r)
     return v;
 }
 
-/* The seal's checksum: FNV-1a's step over 8-byte words in four lanes of
- * their own (hash64 goes a byte at a time, one multiply after another;
- * the cached drawings a rebuild reads are megabytes), the last bytes and
- * the length through hash64, the lanes folded in. Each step is a bijection
- * of its lane for a given word, so a file that differs in one word, or in
- * its length, never matches. */
-static uint64_t seal_sum(const char *data, size_t n)
-{
-    const uint64_t prime = 1099511628211ULL;
-    uint64_t lane[4] = {1, 2, 3, 4};
-    size_t i = 0;
-    for (; i + 32 <= n; i += 32)
-        for (int k = 0; k < 4; k++) {
-            uint64_t w;
-            memcpy(&w, data + i + 8 * (size_t)k, sizeof w);
-            lane[k] = (lane[k] ^ w) * prime;
-        }
-    uint64_t sum = hash64(data + i, n - i, (uint64_t)n);
-    for (int k = 0; k < 4; k++)
-        sum = (sum ^ lane[k] ^ (lane[k] >> 32)) * prime;
-    return sum;
-}
-
 void cache_seal(buf *b)
 {
-    uint64_t sum = seal_sum(b->data, b->len);
+    uint64_t sum = hash64_words(b->data, b->len);
     buf_put(b, (const char *)&sum, sizeof sum);
 }
 
@@ -220,7 +198,63 @@ bool cache_unseal(const char *data, size_t *len)
         return false;
     *len -= sizeof sum;
     memcpy(&sum, data + *len, sizeof sum);
-    return seal_sum(data, *len) == sum;
+    return hash64_words(data, *len) == sum;
+}
+
+bool cache_dir_usable(const char *dir, diag *d)
+{
+    struct stat st;
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+        diag_warning(d, NULL,
+                     "not using the cache in %s: cannot make it (%s); the build runs without it",
+                     dir, strerror(errno));
+        return false;
+    }
+    const char *why = NULL;
+    if (lstat(dir, &st) != 0)
+        why = strerror(errno);
+    else if (S_ISLNK(st.st_mode) && stat(dir, &st) != 0)
+        why = "it is a link that leads nowhere";
+    else if (!S_ISDIR(st.st_mode))
+        why = "it is not a folder";
+    else if (st.st_uid != geteuid())
+        why = "others can write it (it belongs to another user)";
+    else if (st.st_mode & 022)
+        why = "others can write it";
+    else if (access(dir, W_OK | X_OK) != 0)
+        why = "this user cannot write it";
+    if (why)
+        diag_warning(d, NULL, "not using the cache in %s: %s; the build runs without it", dir, why);
+    return why == NULL;
+}
+
+int cache_read(const char *path, size_t max, char **data, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0)
+        return -1;
+    bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+              !(st.st_mode & 022) && (size_t)st.st_size <= max;
+    *data = NULL;
+    *len = 0;
+    if (ok) {
+        size_t n = (size_t)st.st_size;
+        *data = xmalloc(n + 1);
+        while (*len < n) {
+            ssize_t r = read(fd, *data + *len, n - *len);
+            if (r <= 0)
+                break;
+            *len += (size_t)r;
+        }
+        ok = *len == n;
+        if (!ok) {
+            free(*data);
+            *data = NULL;
+        }
+    }
+    close(fd);
+    return ok ? 0 : -1;
 }
 
 bool cache_get(const char *dir, const buf *key, sim_result *out)
@@ -228,7 +262,7 @@ bool cache_get(const char *dir, const buf *key, sim_result *out)
     char *path = cache_path(dir, key, ".bin");
     char *data = NULL;
     size_t len = 0;
-    int rc = file_read(path, (size_t)256 << 20, &data, &len);
+    int rc = cache_read(path, (size_t)256 << 20, &data, &len);
     free(path);
     if (rc != 0)
         return false;

@@ -7,12 +7,25 @@
 #define BP_CACHE_H
 
 #include "simcore.h"
+#include "base/diag.h"
 #include "base/util.h"
 
 #include <stdbool.h>
 
 /* The canonical key bytes of a run (appended to key). */
 void cache_key(buf *key, const sim_board *b, const sim_limits *lim, bool want_trace);
+
+/* Whether the cache folder dir can be used (made when missing): a folder
+ * this user owns, that no one else may write, and that this user can
+ * write. Otherwise one warning says why (a cache another user can write
+ * could publish results they planted: "not using the cache in DIR: others
+ * can write it") and false: the build runs without it, as with --no-cache. */
+bool cache_dir_usable(const char *dir, diag *d);
+
+/* Read the cache file path into *data (the caller frees) when it is a
+ * regular file of this user that no one else may write (another's entry
+ * is a miss). Returns 0 or -1. */
+int cache_read(const char *path, size_t max, char **data, size_t *len);
 
 /* Look the run up in dir. Returns true and fills out (free with
  * sim_result_free) when a stored result has exactly this key. */

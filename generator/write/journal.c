@@ -1,7 +1,10 @@
 /* journal.c — see journal.h. A record is text, one field a line:
  *   boardpress-tree 1
  *   token HEX / role live|new|old|spare / out PATH / dev N / ino N
- *   at PATH / next PATH (optional) / file INODE RELPATH (one per file)
+ *   at PATH / next PATH (optional)
+ *   file INODE SIZE CHECKSUM MTIME_NS RELPATH (one per file: what tells
+ *   that it is still exactly the file boardpress wrote; the folders are
+ *   those on the way to the files)
  *   end
  * Paths are whole lines after the field name, so they may hold spaces; the
  * output layer refuses names with control characters, and a record holding
@@ -20,9 +23,10 @@
 #include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
-#define HEADER "boardpress-tree 1\n"
+#define HEADER "boardpress-tree 2\n"
 #define RECORD_MAX ((size_t)256 << 20)
 
 static const char *const role_names[] = {"live", "new", "old", "spare"};
@@ -53,27 +57,21 @@ void journal_random_hex(char *dst, size_t n)
         snprintf(dst + 2 * i, 3, "%02x", bytes[i]);
 }
 
-int journal_open(journal *j, const char *cache_dir, diag *d)
+int journal_open(journal *j, const char *dir, diag *d)
 {
     memset(j, 0, sizeof *j);
     j->fd = j->lock_fd = -1;
-    j->dir = xasprintf("%s/journal", cache_dir);
-    const char *fail = NULL;
+    j->dir = xstrdup(dir);
+    j->started = time(NULL);
     int e = 0;
-    if (mkdir(cache_dir, 0755) != 0 && errno != EEXIST) {
+    if (mkdir(j->dir, 0700) != 0 && errno != EEXIST)
         e = errno;
-        fail = cache_dir;
-    } else if (mkdir(j->dir, 0700) != 0 && errno != EEXIST) {
+    else if ((j->fd = open(j->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
         e = errno;
-        fail = j->dir;
-    } else if ((j->fd = open(j->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
-        e = errno;
-        fail = j->dir;
-    }
-    if (fail) {
+    if (e) {
         d->io = true;
-        diag_error(d, fail, 0, 0,
-                   "cannot make the cache folder for the journal of what boardpress wrote: %s",
+        diag_error(d, j->dir, 0, 0,
+                   "cannot make the folder for the record of what boardpress wrote: %s",
                    strerror(e));
         journal_close(j);
         return -1;
@@ -111,12 +109,47 @@ void journal_close(journal *j)
     j->fd = j->lock_fd = -1;
 }
 
-int journal_lock(journal *j)
+/* Wait for the lock, saying whose it is when another build keeps it longer
+ * than a moment (a stopped build holds it for as long as it is stopped).
+ * A signal that ends the process while it waits leaves everything as it
+ * was: nothing has been done yet. */
+static int wait_for_lock(journal *j, const char *shown)
 {
+    for (int tries = 0; tries < 25; tries++) {
+        if (flock(j->lock_fd, LOCK_EX | LOCK_NB) == 0)
+            return 0;
+        if (errno != EWOULDBLOCK && errno != EINTR)
+            return -1;
+        struct timespec pause = {0, 20 * 1000 * 1000}; /* 20 ms: the usual hold is shorter */
+        nanosleep(&pause, NULL);
+    }
+    char who[128] = "";
+    ssize_t n = pread(j->lock_fd, who, sizeof who - 1, 0);
+    who[n > 0 ? n : 0] = '\0';
+    who[strcspn(who, "\n")] = '\0';
+    fprintf(stderr, "boardpress: waiting for the build that holds %s (%s); Ctrl-C stops\n", shown,
+            who[0] ? who : "pid unknown");
+    fflush(stderr);
     while (flock(j->lock_fd, LOCK_EX) != 0)
         if (errno != EINTR)
             return -1;
+    return 0;
+}
+
+int journal_lock(journal *j, const char *shown)
+{
+    if (wait_for_lock(j, shown) != 0)
+        return -1;
     j->locked = true;
+    /* who holds it, for a build that waits: "pid N, started T" */
+    char when[64];
+    struct tm tm;
+    strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", localtime_r(&j->started, &tm));
+    char who[128];
+    int len = snprintf(who, sizeof who, "pid %ld, started %s\n", (long)getpid(), when);
+    if (ftruncate(j->lock_fd, 0) != 0 || pwrite(j->lock_fd, who, (size_t)len, 0) != len) {
+        /* only a waiting build's message lacks it */
+    }
     /* Only the lock's holder writes records: a ".new" file now is what a
      * build that died left half written. */
     int fd = openat(j->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -240,15 +273,23 @@ static bool parse(jrec *r, char *text, size_t len)
         } else if (strcmp(line, "ino") == 0) {
             have_ino = parse_u64(val, &r->ino);
         } else if (strcmp(line, "file") == 0) {
-            char *sp2 = strchr(val, ' ');
-            uint64_t ino;
-            if (!sp2)
+            /* four numbers, then the path (which may hold spaces) */
+            outfs_file f;
+            uint64_t v[4];
+            char *at = (char *)val;
+            for (int k = 0; k < 4; k++) {
+                char *sp2 = strchr(at, ' ');
+                if (!sp2)
+                    return false;
+                *sp2 = '\0';
+                if (!parse_u64(at, &v[k]))
+                    return false;
+                at = sp2 + 1;
+            }
+            if (!outfs_rel_ok(at) || strcmp(at, OUTFS_MARKER) == 0)
                 return false;
-            *sp2 = '\0';
-            if (!parse_u64(val, &ino) || !outfs_rel_ok(sp2 + 1) ||
-                strcmp(sp2 + 1, OUTFS_MARKER) == 0)
-                return false;
-            outfs_list_add(&r->files, sp2 + 1, ino);
+            f = (outfs_file){v[0], v[1], v[2], (int64_t)v[3]};
+            outfs_list_add(&r->files, at, &f);
         } else {
             return false;
         }
@@ -324,7 +365,9 @@ int journal_save(journal *j, const jrec *r)
     if (r->next)
         buf_printf(&b, "next %s\n", r->next);
     for (size_t i = 0; i < r->files.n; i++)
-        buf_printf(&b, "file %" PRIu64 " %s\n", r->files.ino[i], r->files.rel[i]);
+        buf_printf(&b, "file %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %s\n",
+                   r->files.file[i].ino, r->files.file[i].size, r->files.file[i].sum,
+                   (uint64_t)r->files.file[i].mtime_ns, r->files.rel[i]);
     buf_puts(&b, "end\n");
     char *tmp = xasprintf("%s.new", r->name);
     int fd = openat(j->fd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);

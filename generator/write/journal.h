@@ -1,9 +1,9 @@
 /* journal.h — boardpress's own record of the folder trees it made: the
  * live site at --out, a build's new tree beside it, the previous site on
  * its way out, and the spare tree kept in the cache folder. One small file
- * per tree in CACHE/journal/ (a folder only its owner may write), each
- * written whole (a temporary file renamed in place), changed only under
- * the journal's lock (flock on CACHE/journal/lock). The output layer
+ * per tree in the journal folder beside --out, .boardpress-out-NAME/ (only
+ * its owner may write it), each written whole (a temporary file renamed in
+ * place), changed only under the journal's lock (flock on its file lock). The output layer
  * (output.c) touches a tree only when a record names its device and inode
  * and, for every tree but the live one, a marker inside holds the record's
  * random token. */
@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 typedef enum {
     JR_LIVE,  /* the site at --out (no marker: the site is only content) */
@@ -35,21 +36,24 @@ typedef struct {
 } jrec;
 
 typedef struct {
-    char *dir;   /* CACHE/journal */
+    char *dir;   /* the journal folder, beside --out */
     int fd;      /* that folder */
-    int lock_fd; /* CACHE/journal/lock */
+    int lock_fd; /* its file lock, which says who holds it ("pid N, started T") */
     bool locked;
+    time_t started; /* when this build opened it, for a build that waits */
 } journal;
 
-/* Open (making them) cache_dir and cache_dir/journal. A journal folder that
- * is not a folder owned by this user, or that others may write, is refused.
- * Returns 0, or -1 after reporting (d->io set). */
-int journal_open(journal *j, const char *cache_dir, diag *d);
+/* Open (making it, 0700) the journal folder dir. One that is not a folder
+ * owned by this user, or that others may write, is refused. Returns 0, or
+ * -1 after reporting (d->io set). */
+int journal_open(journal *j, const char *dir, diag *d);
 void journal_close(journal *j);
 
-/* Take the journal's lock (waiting for another build to let go of it), and
- * remove record files half written by a build that died; and give it up. */
-int journal_lock(journal *j);
+/* Take the journal's lock (waiting for another build to let go of it; when
+ * that takes longer than a moment, saying on stderr "waiting for the build
+ * that holds SHOWN (pid N, started T); Ctrl-C stops"), and remove record
+ * files half written by a build that died; and give it up. */
+int journal_lock(journal *j, const char *shown);
 void journal_unlock(journal *j);
 
 /* The records of trees made for out (a real path); *n gets how many. A

@@ -45,7 +45,7 @@ static size_t slot_of(const outfs_list *l, const char *rel)
     return i;
 }
 
-void outfs_list_add(outfs_list *l, const char *rel, uint64_t ino)
+void outfs_list_add(outfs_list *l, const char *rel, const outfs_file *f)
 {
     if (2 * (l->n + 1) > l->n_slots) {
         size_t n_slots = l->n_slots ? 2 * l->n_slots : 64;
@@ -57,28 +57,25 @@ void outfs_list_add(outfs_list *l, const char *rel, uint64_t ino)
     }
     size_t i = slot_of(l, rel);
     if (l->slots[i]) {
-        l->ino[l->slots[i] - 1] = ino;
+        l->file[l->slots[i] - 1] = *f;
         return;
     }
     if (l->n == l->cap) {
         size_t cap = l->cap;
         l->rel = xgrow(l->rel, sizeof *l->rel, &cap, l->n + 1);
-        l->ino = xgrow(l->ino, sizeof *l->ino, &l->cap, l->n + 1);
+        l->file = xgrow(l->file, sizeof *l->file, &l->cap, l->n + 1);
     }
     l->rel[l->n] = xstrdup(rel);
-    l->ino[l->n] = ino;
+    l->file[l->n] = *f;
     l->slots[i] = ++l->n;
 }
 
-bool outfs_list_get(const outfs_list *l, const char *rel, uint64_t *ino)
+const outfs_file *outfs_list_get(const outfs_list *l, const char *rel)
 {
     if (!l->n_slots)
-        return false;
+        return NULL;
     size_t i = slot_of(l, rel);
-    if (!l->slots[i])
-        return false;
-    *ino = l->ino[l->slots[i] - 1];
-    return true;
+    return l->slots[i] ? &l->file[l->slots[i] - 1] : NULL;
 }
 
 void outfs_list_free(outfs_list *l)
@@ -86,7 +83,7 @@ void outfs_list_free(outfs_list *l)
     for (size_t i = 0; i < l->n; i++)
         free(l->rel[i]);
     free(l->rel);
-    free(l->ino);
+    free(l->file);
     free(l->slots);
     memset(l, 0, sizeof *l);
 }
@@ -146,27 +143,17 @@ static unsigned char type_of(int fd, const struct dirent *e)
     return S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_LNK;
 }
 
-/* e (in the folder fd, at path rel) is the listed file. */
-static bool listed_file(int fd, const struct dirent *e, const char *rel, const outfs_list *list)
-{
-    uint64_t ino;
-    if (!outfs_list_get(list, rel, &ino))
-        return false;
-    if ((uint64_t)e->d_ino == ino)
-        return true;
-    struct stat st;
-    return fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
-           (uint64_t)st.st_ino == ino;
-}
-
 typedef struct {
     const outfs_list *list;
+    outfs_level level;
+    strset dirs; /* OUTFS_STATUS and up: the folders on the way to listed files */
     dev_t dev;
     bool marker_ok, fix_modes;
-    bool all;      /* outfs_empty of everything */
-    char *found;   /* check: first foreign entry; empty: first kept one */
-    int err;       /* errno of a failed removal or read */
-    char *err_rel; /* what it failed on */
+    bool all;        /* outfs_empty of everything */
+    char *found;     /* check: first foreign entry; empty: first kept one */
+    const char *why; /* check: what is wrong with it */
+    int err;         /* errno of a failed removal or read */
+    char *err_rel;   /* what it failed on */
 } walk;
 
 static char *join(const char *rel, const char *name)
@@ -180,6 +167,81 @@ static void note_err(walk *w, const char *rel, int e)
         w->err = e;
         w->err_rel = xstrdup(rel);
     }
+}
+
+/* Every folder on the way to a listed file ("a", "a/b" for "a/b/c"). */
+static void dirs_of(const outfs_list *l, strset *dirs)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        char *p = xstrdup(l->rel[i]);
+        for (char *sl = strrchr(p, '/'); sl; sl = strrchr(p, '/')) {
+            *sl = '\0';
+            if (!strset_add(dirs, p))
+                break; /* its parents are in too */
+        }
+        free(p);
+    }
+}
+
+int64_t outfs_mtime_ns(const struct stat *st)
+{
+    return (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+}
+
+/* The checksum of the regular file fd holds (size bytes); -1 when it
+ * cannot be read whole. */
+static int sum_of(int fd, uint64_t size, uint64_t *sum)
+{
+    char *data = xmalloc(size ? (size_t)size : 1);
+    size_t got = 0;
+    while (got < size) {
+        ssize_t r = pread(fd, data + got, (size_t)size - got, (off_t)got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    *sum = hash64_words(data, got);
+    free(data);
+    return got == size ? 0 : -1;
+}
+
+/* e (in the folder fd, at path rel) is the listed file, as closely as
+ * w->level asks; otherwise w->why says how it is not (w->err is set when
+ * it could not be read). */
+static bool listed_file(walk *w, int fd, const struct dirent *e, const char *rel)
+{
+    const outfs_file *f = outfs_list_get(w->list, rel);
+    w->why = "was not written by boardpress";
+    if (!f)
+        return false;
+    if (w->level == OUTFS_INODES && (uint64_t)e->d_ino == f->ino)
+        return true;
+    struct stat st;
+    if (fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||
+        (uint64_t)st.st_ino != f->ino)
+        return false;
+    if (w->level == OUTFS_INODES)
+        return true;
+    w->why = "was changed since boardpress wrote it";
+    if ((uint64_t)st.st_size != f->size || outfs_mtime_ns(&st) != f->mtime_ns)
+        return false;
+    if ((st.st_mode & 07777) != 0644) {
+        w->why = "has another mode than boardpress gave it (0644)";
+        return false;
+    }
+    if (w->level == OUTFS_STATUS)
+        return true;
+    errno = 0;
+    int ffd = openat(fd, e->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    uint64_t sum = 0;
+    int rc = ffd >= 0 ? sum_of(ffd, f->size, &sum) : -1;
+    if (rc != 0)
+        note_err(w, rel, errno ? errno : EIO);
+    if (ffd >= 0)
+        close(ffd);
+    return rc == 0 && sum == f->sum;
 }
 
 /* Open the subfolder name of fd when it is on the tree's device; -1 (and
@@ -214,19 +276,31 @@ static void check_dir(walk *w, int fd, const char *rel)
         if (!rel[0] && w->marker_ok && t == DT_REG && strcmp(e->d_name, OUTFS_MARKER) == 0) {
             /* the caller checks the marker's contents */
         } else if (t == DT_DIR) {
-            /* a folder is fine when what it holds is: an empty one holds
-             * nothing to lose (a failed build may leave one behind) */
+            /* in a tree of builds a folder is fine when what it holds is;
+             * in a site it must be one boardpress made, as it made it */
             struct stat st;
             int sub = open_sub(w, dirfd(dh), e->d_name, &st);
-            if (sub < 0)
+            w->why = "is a folder boardpress did not make";
+            if (sub < 0) {
                 w->found = xstrdup(r);
-            else if (w->fix_modes && (st.st_mode & 07777) != 0755 && fchmod(sub, 0755) != 0) {
+            } else if (w->level != OUTFS_INODES && !strset_has(&w->dirs, r)) {
                 w->found = xstrdup(r);
                 close(sub);
-            } else
+            } else if (w->level != OUTFS_INODES && (st.st_mode & 07777) != 0755) {
+                w->why = "is a folder of another mode than boardpress gave it (0755)";
+                w->found = xstrdup(r);
+                close(sub);
+            } else if (w->fix_modes && (st.st_mode & 07777) != 0755 && fchmod(sub, 0755) != 0) {
+                w->found = xstrdup(r);
+                close(sub);
+            } else {
                 check_dir(w, sub, r);
-        } else if (t != DT_REG || !listed_file(dirfd(dh), e, r, w->list)) {
-            w->found = xstrdup(r);
+            }
+        } else if (t != DT_REG || !listed_file(w, dirfd(dh), e, r)) {
+            if (t != DT_REG)
+                w->why = "was not written by boardpress";
+            if (!w->err)
+                w->found = xstrdup(r);
         }
         free(r);
     }
@@ -247,13 +321,17 @@ static int walk_start(int root, walk *w)
     return fd;
 }
 
-int outfs_check(int root, const outfs_list *list, bool marker_ok, bool fix_modes, char **found)
+int outfs_check(int root, const outfs_list *list, outfs_level level, bool marker_ok, bool fix_modes,
+                char **found, const char **why)
 {
-    walk w = {.list = list, .marker_ok = marker_ok, .fix_modes = fix_modes};
+    walk w = {.list = list, .level = level, .marker_ok = marker_ok, .fix_modes = fix_modes};
     int fd = walk_start(root, &w);
     if (fd < 0)
         return -1;
+    if (level != OUTFS_INODES)
+        dirs_of(list, &w.dirs);
     check_dir(&w, fd, "");
+    strset_free(&w.dirs);
     if (w.err) {
         free(w.err_rel);
         free(w.found);
@@ -261,7 +339,55 @@ int outfs_check(int root, const outfs_list *list, bool marker_ok, bool fix_modes
         return -1;
     }
     *found = w.found;
+    if (why)
+        *why = w.why;
     return w.found ? 1 : 0;
+}
+
+/* Remove the folders below fd (at rel) that are not in w->dirs, deepest
+ * first; each must be empty by then. */
+static void prune_dir(walk *w, int fd, const char *rel)
+{
+    DIR *dh = fdopendir(fd);
+    if (!dh) {
+        note_err(w, rel, errno);
+        close(fd);
+        return;
+    }
+    struct dirent *e;
+    while (!w->err && (e = readdir(dh))) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+            type_of(dirfd(dh), e) != DT_DIR)
+            continue;
+        char *r = join(rel, e->d_name);
+        struct stat st;
+        int sub = open_sub(w, dirfd(dh), e->d_name, &st);
+        if (sub >= 0)
+            prune_dir(w, sub, r);
+        if (!w->err && !strset_has(&w->dirs, r) &&
+            unlinkat(dirfd(dh), e->d_name, AT_REMOVEDIR) != 0)
+            note_err(w, r, errno);
+        free(r);
+    }
+    closedir(dh);
+}
+
+int outfs_prune(int root, const outfs_list *list, char **kept)
+{
+    walk w = {.list = list};
+    *kept = NULL;
+    int fd = walk_start(root, &w);
+    if (fd < 0)
+        return -1;
+    dirs_of(list, &w.dirs);
+    prune_dir(&w, fd, "");
+    strset_free(&w.dirs);
+    if (w.err) {
+        *kept = w.err_rel;
+        errno = w.err;
+        return -1;
+    }
+    return 0;
 }
 
 /* unlinkat, and once more after making the folder writable when it was
@@ -313,7 +439,7 @@ static bool empty_dir(walk *w, int fd, const char *rel)
                 note_err(w, r, errno);
                 empty = false;
             }
-        } else if (w->all || (t == DT_REG && listed_file(dirfd(dh), e, r, w->list))) {
+        } else if (w->all || (t == DT_REG && listed_file(w, dirfd(dh), e, r))) {
             if (remove_at(dirfd(dh), e->d_name, 0) != 0 && errno != ENOENT) {
                 note_err(w, r, errno);
                 empty = false;

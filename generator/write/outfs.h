@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /* The file at the top of every tree boardpress is building or keeping (not
@@ -19,19 +20,33 @@
  * double '/', no "." or ".." part, no control character, under PATH_MAX. */
 bool outfs_rel_ok(const char *rel);
 
-/* Files a tree holds: relative path to inode number, in the order added. */
+/* What boardpress knows of a file it wrote: enough to tell that it is
+ * still exactly that file (the same inode, size, bytes and time of the
+ * last change). */
+typedef struct {
+    uint64_t ino;
+    uint64_t size;    /* bytes */
+    uint64_t sum;     /* hash64_words of its bytes */
+    int64_t mtime_ns; /* its modification time, ns since the epoch */
+} outfs_file;
+
+/* Files a tree holds: relative path to what is known of it, in the order
+ * added. */
 typedef struct {
     char **rel;
-    uint64_t *ino;
+    outfs_file *file;
     size_t n, cap;
     size_t *slots; /* open addressing: index + 1 into rel, 0 = free */
     size_t n_slots;
 } outfs_list;
 
+/* A file's modification time as outfs_file keeps it. */
+int64_t outfs_mtime_ns(const struct stat *st);
+
 /* Add (or, for a path already there, update) a file. */
-void outfs_list_add(outfs_list *l, const char *rel, uint64_t ino);
-/* True and *ino when rel is listed. */
-bool outfs_list_get(const outfs_list *l, const char *rel, uint64_t *ino);
+void outfs_list_add(outfs_list *l, const char *rel, const outfs_file *f);
+/* What is known of rel, or NULL when it is not listed. */
+const outfs_file *outfs_list_get(const outfs_list *l, const char *rel);
 void outfs_list_free(outfs_list *l);
 
 typedef enum {
@@ -46,13 +61,29 @@ typedef enum {
  * says. Returns a descriptor or -1 (errno). */
 int outfs_open_dir(int root, const char *rel, size_t n, outfs_make make);
 
+/* How closely outfs_check compares a tree with its list. */
+typedef enum {
+    OUTFS_INODES, /* each file the listed inode; folders any mode, empty ones fine (a
+                     tree of builds only, in the cache folder) */
+    OUTFS_STATUS, /* and each file's size, mode 0644 and modification time; every
+                     folder 0755 and on the way to a listed file (a site) */
+    OUTFS_BYTES,  /* and each file's bytes against its checksum */
+} outfs_level;
+
 /* Walk the tree below root. Returns 0 when it holds only what list says
- * (each file with its inode, folders holding only such files or nothing,
- * and the marker at the top when marker_ok), 1 with *found (the caller frees) naming
- * the first entry that is not, -1 (errno) when it cannot be read. With
- * fix_modes, folders whose mode is not 0755 are set to it (a tree about to
- * be recycled), and one that cannot be counts as found. */
-int outfs_check(int root, const outfs_list *list, bool marker_ok, bool fix_modes, char **found);
+ * (as closely as level asks; the marker at the top when marker_ok), 1 with
+ * *found (the caller frees) naming the first entry that is not and *why
+ * saying how ("was not written by boardpress", ...), -1 (errno) when it
+ * cannot be read. With fix_modes, folders whose mode is not 0755 are set
+ * to it (a tree about to be recycled), and one that cannot be counts as
+ * found. */
+int outfs_check(int root, const outfs_list *list, outfs_level level, bool marker_ok, bool fix_modes,
+                char **found, const char **why);
+
+/* Remove every folder below root that is not on the way to a listed file
+ * and holds no file (deepest first). Returns 0, or -1 (errno) with *kept
+ * naming what could not be removed (the caller frees). */
+int outfs_prune(int root, const outfs_list *list, char **kept);
 
 /* Remove what is below root: everything when list is NULL (a tree only a
  * build wrote into), else only the listed files with their inode and the

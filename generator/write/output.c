@@ -43,179 +43,6 @@ struct outdir {
     int last_live;  /* that folder in the live tree, -1, or NOT_LOOKED_UP */
 };
 
-/* ------------------------------------------------------------ paths */
-
-/* path as users write it: "public/", "./public", "a/b//" */
-static char *trimmed(const char *path)
-{
-    char *p = xstrdup(path);
-    for (size_t n = strlen(p); n > 1 && p[n - 1] == '/'; n--)
-        p[n - 1] = '\0';
-    return p;
-}
-
-/* The real path of path, which need not exist yet (its parent must); NULL
- * (errno) otherwise. A link that leads nowhere gives ENOENT with *dangling. */
-static char *resolve(const char *path, bool *dangling)
-{
-    char *p = trimmed(path);
-    char tmp[PATH_MAX];
-    char *r = NULL;
-    struct stat st;
-    if (dangling)
-        *dangling = false;
-    if (realpath(p, tmp)) {
-        r = xstrdup(tmp);
-    } else if (errno == ENOENT && lstat(p, &st) == 0) {
-        if (dangling)
-            *dangling = true;
-        errno = ENOENT;
-    } else if (errno == ENOENT) {
-        char *parent = outtree_parent_of(p);
-        if (realpath(parent, tmp))
-            r = outtree_join(tmp, outtree_base_of(p));
-        free(parent);
-    }
-    free(p);
-    return r;
-}
-
-/* a is b, or inside b. */
-static bool within(const char *a, const char *b)
-{
-    size_t n = strlen(b);
-    if (strcmp(b, "/") == 0)
-        return true;
-    return strncmp(a, b, n) == 0 && (a[n] == '\0' || a[n] == '/');
-}
-
-static bool has_control(const char *s)
-{
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        if (*p < 0x20 || *p == 0x7f)
-            return true;
-    return false;
-}
-
-/* ------------------------------------------------------------ checks */
-
-/* A folder that is a mount point (rename cannot move it). */
-static bool mount_point(const char *parent, const char *path)
-{
-    struct statx sx, px;
-    if (statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_MNT_ID, &sx) == 0) {
-        if (sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT)
-            return (sx.stx_attributes & STATX_ATTR_MOUNT_ROOT) != 0;
-        if ((sx.stx_mask & STATX_MNT_ID) && statx(AT_FDCWD, parent, 0, STATX_MNT_ID, &px) == 0 &&
-            (px.stx_mask & STATX_MNT_ID))
-            return sx.stx_mnt_id != px.stx_mnt_id;
-    }
-    struct stat st, pt;
-    return lstat(path, &st) == 0 && stat(parent, &pt) == 0 && st.st_dev != pt.st_dev;
-}
-
-/* Refuse a cache (or journal) folder that is or lies in a source folder,
- * or (writing) overlaps --out. */
-static void check_cache(const char *dir, const char *out_real, const outdir_options *o, diag *d)
-{
-    char *real = resolve(dir, NULL);
-    const char *why = NULL;
-    if (!real)
-        return; /* its parent is missing: reported when it is made */
-    if (has_control(real))
-        why = "its path holds a control character";
-    for (size_t i = 0; i < o->n_sources && !why; i++) {
-        char *src = resolve(o->sources[i], NULL);
-        if (src && within(real, src))
-            why = "it is or lies inside a source folder (boardpress would write into your "
-                  "sources)";
-        free(src);
-    }
-    if (!why && out_real && (within(real, out_real) || within(out_real, real)))
-        why = "it is, holds, or lies inside --out (the site would publish it, or the cache "
-              "would hold the site)";
-    if (why)
-        diag_error(d, dir, 0, 0, "refusing to keep the cache here: %s; choose another --cache",
-                   why);
-    free(real);
-}
-
-int outdir_check(const outdir_options *o, bool write, diag *d)
-{
-    int errors = d->errors;
-    char *real = NULL;
-    if (write) {
-        bool dangling;
-        real = resolve(o->out, &dangling);
-        if (!real) {
-            d->io = !dangling;
-            diag_error(d, o->out, 0, 0, "%s",
-                       dangling ? "refusing to write the site here: it is a link that leads "
-                                  "nowhere"
-                                : "cannot use this output folder: its parent does not exist");
-            return -1;
-        }
-        const char *home = getenv("HOME");
-        char *home_real = home ? resolve(home, NULL) : NULL;
-        char *git = outtree_join(real, ".git");
-        char *parent = outtree_parent_of(real);
-        const char *why = NULL;
-        struct stat st;
-        bool exists = lstat(real, &st) == 0;
-        if (strcmp(real, "/") == 0)
-            why = "it is the root folder";
-        else if (has_control(real))
-            why = "its path holds a control character";
-        else if (home_real && strcmp(real, home_real) == 0)
-            why = "it is your home folder";
-        else if (access(git, F_OK) == 0)
-            why = "it is the root of a git work tree";
-        for (size_t i = 0; i < o->n_sources && !why; i++) {
-            char *src = resolve(o->sources[i], NULL);
-            if (src && (within(real, src) || within(src, real)))
-                why = "it is, holds, or lies inside a source folder";
-            free(src);
-        }
-        if (why) {
-            diag_error(d, o->out, 0, 0, "refusing to write the site here: %s", why);
-        } else if (exists && !S_ISDIR(st.st_mode)) {
-            diag_error(d, o->out, 0, 0, "refusing to replace it: it is not a folder");
-        } else if (exists && mount_point(parent, real)) {
-            diag_error(d, o->out, 0, 0,
-                       "refusing to write the site here: it is a mount point, which the new "
-                       "site cannot be swapped in for (a rename cannot move it); give --out a "
-                       "folder inside it (e.g. --out %s/site) and serve that, or mount the "
-                       "folder above it",
-                       o->out);
-        } else if (access(parent, W_OK) != 0) {
-            d->io = true;
-            diag_error(d, o->out, 0, 0,
-                       "cannot write the new site beside it: its folder %s is read-only (%s)",
-                       parent, strerror(errno));
-        } else if (exists && access(real, W_OK) != 0) {
-            d->io = true;
-            diag_error(d, o->out, 0, 0,
-                       "cannot replace it: it is read-only (%s); make it writable, or choose "
-                       "another --out",
-                       strerror(errno));
-        }
-        free(parent);
-        free(git);
-        free(home_real);
-        if (d->errors != errors) {
-            /* --out is refused: whether the cache overlaps it is moot */
-            free(real);
-            real = NULL;
-        }
-    }
-    if (o->cache)
-        check_cache(o->cache, real, o, d);
-    if (write && o->journal && (!o->cache || strcmp(o->journal, o->cache) != 0))
-        check_cache(o->journal, real, o, d);
-    free(real);
-    return d->errors == errors ? 0 : -1;
-}
-
 static void core_free(outcore *c)
 {
     if (c->tfd >= 0)
@@ -268,6 +95,28 @@ static outdir *handle_new(outcore *c)
     return o;
 }
 
+/* The journal folder jname beside --out, written as --out was when that
+ * names the same place (messages then show the path the user gave), else
+ * its real path. The caller frees. */
+static char *journal_path(const char *out, const outcore *c, const char *jname)
+{
+    char *given = xstrdup(out);
+    for (size_t n = strlen(given); n > 1 && given[n - 1] == '/'; n--)
+        given[n - 1] = '\0';
+    char *dir = outtree_parent_of(given);
+    char *dir_real = outpath_resolve(dir, NULL);
+    char *path;
+    if (strcmp(outtree_base_of(given), c->name) == 0 && dir_real &&
+        strcmp(dir_real, c->parent) == 0)
+        path = strcmp(dir, ".") == 0 ? xstrdup(jname) : outtree_join(dir, jname);
+    else
+        path = outtree_join(c->parent, jname);
+    free(given);
+    free(dir);
+    free(dir_real);
+    return path;
+}
+
 outdir *outdir_begin(const outdir_options *o, diag *d)
 {
     outcore *c = xcalloc(1, sizeof *c);
@@ -275,16 +124,14 @@ outdir *outdir_begin(const outdir_options *o, diag *d)
     c->pfd = c->cfd = c->livefd = c->tfd = c->marker_fd = -1;
     c->j.fd = c->j.lock_fd = -1;
     c->out = xstrdup(o->out);
-    c->out_real = resolve(o->out, NULL);
+    c->out_real = outpath_resolve(o->out, NULL);
     mode_t mask = umask(022);
     umask(mask);
     c->chmod_needed = (mask & 0644) != 0;
     c->dir_chmod_needed = (mask & 0755) != 0;
-    const char *jdir = o->journal ? o->journal : o->cache;
-    if (!c->out_real || !jdir) {
+    if (!c->out_real) {
         d->io = true;
-        diag_error(d, o->out, 0, 0, "cannot use this output folder: %s",
-                   c->out_real ? "no folder for the journal" : "its parent does not exist");
+        diag_error(d, o->out, 0, 0, "cannot use this output folder: its parent does not exist");
         core_free(c);
         return NULL;
     }
@@ -297,26 +144,46 @@ outdir *outdir_begin(const outdir_options *o, diag *d)
         core_free(c);
         return NULL;
     }
-    if (journal_open(&c->j, jdir, d) != 0) {
+    /* the record belongs to --out, whatever --cache says */
+    char *jname = xasprintf(OUTDIR_JOURNAL_PREFIX "%s", c->name);
+    char *jdir = journal_path(o->out, c, jname);
+    free(jname);
+    /* no journal yet: --out must be missing or empty, and nothing is made
+     * beside one boardpress is refusing */
+    if (faccessat(c->pfd, outtree_base_of(jdir), F_OK, AT_SYMLINK_NOFOLLOW) != 0 &&
+        errno == ENOENT) {
+        jrec *none;
+        int ofd;
+        struct stat ost;
+        c->j.dir = jdir; /* for the message */
+        int orc = outtree_inspect_out(c, NULL, 0, NULL, OUTFS_STATUS, &none, &ofd, &ost, d);
+        c->j.dir = NULL;
+        if (ofd >= 0)
+            close(ofd);
+        if (orc != 0) {
+            free(jdir);
+            core_free(c);
+            return NULL;
+        }
+    }
+    int jrc = journal_open(&c->j, jdir, d);
+    free(jdir);
+    if (jrc != 0) {
         core_free(c);
         return NULL;
     }
-    c->cache = resolve(jdir, NULL);
+    /* the cache folder (vetted by the caller) only keeps the spare tree */
+    c->cache = o->cache ? outpath_resolve(o->cache, NULL) : NULL;
     c->cfd = c->cache ? open(c->cache, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
-    if (c->cfd < 0) {
-        d->io = true;
-        diag_error(d, jdir, 0, 0, "cannot open the cache folder: %s", strerror(errno));
-        core_free(c);
-        return NULL;
-    }
-    c->spares = o->cache != NULL;
-    journal_lock(&c->j);
+    c->spares = c->cfd >= 0;
+    journal_lock(&c->j, c->out);
     size_t n;
     char *damaged = NULL;
     jrec **recs = outtree_load(c, &n, &damaged);
     jrec *live;
     struct stat st;
-    int rc = outtree_inspect_out(c, recs, n, damaged, true, &live, &c->livefd, &st, d);
+    /* every byte of the live site is the record's, before anything is done */
+    int rc = outtree_inspect_out(c, recs, n, damaged, OUTFS_BYTES, &live, &c->livefd, &st, d);
     free(damaged);
     if (rc == 0) {
         c->had_old = c->livefd >= 0;
@@ -390,9 +257,10 @@ static bool same_content(int dfd, const char *name, const void *data, size_t len
     return same && at == len;
 }
 
-/* A new file name in dfd holding data, mode 0644; *ino gets its inode. */
+/* A new file name in dfd holding data, mode 0644; *f gets its inode and
+ * time. */
 static int write_new(const outcore *c, int dfd, const char *name, const void *data, size_t len,
-                     uint64_t *ino)
+                     outfs_file *f)
 {
     int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0)
@@ -410,7 +278,8 @@ static int write_new(const outcore *c, int dfd, const char *name, const void *da
         errno = e;
         return -1;
     }
-    *ino = (uint64_t)st.st_ino;
+    f->ino = (uint64_t)st.st_ino;
+    f->mtime_ns = outfs_mtime_ns(&st);
     return 0;
 }
 
@@ -418,11 +287,12 @@ static int write_new(const outcore *c, int dfd, const char *name, const void *da
  * of the live site, or -1); returns 1 when the file was (re)written, 0
  * when an unchanged file was kept or linked, -1 with errno. */
 static int place(outcore *c, int dfd, int live_dfd, const char *name, bool in_old, bool in_spare,
-                 const void *data, size_t len, uint64_t *ino)
+                 const void *data, size_t len, outfs_file *f)
 {
     struct stat live_st, st;
     if (in_old && live_dfd >= 0 && same_content(live_dfd, name, data, len, &live_st)) {
-        *ino = (uint64_t)live_st.st_ino;
+        f->ino = (uint64_t)live_st.st_ino;
+        f->mtime_ns = outfs_mtime_ns(&live_st);
         if (in_spare && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
             st.st_dev == live_st.st_dev && st.st_ino == live_st.st_ino)
             return 0; /* already the live file's twin */
@@ -430,16 +300,17 @@ static int place(outcore *c, int dfd, int live_dfd, const char *name, bool in_ol
             return -1;
         if (linkat(live_dfd, name, dfd, name, 0) == 0)
             return 0;
-        return write_new(c, dfd, name, data, len, ino) == 0 ? 1 : -1;
+        return write_new(c, dfd, name, data, len, f) == 0 ? 1 : -1;
     }
     if (in_spare && same_content(dfd, name, data, len, &st) && st.st_nlink == 1) {
-        *ino = (uint64_t)st.st_ino;
+        f->ino = (uint64_t)st.st_ino;
+        f->mtime_ns = outfs_mtime_ns(&st);
         return 1; /* the spare already holds these bytes: a change for the site */
     }
     /* never written into: the old file may be a link shared with the site */
     if (in_spare && unlinkat(dfd, name, 0) != 0 && errno != ENOENT)
         return -1;
-    return write_new(c, dfd, name, data, len, ino) == 0 ? 1 : -1;
+    return write_new(c, dfd, name, data, len, f) == 0 ? 1 : -1;
 }
 
 /* The handle's folders for rel's folder (n bytes of it): made in the new
@@ -463,12 +334,12 @@ static int folders_for(outdir *o, const char *rel, size_t n, bool want_live)
 int outdir_write(outdir *o, const char *rel, const void *data, size_t len, diag *d)
 {
     outcore *c = o->c;
-    uint64_t ino;
+    outfs_file f = {0, len, hash64_words(data, len), 0};
     pthread_mutex_lock(&c->lock);
     bool fresh =
         outfs_rel_ok(rel) && strcmp(rel, OUTFS_MARKER) != 0 && strset_add(&c->new_files, rel);
-    bool in_old = c->had_old && outfs_list_get(&c->live_files, rel, &ino);
-    bool in_spare = c->recycled && outfs_list_get(&c->spare_files, rel, &ino);
+    bool in_old = c->had_old && outfs_list_get(&c->live_files, rel);
+    bool in_spare = c->recycled && outfs_list_get(&c->spare_files, rel);
     pthread_mutex_unlock(&c->lock);
     if (!fresh) {
         diag_error(d, rel, 0, 0, "internal: bad or repeated output path");
@@ -484,7 +355,7 @@ int outdir_write(outdir *o, const char *rel, const void *data, size_t len, diag 
         return -1;
     }
     int rc =
-        place(c, o->last_fd, in_old ? o->last_live : -1, name, in_old, in_spare, data, len, &ino);
+        place(c, o->last_fd, in_old ? o->last_live : -1, name, in_old, in_spare, data, len, &f);
     if (rc < 0) {
         int e = errno;
         d->io = true;
@@ -497,7 +368,7 @@ int outdir_write(outdir *o, const char *rel, const void *data, size_t len, diag 
     else
         c->linked++;
     c->entries = xgrow(c->entries, sizeof *c->entries, &c->cap_entries, c->n_entries + 1);
-    c->entries[c->n_entries++] = (entry){o->seq, o->sub++, xstrdup(rel), ino};
+    c->entries[c->n_entries++] = (entry){o->seq, o->sub++, xstrdup(rel), f};
     pthread_mutex_unlock(&c->lock);
     return 0;
 }
@@ -548,7 +419,7 @@ static int copy_dir(outdir *o, const char *root_real, const char *dir, const cha
         char *r = xasprintf("%s/%s", rel, names[i]);
         char real[PATH_MAX];
         struct stat st;
-        if (has_control(names[i])) {
+        if (outpath_has_control(names[i])) {
             char *s = shown(path);
             diag_error(d, s, 0, 0,
                        "the file name holds a control character (a newline or a tab): rename "
@@ -559,7 +430,7 @@ static int copy_dir(outdir *o, const char *root_real, const char *dir, const cha
             d->io = true;
             diag_error(d, path, 0, 0, "cannot read: %s", strerror(errno));
             rc = -1;
-        } else if (!within(real, root_real)) {
+        } else if (!outpath_within(real, root_real)) {
             diag_error(d, path, 0, 0,
                        "is a link to '%s', outside the folder; copy the file in instead", real);
             rc = -1;
@@ -611,12 +482,6 @@ static int entry_cmp(const void *a, const void *b)
     return x->sub < y->sub ? -1 : x->sub > y->sub;
 }
 
-static int longer_first(const void *a, const void *b)
-{
-    size_t x = strlen(*(char *const *)a), y = strlen(*(char *const *)b);
-    return x > y ? -1 : x < y;
-}
-
 static int stale_error(const outcore *c, const char *what, const char *rel, int e, diag *d)
 {
     d->io = true;
@@ -624,48 +489,6 @@ static int stale_error(const outcore *c, const char *what, const char *rel, int 
                "cannot delete %s'%s', which the site no longer has, from the recycled tree: %s",
                what, rel, strerror(e));
     return -1;
-}
-
-/* Files the recycled tree held that this build did not write: delete them,
- * then the folders that became empty (deepest first; a folder still in use
- * refuses). A file that cannot go is an error: it would stay published. */
-static int drop_stale(outcore *c, diag *d)
-{
-    if (!c->recycled)
-        return 0;
-    int rc = 0;
-    char **dirs = NULL;
-    size_t n = 0, cap = 0;
-    for (size_t i = 0; i < c->spare_files.n; i++) {
-        const char *f = c->spare_files.rel[i];
-        if (strset_has(&c->new_files, f))
-            continue;
-        if (outfs_unlink(c->tfd, f, 0) != 0 && errno != ENOENT)
-            rc = stale_error(c, "", f, errno, d);
-        const char *s = strrchr(f, '/');
-        if (s) {
-            dirs = xgrow(dirs, sizeof *dirs, &cap, n + 1);
-            dirs[n++] = xstrndup(f, (size_t)(s - f));
-        }
-    }
-    /* deepest first, then each parent in turn */
-    if (n)
-        qsort(dirs, n, sizeof *dirs, longer_first);
-    for (size_t i = 0; i < n; i++) {
-        for (char *dp = dirs[i]; dp[0] && rc == 0;) {
-            char *sl = strrchr(dp, '/');
-            int r = outfs_unlink(c->tfd, dp, AT_REMOVEDIR);
-            int e = errno;
-            if (r != 0 && e != ENOTEMPTY && e != EEXIST && e != ENOENT)
-                rc = stale_error(c, "the folder ", dp, e, d);
-            if (r != 0 || !sl)
-                break;
-            *sl = '\0';
-        }
-        free(dirs[i]);
-    }
-    free(dirs);
-    return rc;
 }
 
 /* The new tree's record lists what it holds: the files written (in write
@@ -676,9 +499,33 @@ static void list_entries(outcore *c, bool with_spare)
     if (c->n_entries)
         qsort(c->entries, c->n_entries, sizeof *c->entries, entry_cmp);
     for (size_t i = 0; with_spare && i < c->spare_files.n; i++)
-        outfs_list_add(&c->rec->files, c->spare_files.rel[i], c->spare_files.ino[i]);
+        outfs_list_add(&c->rec->files, c->spare_files.rel[i], &c->spare_files.file[i]);
     for (size_t i = 0; i < c->n_entries; i++)
-        outfs_list_add(&c->rec->files, c->entries[i].rel, c->entries[i].ino);
+        outfs_list_add(&c->rec->files, c->entries[i].rel, &c->entries[i].f);
+}
+
+/* Files the recycled tree held that this build did not write: delete them,
+ * then every folder not on the way to a file it wrote (deepest first: the
+ * site holds no folder boardpress did not need). A file or folder that
+ * cannot go is an error: it would stay published. */
+static int drop_stale(outcore *c, diag *d)
+{
+    if (!c->recycled)
+        return 0;
+    int rc = 0;
+    for (size_t i = 0; i < c->spare_files.n; i++) {
+        const char *f = c->spare_files.rel[i];
+        if (strset_has(&c->new_files, f))
+            continue;
+        if (outfs_unlink(c->tfd, f, 0) != 0 && errno != ENOENT)
+            rc = stale_error(c, "", f, errno, d);
+    }
+    char *kept = NULL;
+    list_entries(c, false);
+    if (rc == 0 && outfs_prune(c->tfd, &c->rec->files, &kept) != 0)
+        rc = stale_error(c, "the folder ", kept ? kept : "", errno, d);
+    free(kept);
+    return rc;
 }
 
 int outdir_commit(outdir *o, diag *d)
@@ -688,14 +535,16 @@ int outdir_commit(outdir *o, diag *d)
         outdir_abort(o);
         return -1;
     }
-    journal_lock(&c->j);
+    journal_lock(&c->j, c->out);
     /* --out now: another build may have swapped its site in meanwhile */
     size_t n;
     jrec **recs = outtree_load(c, &n, NULL);
     jrec *x;
     int xfd = -1, xmarker = -1;
     struct stat st;
-    int rc = outtree_inspect_out(c, recs, n, NULL, false, &x, &xfd, &st, d);
+    /* and still, now, byte for byte: nothing added, changed or made in it
+     * during the build (an edit may keep the size and put the time back) */
+    int rc = outtree_inspect_out(c, recs, n, NULL, OUTFS_BYTES, &x, &xfd, &st, d);
     jrec *adopted = NULL;
     if (rc == 0 && xfd >= 0 && !x) {
         /* an empty folder (checked just now): taken over, and its owner,
@@ -759,7 +608,7 @@ void outdir_abort(outdir *o)
     if (c->rec) {
         /* the new tree: the spare (with a record of what it holds now), or
          * deleted */
-        journal_lock(&c->j);
+        journal_lock(&c->j, c->out);
         size_t n;
         jrec **recs = journal_load(&c->j, c->out_real, &n, NULL);
         list_entries(c, true);
@@ -778,9 +627,9 @@ void outdir_changes(const outdir *o, void (*each)(void *ctx, const char *rel), v
 {
     const outcore *c = o->c;
     for (size_t i = 0; i < c->n_entries; i++) {
-        uint64_t ino;
         const entry *e = &c->entries[i];
-        if (!c->had_old || !outfs_list_get(&c->live_files, e->rel, &ino) || ino != e->ino)
+        const outfs_file *was = c->had_old ? outfs_list_get(&c->live_files, e->rel) : NULL;
+        if (!was || was->ino != e->f.ino)
             each(ctx, e->rel);
     }
     for (size_t i = 0; c->had_old && i < c->live_files.n; i++)

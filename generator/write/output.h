@@ -27,10 +27,13 @@ typedef struct {
     const char *out;            /* --out as given */
     const char *const *sources; /* the content, templates and static folders */
     size_t n_sources;
-    const char *cache;   /* the results cache, also where the spare tree is kept; NULL: none */
-    const char *journal; /* the folder whose journal/ records what boardpress made (the
-                            cache folder, also under --no-cache); NULL: cache */
+    const char *cache; /* the results cache, also where the spare tree is kept; NULL: none */
 } outdir_options;
+
+/* The journal of what boardpress wrote into --out is the folder
+ * PARENT/.boardpress-out-NAME beside it (journal.h): the proof belongs to
+ * --out, and the cache is only a cache. */
+#define OUTDIR_JOURNAL_PREFIX ".boardpress-out-"
 
 /* The checks that need no build, made before anything else is done: the
  * cache folder is not a source folder or inside one, and, when write, not

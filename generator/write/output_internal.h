@@ -1,6 +1,7 @@
-/* output_internal.h — what output.c (the outdir API: checks, writing,
- * commit) and outtree.c (the trees the journal proves boardpress owns:
- * identity, recovery, claiming, the swap) share. */
+/* output_internal.h — what output.c (the outdir API: writing, commit),
+ * outcheck.c (the checks before a build, paths) and outtree.c (the trees
+ * the journal proves boardpress owns: identity, recovery, claiming, the
+ * swap) share. */
 #ifndef BP_OUTPUT_INTERNAL_H
 #define BP_OUTPUT_INTERNAL_H
 
@@ -20,7 +21,7 @@
 typedef struct {
     size_t seq, sub;
     char *rel;
-    uint64_t ino;
+    outfs_file f;
 } entry;
 
 typedef struct {
@@ -54,6 +55,14 @@ typedef struct {
     pthread_mutex_t lock;
 } outcore;
 
+/* Paths (outcheck.c): the real path of path, which need not exist yet
+ * (its parent must; NULL and errno otherwise, *dangling for a link that
+ * leads nowhere; caller frees); a is b or inside it; s holds a control
+ * character. */
+char *outpath_resolve(const char *path, bool *dangling);
+bool outpath_within(const char *a, const char *b);
+bool outpath_has_control(const char *s);
+
 /* Paths: the folder of path ("." or "/" at the top; caller frees), its last
  * part, and dir/name (caller frees). */
 char *outtree_parent_of(const char *path);
@@ -68,9 +77,9 @@ void outtree_free_recs(jrec **recs, size_t n);
 
 /* What is in --out now (journal locked): 0 when it is missing (*fd_out -1)
  * or is ours (*live its record, NULL for an empty folder taken over; *fd_out
- * open on it, *st its status), -1 after reporting. With walk, every entry
- * is checked against the record. */
-int outtree_inspect_out(outcore *c, jrec **recs, size_t n, const char *damaged, bool walk,
+ * open on it, *st its status), -1 after reporting. level says how closely
+ * each entry is checked against the record (outfs_check). */
+int outtree_inspect_out(outcore *c, jrec **recs, size_t n, const char *damaged, outfs_level level,
                         jrec **live, int *fd_out, struct stat *st, diag *d);
 
 /* Claim the spare tree as c's new tree, or make a new one beside --out

@@ -163,7 +163,7 @@ static void remove_if_empty(outcore *c, jrec *r, int fd)
 {
     char *found = NULL;
     outfs_list none = {0};
-    if (outfs_check(fd, &none, true, false, &found) == 0) {
+    if (outfs_check(fd, &none, OUTFS_INODES, true, false, &found, NULL) == 0) {
         char *kept = NULL;
         outtree_remove(c, r, fd, false, &kept);
         free(kept);
@@ -278,8 +278,10 @@ static void recover(outcore *c, jrec **recs, size_t n)
             /* swapped in (or not yet out) when its build died: the live site */
             r->role = JR_LIVE;
             keep = journal_save(&c->j, r) == 0 && unlinkat(fd, OUTFS_MARKER, 0) == 0;
-        } else if (r->role == JR_SPARE && in_folder(r->at, c->cache)) {
-            keep = count_spares(recs, n) == 1; /* one spare per --out */
+        } else if (r->role == JR_SPARE && (!c->spares || in_folder(r->at, c->cache))) {
+            /* one spare per --out; one in another cache folder than this
+             * build's goes (a build without a cache leaves it) */
+            keep = count_spares(recs, n) == 1;
         } else if (r->role == JR_OLD && beside &&
                    faccessat(c->pfd, c->name, F_OK, AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT) {
             /* a swap by two renames cut off between them: put it back */
@@ -292,11 +294,12 @@ static void recover(outcore *c, jrec **recs, size_t n)
                 keep = journal_save(&c->j, r) == 0 && unlinkat(fd, OUTFS_MARKER, 0) == 0;
             }
         }
-        if (!keep && (beside || in_folder(r->at, c->cache))) {
+        if (!keep && (beside || in_folder(r->at, c->cache) || r->role == JR_SPARE)) {
             /* a dead build's tree, a previous site on its way out, a spare
-             * too many: removed (a previous site only as far as it is ours) */
+             * too many or in another cache folder: removed (all but a dead
+             * build's tree only as far as the record lists it) */
             char *kept = NULL;
-            if (outtree_remove(c, r, fd, r->role != JR_OLD, &kept) != 0 && r->role == JR_OLD)
+            if (outtree_remove(c, r, fd, r->role == JR_NEW, &kept) != 0 && r->role != JR_NEW)
                 journal_forget(&c->j, r); /* it holds what is not ours: left */
             free(kept);
             jrec_free(r);
@@ -351,7 +354,7 @@ bool outtree_claim_spare(outcore *c, jrec **recs, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         jrec *r = recs[i];
-        if (!r || r->role != JR_SPARE || !c->spares)
+        if (!r || r->role != JR_SPARE || !c->spares || !in_folder(r->at, c->cache))
             continue;
         bool gone;
         bool relocated; /* saved below, whatever happens */
@@ -366,7 +369,7 @@ bool outtree_claim_spare(outcore *c, jrec **recs, size_t n)
             continue;
         }
         char *found = NULL;
-        int chk = outfs_check(fd, &r->files, true, true, &found);
+        int chk = outfs_check(fd, &r->files, OUTFS_INODES, true, true, &found, NULL);
         free(found);
         if (chk != 0) {
             /* something in it is not ours: left alone, and forgotten */
@@ -457,10 +460,10 @@ int outtree_make(outcore *c)
     return -1;
 }
 
-/* What is in --out now (journal locked): 0 when it is missing or is ours
- * (*live its record, NULL for an empty folder taken over), -1 after
- * reporting. With walk, every entry is checked against the record. */
-int outtree_inspect_out(outcore *c, jrec **recs, size_t n, const char *damaged, bool walk,
+/* What is in --out now (journal locked): 0 when it is missing or is
+ * exactly what its record lists, as closely as level checks (*live its
+ * record; NULL for an empty folder taken over), -1 after reporting. */
+int outtree_inspect_out(outcore *c, jrec **recs, size_t n, const char *damaged, outfs_level level,
                         jrec **live, int *fd_out, struct stat *st, diag *d)
 {
     *live = NULL;
@@ -479,7 +482,9 @@ int outtree_inspect_out(outcore *c, jrec **recs, size_t n, const char *damaged, 
     jrec *r = live_of(recs, n, st);
     outfs_list none = {0};
     char *found = NULL;
-    int chk = r && !walk ? 0 : outfs_check(fd, r ? &r->files : &none, false, false, &found);
+    const char *why = NULL;
+    int chk = outfs_check(fd, r ? &r->files : &none, r ? level : OUTFS_STATUS, false, false, &found,
+                          &why);
     if (chk == 0) {
         *live = r;
         return 0;
@@ -489,9 +494,9 @@ int outtree_inspect_out(outcore *c, jrec **recs, size_t n, const char *damaged, 
         diag_error(d, c->out, 0, 0, "cannot read this output folder: %s", strerror(errno));
     } else if (r) {
         diag_error(d, c->out, 0, 0,
-                   "refusing to replace this folder: '%s' in it was not written by boardpress "
-                   "(move it away or choose another --out)",
-                   found);
+                   "refusing to replace this folder: '%s' in it %s; nothing was changed (move "
+                   "it out of --out, or delete it if you do not need it, then build again)",
+                   found, why);
     } else if (damaged) {
         diag_error(d, c->out, 0, 0,
                    "refusing to replace this folder: the record of what boardpress wrote "
@@ -501,8 +506,8 @@ int outtree_inspect_out(outcore *c, jrec **recs, size_t n, const char *damaged, 
     } else {
         diag_error(d, c->out, 0, 0,
                    "refusing to replace this folder: boardpress has no record of writing it "
-                   "(records are kept in %s: an older boardpress, a copy, or a deleted cache "
-                   "folder; move it away or delete it, then build again)",
+                   "(its record would be in %s: a copy, a folder moved here, or a site an "
+                   "older boardpress wrote; move it away or delete it, then build again)",
                    c->j.dir);
     }
     free(found);

@@ -129,8 +129,7 @@ static int teardown(void **state)
  * what went to stderr in *err (caller frees). */
 static int build(const site_dir *s, const char *out, int jobs, char **err)
 {
-    site_options o = {s->content, s->templates, s->statics, out,  s->cache,
-                      jobs,       false,        true,       NULL, NULL};
+    site_options o = {s->content, s->templates, s->statics, out, s->cache, jobs, false, true, NULL};
     gt_stderr_begin();
     int status = site_build(&o);
     char *text = gt_stderr_end();
@@ -298,11 +297,11 @@ static void builds_a_site(void **state)
     char *sitemap = read_out(s->out, "sitemap.xml");
     assert_non_null(strstr(sitemap, "<loc>https://example.org/x/retries/</loc>"));
     free(sitemap);
-    /* the site holds only itself; the journal in the cache folder lists it */
+    /* the site holds only itself; the journal beside it lists it */
     char *mark = xasprintf("%s/.boardpress-tree", s->out);
     assert_int_equal(access(mark, F_OK), -1);
     free(mark);
-    char *journal = xasprintf("%s/journal", s->cache);
+    char *journal = xasprintf("%s/.boardpress-out-public", s->root);
     char *listed = read_dir_text(journal);
     assert_non_null(strstr(listed, " retries/index.html\n"));
     assert_non_null(strstr(listed, " static/style.css\n"));
@@ -503,7 +502,7 @@ static void two_builds_are_identical(void **state)
     char *out2 = xasprintf("%s/public2", s->root);
     assert_int_equal(build(s, s->out, 1, NULL), 0);
     /* simulate again rather than read the cache: its results and drawings
-     * go (its journal stays: it is what proves s->out is boardpress's) */
+     * go (the journal is beside s->out, not in the cache) */
     DIR *dh = opendir(s->cache);
     assert_non_null(dh);
     struct dirent *e;
@@ -535,8 +534,8 @@ static void refused_outputs(void **state)
     char *err = NULL;
     assert_int_equal(build(s, mine, 0, &err), 1);
     char *want = xasprintf("%s: error: refusing to replace this folder: boardpress has no record "
-                           "of writing it (records are kept in %s/journal: ",
-                           mine, s->cache);
+                           "of writing it (its record would be in %s/.boardpress-out-mine: ",
+                           mine, s->root);
     assert_non_null(strstr(err, want));
     free(want);
     free(err);
@@ -550,7 +549,8 @@ static void refused_outputs(void **state)
     gt_write(s->out, "retries/extra.html", "hand-made\n");
     assert_int_equal(build(s, s->out, 0, &err), 1);
     want = xasprintf("%s: error: refusing to replace this folder: 'retries/extra.html' in it was "
-                     "not written by boardpress (move it away or choose another --out)\n",
+                     "not written by boardpress; nothing was changed (move it out of --out, or "
+                     "delete it if you do not need it, then build again)\n",
                      s->out);
     assert_non_null(strstr(err, want));
     free(want);
@@ -611,8 +611,7 @@ static void nav_lists_what_site_yaml_names(void **state)
              "{{#each pages }}<{{ title }}>{{/each }}\n");
     char *content = xasprintf("%s/content", root), *templates = xasprintf("%s/templates", root);
     char *out = xasprintf("%s/public", root), *statics = xasprintf("%s/static", root);
-    char *journal = xasprintf("%s/journal", root);
-    site_options o = {content, templates, statics, out, NULL, 1, true, true, journal, NULL};
+    site_options o = {content, templates, statics, out, NULL, 1, true, true, NULL};
     gt_write(root, "static/s.css", "\n");
     assert_int_equal(site_build(&o), 0);
     assert_int_equal(count_in(out, "p05/index.html", "["), 8);
@@ -637,7 +636,6 @@ static void nav_lists_what_site_yaml_names(void **state)
     free(templates);
     free(out);
     free(statics);
-    free(journal);
 }
 
 /* The build's event budget is split in proportion to each variant's bound
