@@ -577,6 +577,35 @@ int dcanvas_finish_png(dcanvas *c, const char *path, char *err, size_t errn)
     return 0;
 }
 
+static cairo_status_t S_write_png(void *closure, const unsigned char *data, unsigned int n)
+{
+    buf_put(closure, (const char *)data, n);
+    return CAIRO_STATUS_SUCCESS;
+}
+
+int dcanvas_finish_png_buf(dcanvas *c, buf *out, char *err, size_t errn)
+{
+    if (S_status(c, err, errn) != 0)
+        return -1;
+    cairo_surface_flush(c->surface);
+    cairo_status_t st = cairo_surface_write_to_png_stream(c->surface, S_write_png, out);
+    if (st != CAIRO_STATUS_SUCCESS)
+        return dfail(err, errn, "could not make the PNG: %s", cairo_status_to_string(st));
+    return 0;
+}
+
+void dc_push_place(dcanvas *c, double x, double y, double scale)
+{
+    cairo_save(c->cr);
+    cairo_translate(c->cr, x, y);
+    cairo_scale(c->cr, scale, scale);
+}
+
+void dc_pop_place(dcanvas *c)
+{
+    cairo_restore(c->cr);
+}
+
 /* ------------------------------------------------------------------ checks */
 
 int dfail(char *err, size_t errn, const char *fmt, ...)

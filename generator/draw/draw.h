@@ -124,6 +124,16 @@ typedef struct {
 #define DRAW_CHART_MAX_SERIES 12
 int draw_chart_svg(const draw_chart *c, draw_look look, buf *svg, buf *alt, char *err, size_t errn);
 
+/* A page's share card: a DRAW_CARD_W x DRAW_CARD_H PNG (light theme) with
+ * the site's name, the page's title (at most three lines) and one line of
+ * its description (cut with "…" when longer), and board b's wide diagram
+ * with notes below them (b NULL: none), appended to png. The same inputs
+ * give the same bytes. Returns 0, or -1 with a sentence in err. */
+#define DRAW_CARD_W 1200
+#define DRAW_CARD_H 630
+int draw_card(const char *site_title, const char *title, const char *desc, const bp_board *b,
+              const draw_note *notes, size_t n_notes, buf *png, char *err, size_t errn);
+
 /* The advance width in CSS pixels of s in the drawing font (DejaVu Sans) at
  * size_px, as the layout measures it. For tests and callers that size HTML
  * around a figure. */

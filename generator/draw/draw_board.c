@@ -325,6 +325,27 @@ int draw_board_opts(const bp_board *b, const draw_note *notes, size_t n_notes, b
     return rc;
 }
 
+int dboard_paint_fit(dcanvas *c, const bp_board *b, const draw_note *notes, size_t n_notes,
+                     double x, double y, double w, double h, char *err, size_t errn)
+{
+    dboard_layout l;
+    buf desc;
+    char *title;
+    dlives lv = {NULL, 0};
+    if (S_begin(b, notes, n_notes, &lv, DRAW_WIDE, &l, &desc, &title, err, errn) != 0)
+        return -1;
+    double sx = w / l.width, sy = h / l.height, k = sx < sy ? sx : sy;
+    if (k > 2)
+        k = 2;
+    dc_push_place(c, x + (w - l.width * k) / 2, y + (h - l.height * k) / 2, k);
+    S_paint(c, &l);
+    dc_pop_place(c);
+    buf_free(&desc);
+    free(title);
+    dboard_layout_free(&l);
+    return 0;
+}
+
 int draw_board_themes(const bp_board *b, const draw_note *notes, size_t n_notes,
                       const draw_live *live, size_t n_live, draw_layout layout,
                       buf svg[DRAW_THEMES], buf *alt, char *err, size_t errn)

@@ -130,6 +130,12 @@ void dc_text_marked(dcanvas *c, double x, double y, dtext_anchor a, double size,
 int dcanvas_finish_svg(dcanvas *c, const char *title, const char *desc, buf *out, char *err,
                        size_t errn);
 int dcanvas_finish_png(dcanvas *c, const char *path, char *err, size_t errn);
+/* The PNG appended to out instead of written to a file. */
+int dcanvas_finish_png_buf(dcanvas *c, buf *out, char *err, size_t errn);
+/* What is drawn until dc_pop_place lands moved by (x, y) and scaled by
+ * scale (a drawing placed inside another). */
+void dc_push_place(dcanvas *c, double x, double y, double scale);
+void dc_pop_place(dcanvas *c);
 
 static inline double dc_half(double v)
 {
@@ -359,6 +365,10 @@ int dboard_layout_make(dcanvas *m, const bp_board *b, const draw_note *notes, si
 void dboard_layout_free(dboard_layout *l);
 
 /* The public functions with output options. */
+/* The board's wide diagram painted on c, scaled to fit the box (x, y, w,
+ * h; never enlarged beyond twice its size) and centred in it. */
+int dboard_paint_fit(dcanvas *c, const bp_board *b, const draw_note *notes, size_t n_notes,
+                     double x, double y, double w, double h, char *err, size_t errn);
 int draw_board_opts(const bp_board *b, const draw_note *notes, size_t n_notes, buf *svg, buf *alt,
                     const draw_opts *o, char *err, size_t errn);
 int draw_timeline_opts(const bp_board *b, const sim_trace_entry *tr, size_t n, buf *svg, buf *alt,

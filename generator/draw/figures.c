@@ -179,6 +179,17 @@ static int draw_figure(site *s, sboard *b, const sim_measure *counted, size_t n_
     return rc;
 }
 
+int figure_card(const site *s, const sboard *b, const char *title, const char *desc, buf *png,
+                char *err, size_t errn)
+{
+    draw_note notes[8];
+    char texts[8][64];
+    size_t n = 0;
+    if (b && b->ran && !b->run_failed)
+        board_notes(b, NULL, 0, false, notes, texts, &n);
+    return draw_card(s->cfg.title, title, desc, b ? b->board : NULL, notes, n, png, err, errn);
+}
+
 int figure_board(site *s, sboard *b, const char *path, int line, int col)
 {
     return draw_figure(s, b, NULL, 0, NULL, 0, false, path, line, col);

@@ -20,6 +20,12 @@ int figure_timeline(site *s, sboard *b, const char *path, int line, int col);
 int figure_board_live(site *s, sboard *b, const sim_measure *counted, size_t n_counted,
                       const draw_live *live, size_t n_live, const char *path, int line, int col);
 
+/* A page's share card (draw_card): the site's title, the page's title and
+ * description, and board b (NULL: none) with the notes its figure has,
+ * appended to png. Returns 0, or -1 with a sentence in err. */
+int figure_card(const site *s, const sboard *b, const char *title, const char *desc, buf *png,
+                char *err, size_t errn);
+
 /* Draw a chart (sc->fig, every look) from its points' results once. Returns 0,
  * or -1 after reporting at the chart file. */
 int figure_chart(site *s, schart *sc);

@@ -127,6 +127,8 @@ int expand_board_figure(page_ctx *pc, sboard *b, const ph_at *a, const char *fil
 {
     if (figure_board(pc->s, b, pc->page->path, a->line, a->col) != 0)
         return -1;
+    if (!pc->info->first_board)
+        pc->info->first_board = b;
     buf pic;
     buf_init(&pic);
     fig_spec f = {&b->fig, file_stem, "bp-diagram", 0, wide_w, false, NULL};

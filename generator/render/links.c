@@ -33,7 +33,6 @@ void page_info_free(page_info *pi)
         free(pi->sections[i].text);
     }
     free(pi->sections);
-    free(pi->first_board);
     memset(pi, 0, sizeof *pi);
 }
 
@@ -436,7 +435,8 @@ static void check_one(site *s, const page_info *info, size_t pi, const page_link
                 size_t ql = q->is_home ? 0 : strlen(q->slug);
                 if (q->is_home ? !strchr(target, '/')
                                : !strncmp(target, q->slug, ql) && target[ql] == '/')
-                    found = strset_has(&info[i].files, target + (ql ? ql + 1 : 0));
+                    found = strset_has(&info[i].files, target + (ql ? ql + 1 : 0)) ||
+                            !strcmp(target + (ql ? ql + 1 : 0), CARD_FILE);
             }
             if (!found)
                 report_missing(s, info, p, l, dir, path, target);

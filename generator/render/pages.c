@@ -34,9 +34,24 @@ static void common_vars(site *s, tmpl_scope *sc, const char *root)
     tmpl_set_text(sc, "static", st);
     free(st);
     tmpl_set_text(sc, "home_url", root[0] ? root : "./");
+    tmpl_set_text(sc, "card_width", "1200");
+    tmpl_set_text(sc, "card_height", "630");
     tmpl_set_text(sc, "build_date", s->date);
     tmpl_set_text(sc, "version", BOARDPRESS_VERSION);
     tmpl_set_text(sc, "simulator_version", SIMCORE_VERSION);
+}
+
+/* The share tags' variables: card_url (absolute; "" without base_url, and
+ * then the tags are left out) and the description the card shows. */
+static void share_vars(const site *s, tmpl_scope *sc, const char *slug, const char *summary)
+{
+    char *card = !s->cfg.base_url[0] ? xstrdup("")
+                 : *slug             ? xasprintf("%s%s/%s", s->cfg.base_url, slug, CARD_FILE)
+                                     : xasprintf("%s%s", s->cfg.base_url, CARD_FILE);
+    tmpl_set_text(sc, "card_url", card);
+    free(card);
+    const char *d = summary ? summary : s->cfg.description;
+    tmpl_set_text(sc, "card_description", d ? d : "");
 }
 
 /* The template a page names, from the build's library (each file parsed
@@ -204,6 +219,7 @@ static void render_page(site *s, const render_sink *sink, void *out, bp_page *p,
                               : xstrdup("");
         tmpl_set_text(sc, "canonical", canonical);
         free(canonical);
+        share_vars(s, sc, p->slug, p->summary);
         tmpl_set_html(sc, "content", body.data ? body.data : "");
         buf note;
         buf_init(&note);
@@ -323,6 +339,7 @@ static void render_default_index(site *s, const render_sink *sink, void *out, tm
     tmpl_set_text(sc, "summary", s->cfg.description ? s->cfg.description : "");
     tmpl_set_text(sc, "slug", "");
     tmpl_set_text(sc, "canonical", s->cfg.base_url);
+    share_vars(s, sc, "", s->cfg.description);
     tmpl_set_html(sc, "content", "");
     tmpl_set_html(sc, "measured", "");
     tmpl_set_text(sc, "interactive", "");
@@ -405,6 +422,8 @@ void render_site(site *s, const render_sink *sink)
     }
     write_sitemap(s, sink, out);
     feed_write(s, sink, out);
+    if (rendered)
+        cards_write(s, info, sink, out);
     if (out)
         sink->close(out);
     for (size_t i = 0; i < s->n_pages; i++)

@@ -43,7 +43,7 @@ typedef struct {
     size_t n_links, cap_links;
     page_section *sections;
     size_t n_sections;
-    char *first_board; /* the id of the first board it draws, or NULL */
+    sboard *first_board; /* the first board it draws (the site's), or NULL */
 } page_info;
 
 /* ------------------------------------------------------------ links.c */
@@ -54,6 +54,14 @@ void links_record(void *ctx, const char *url, int line, int col);
  * s->d. */
 void links_check(site *s, const page_info *info, size_t page);
 void page_info_free(page_info *pi);
+
+/* ------------------------------------------------------------ cards.c */
+
+/* The share card's file in a page's folder. */
+#define CARD_FILE "card.png"
+/* Write every page's share card (after all pages rendered), reporting a
+ * drawing error at the page. */
+void cards_write(site *s, const page_info *info, const render_sink *sink, void *out);
 
 /* ------------------------------------------------------------ feed.c */
 
