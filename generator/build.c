@@ -28,11 +28,14 @@
 #include <time.h>
 
 /* The date the pages say they were measured: SOURCE_DATE_EPOCH when it is
- * set (reproducible builds), else today, in UTC. */
+ * set (reproducible builds), else today, in UTC. The moment to the second
+ * (the feed's dates) is SOURCE_DATE_EPOCH's, else today's midnight: a
+ * rebuild later the same day writes the same bytes, as the pages do. */
 static void build_date(site *s)
 {
     const char *sde = getenv("SOURCE_DATE_EPOCH");
     time_t t = time(NULL);
+    t -= t % 86400;
     if (sde && *sde) {
         char *end;
         long long v = strtoll(sde, &end, 10);
