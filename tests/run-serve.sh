@@ -86,6 +86,7 @@ python3 "$root/tests/serve/hostile.py" "$port" "$site/public" "$sentinel" || fai
 rm -r "$site/public/leak.txt" "$site/public/leak-folder" "$site/public/static/pipe" \
   "$site/public/.hidden" "$site/public/static/.hidden" "$site/public/empty"
 python3 "$root/tests/serve/events.py" "$port" "$site" "$work/err" || fail "the event stream"
+python3 "$root/tests/serve/halfopen.py" "$port" || fail "a GET beside half-open connections"
 
 # 2. The port in use: exit 3 and the exact message, before any build.
 next=$(python3 - "$port" <<'PY'

@@ -6,7 +6,10 @@
 # file, a link to nowhere or unwritable costs one warning and no bytes; a
 # cache others can write is not read; two builds at once without a cache
 # both succeed; a --cache that overlaps --out is bad usage (exit 2) before
-# anything is made.
+# anything is made; anything in --out not exactly as boardpress wrote it,
+# before or during a build, is refused and kept; a failure (ENOSPC, EIO,
+# EACCES, a full disk) at any step leaves nothing beside --out after the
+# next good build.
 set -euo pipefail
 export LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd)
@@ -257,5 +260,52 @@ build -q --out mysite 2>"$work/err.txt" || status=$?
 rmdir mysite/uploads/2024 mysite/uploads mysite/drafts
 build -q --out mysite || bad "an empty --out was not taken"
 echo "trust: a removed page whose file changed, and empty folders in a new --out, are refused and kept"
+
+# 9. a failure at any step — no space, an I/O error, a refusal — leaves no
+#    tree beside --out once the next good build has run (strace fails the
+#    Nth call of each file-changing system call), with and without a cache
+n=0
+for err in ENOSPC EIO EACCES; do
+  for call in mkdirat openat write linkat renameat2 unlinkat fchmod; do
+    for when in 1 2 5 20; do
+      n=$((n + 1))
+      cache=(--cache cache)
+      [ $((n % 3)) = 0 ] && cache=(--no-cache)
+      printf "\nFailure %s.\n" $n >>content/page.md
+      status=0
+      strace -f -qq -o /dev/null -e inject=$call:error=$err:when=$when \
+        env SOURCE_DATE_EPOCH=0 ASAN_OPTIONS=detect_leaks=0 "$BP" build -q "${cache[@]}" \
+        >/dev/null 2>"$work/err.txt" || status=$?
+      [ $status != 0 ] || [ -n "$(beside)" ] || continue # the call came later, or not at all
+      [ $status = 0 ] || [ $status = 1 ] || [ $status = 3 ] ||
+        bad "$call failing with $err (call $when): exit $status: $(head -3 "$work/err.txt")"
+      if ! build -q "${cache[@]}" 2>"$work/err.txt"; then
+        bad "the good build after $call failed with $err (call $when): $(cat "$work/err.txt")"
+      fi
+      [ -z "$(beside)" ] || bad "$call failing with $err (call $when): left beside public after a good build: $(beside)"
+    done
+  done
+done
+(cd "$work/fresh" && cp "$work/site/content/page.md" content/page.md && rm -rf ref && build -q --no-cache --out ref)
+same_as_fresh "after failures"
+echo "trust: failures (ENOSPC, EIO, EACCES) at $n points leave nothing beside --out after the next good build"
+
+# 10. a full disk: --out on a file system with a few KiB left (and the
+#     cache on it too); the next build once there is room cleans up
+mkdir full
+status=0
+unshare --mount sh -c "mount -t tmpfs -o size=1m none full && cp -a content templates static full/ &&
+  cd full && SOURCE_DATE_EPOCH=0 '$BP' build -q --no-cache >/dev/null 2>&1;
+  dd if=/dev/zero of=filler bs=4k 2>/dev/null; truncate -s -4k filler 2>/dev/null;
+  printf '\nFull.\n' >>content/page.md;
+  SOURCE_DATE_EPOCH=0 '$BP' build -q 2>'$work/full1.txt'; echo \$? >'$work/full1.rc';
+  rm filler; SOURCE_DATE_EPOCH=0 '$BP' build -q 2>'$work/full2.txt'; echo \$? >'$work/full2.rc';
+  ls -a >'$work/full.ls'" || status=$?
+[ "$(cat "$work/full1.rc" 2>/dev/null)" != 0 ] || bad "a build onto a full disk succeeded?"
+[ "$(cat "$work/full2.rc" 2>/dev/null)" = 0 ] || bad "the build after room was made failed: $(cat "$work/full2.txt" 2>/dev/null)"
+left=$(grep '^public.' "$work/full.ls" || true)
+[ -z "$left" ] || bad "a full disk left beside public after a good build: $left"
+rmdir full
+echo "trust: a full disk leaves nothing beside --out after the next good build"
 
 exit $fail

@@ -19,8 +19,13 @@
  * the author's browser is 127.0.0.1), event streams (one per open page),
  * bytes of a request's line and headers (a larger one gets 431), seconds
  * a connection may stay idle, and how often a stream says it is alive. */
-#define MAX_CONNECTIONS 128u
-#define MAX_PER_ADDRESS 96u
+/* Every connection comes from this machine (127.0.0.1), so a limit per
+ * address guards nothing a total limit does not: both are high enough
+ * that hundreds of connections that never send a request (each closed
+ * after HALF_OPEN_SECONDS) leave room for the browser's. */
+#define MAX_CONNECTIONS 512u
+#define MAX_PER_ADDRESS 480u
+#define HALF_OPEN_SECONDS 5u
 #define MAX_STREAMS 64u
 #define REQUEST_MEMORY ((size_t)32 * 1024)
 #define IDLE_SECONDS 30u
@@ -263,26 +268,43 @@ static enum MHD_Result send_file(serve_server *s, struct MHD_Connection *c, cons
 
 /* ------------------------------------------------------------ requests */
 
+static enum MHD_Result count_host(void *cls, enum MHD_ValueKind kind, const char *key,
+                                  const char *value)
+{
+    (void)kind;
+    (void)value;
+    if (strcasecmp(key, MHD_HTTP_HEADER_HOST) == 0)
+        (*(int *)cls)++;
+    return MHD_YES;
+}
+
 /* Bound to a loopback address, the server answers only requests that name
  * it: a page elsewhere whose name leads to 127.0.0.1 (DNS rebinding)
- * cannot read the preview. */
+ * cannot read the preview. The Host header must be one header, exactly
+ * localhost, 127.0.0.1 or [::1], a colon and the port in digits: nothing
+ * before, after or between (no user part, no second name, no list). An
+ * HTTP/1.0 request without one (no browser sends that) is let through. */
 static bool host_ok(const serve_server *s, struct MHD_Connection *c)
 {
     if (!s->o.loopback)
         return true;
+    int n = 0;
+    MHD_get_connection_values(c, MHD_HEADER_KIND, count_host, &n);
     const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
-    if (!h)
-        return true; /* HTTP/1.0: no browser */
-    const char *colon = h[0] == '[' ? strstr(h, "]:") : strrchr(h, ':');
-    if (colon && h[0] == '[')
-        colon++;
-    size_t name_len = colon ? (size_t)(colon - h) : strlen(h);
-    int port = colon ? atoi(colon + 1) : 80;
+    if (n == 0 && !h)
+        return true;
+    if (n != 1 || !h)
+        return false;
     static const char *const names[] = {"localhost", "127.0.0.1", "[::1]"};
-    bool named = false;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        named |= strlen(names[i]) == name_len && strncasecmp(h, names[i], name_len) == 0;
-    return named && port == s->o.port;
+    const char *port = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && !port; i++) {
+        size_t len = strlen(names[i]);
+        if (strncasecmp(h, names[i], len) == 0 && h[len] == ':')
+            port = h + len + 1;
+    }
+    if (!port || strlen(port) < 1 || strlen(port) > 5 || strspn(port, "0123456789") != strlen(port))
+        return false;
+    return atoi(port) == s->o.port;
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
@@ -310,11 +332,15 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     }
     if (rq && !rq->headers_seen) {
         rq->headers_seen = true;
+        /* a request came: from now on the connection's time is the usual
+         * one (a connection that sends none has HALF_OPEN_SECONDS) */
+        MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, IDLE_SECONDS);
         return MHD_YES;
     }
     if (!host_ok(s, c))
-        return send_text(c, MHD_HTTP_FORBIDDEN,
-                         "this preview answers only at localhost or 127.0.0.1, on its port\n");
+        return send_text(c, MHD_HTTP_BAD_REQUEST,
+                         "this preview answers only to Host: localhost:PORT, 127.0.0.1:PORT or "
+                         "[::1]:PORT, its own port\n");
     serve_path p;
     if (!rq || serve_path_parse(rq->target, &p) != 0)
         return send_text(c, MHD_HTTP_BAD_REQUEST, "bad request path\n");
@@ -348,7 +374,7 @@ serve_server *serve_server_start(const serve_server_options *o)
     s->d = MHD_start_daemon(
         flags, 0, NULL, NULL, on_request, s, MHD_OPTION_LISTEN_SOCKET, o->listen_fd,
         MHD_OPTION_CONNECTION_LIMIT, MAX_CONNECTIONS, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-        MAX_PER_ADDRESS, MHD_OPTION_CONNECTION_TIMEOUT, IDLE_SECONDS,
+        MAX_PER_ADDRESS, MHD_OPTION_CONNECTION_TIMEOUT, HALF_OPEN_SECONDS,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, REQUEST_MEMORY, MHD_OPTION_URI_LOG_CALLBACK, on_uri, s,
         MHD_OPTION_NOTIFY_COMPLETED, on_done, s, MHD_OPTION_UNESCAPE_CALLBACK, no_unescape, s,
         MHD_OPTION_STRICT_FOR_CLIENT, 1, MHD_OPTION_END);

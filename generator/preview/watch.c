@@ -41,11 +41,19 @@ struct watcher {
     wdir *dirs;
     size_t n, cap;
     const char *roots[3];
+    bool present[3];  /* each source folder was there after the last burst */
     char *skip[2];    /* --out and --cache, resolved (NULL when not given) */
     size_t unwatched; /* folders that could not be watched since the last report */
     char *first_unwatched;
     int first_errno;
 };
+
+/* dir is there, a folder. */
+static bool root_present(const char *dir)
+{
+    struct stat st;
+    return stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+}
 
 /* dir resolved even when it does not exist yet (its parent resolved, then
  * its name), or NULL. Caller frees. */
@@ -291,6 +299,8 @@ watcher *watcher_new(const site_options *o)
     w->roots[2] = o->statics;
     w->skip[0] = o->write ? resolve(o->out) : NULL;
     w->skip[1] = o->cache ? resolve(o->cache) : NULL;
+    for (int i = 0; i < 3; i++)
+        w->present[i] = root_present(w->roots[i]);
     watch_roots(w);
     return w;
 }
@@ -319,16 +329,59 @@ void watcher_report(watcher *w)
     report_unwatched(w);
 }
 
+/* A source folder that was there and is gone is being replaced (rm -r
+ * and a copy, a checkout, mv old aside and new in): wait for it to come
+ * back, up to WATCH_RETURN_MS, rather than rebuild without it. Its parent
+ * is watched for its name, so its return is an event. True when every
+ * source folder that was there is there again. */
+static bool await_roots(watcher *w, strset *changed, strset *created, buf *names, int *got,
+                        bool *waited)
+{
+    double deadline = clock_now_s() + WATCH_RETURN_MS / 1000.0;
+    for (bool said = false;; said = true) {
+        int gone = -1;
+        for (int i = 0; i < 3 && gone < 0; i++)
+            if (w->present[i] && !root_present(w->roots[i]))
+                gone = i;
+        double left_ms = (deadline - clock_now_s()) * 1000.0;
+        if (gone < 0 || left_ms <= 0)
+            return gone < 0;
+        *waited = true;
+        if (!said)
+            fprintf(stderr, "boardpress: %s is gone; waiting up to %d s for it to come back\n",
+                    w->roots[gone], WATCH_RETURN_MS / 1000);
+        struct pollfd pfd = {w->fd, POLLIN, 0};
+        if (poll(&pfd, 1, left_ms < 100 ? (int)left_ms + 1 : 100) > 0)
+            *got += drain(w, changed, created, names);
+        watch_parents(w); /* a parent replaced too */
+    }
+}
+
 bool watcher_collect(watcher *w, buf *shown)
 {
     strset changed = {0}, created = {0};
     buf names;
     buf_init(&names);
     int got = drain(w, &changed, &created, &names);
-    /* Let a burst of writes settle. */
+    /* Let a burst of writes settle; a source folder that went away first
+     * comes back (or the wait ends), then what follows it settles too. */
     struct pollfd pfd = {w->fd, POLLIN, 0};
-    while (poll(&pfd, 1, WATCH_SETTLE_MS) > 0)
-        got += drain(w, &changed, &created, &names);
+    bool waited = false;
+    for (;;) {
+        /* a folder that came back is being filled (a copy, a checkout):
+         * its files get a longer quiet time to arrive */
+        while (poll(&pfd, 1, waited ? WATCH_RETURN_SETTLE_MS : WATCH_SETTLE_MS) > 0)
+            got += drain(w, &changed, &created, &names);
+        bool was_waiting = waited;
+        if (!await_roots(w, &changed, &created, &names, &got, &waited))
+            break; /* the wait ran out: the rebuild says what is missing */
+        if (waited && !was_waiting)
+            continue; /* just came back: settle again, longer */
+        if (poll(&pfd, 1, 0) <= 0)
+            break; /* all settled */
+    }
+    for (int i = 0; i < 3; i++)
+        w->present[i] = root_present(w->roots[i]);
     watch_parents(w);
     report_names(&names, &created, shown);
     report_unwatched(w);

@@ -15,6 +15,11 @@
  * save (write, rename, chmod) takes well under a millisecond between its
  * steps, and every millisecond here is one the preview waits. */
 #define WATCH_SETTLE_MS 10
+/* How long a source folder that disappeared is waited for before a
+ * rebuild runs without it (and says it is missing). */
+#define WATCH_RETURN_MS 10000
+/* ... and once it is back, how long without a change means it is whole. */
+#define WATCH_RETURN_SETTLE_MS 250
 
 /* A build as the preview runs it: site_build_report (build.h), given by
  * the caller so the preview knows no stage of it. */

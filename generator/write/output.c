@@ -568,15 +568,20 @@ int outdir_commit(outdir *o, diag *d)
          * it is ours (anything added to --out during the build stays) */
         if (!outtree_make_spare(c, x, recs, n)) {
             char *kept = NULL;
-            if (outtree_remove(c, x, xfd, false, &kept) != 0) {
-                d->io = true;
+            int gone = outtree_remove(c, x, xfd, false, &kept);
+            d->io |= gone != 0;
+            if (gone > 0) {
                 diag_error(d, x->at, 0, 0,
                            "kept beside --out, as it holds what boardpress did not write "
                            "('%s', put into --out during the build?): move that where you "
                            "want it and delete the folder",
                            kept ? kept : "");
                 journal_forget(&c->j, x);
-                rc = -1;
+            } else if (gone < 0) {
+                diag_error(d, x->at, 0, 0,
+                           "the new site is in place, but the previous one could not be "
+                           "deleted ('%s': %s); the next build tries again",
+                           kept ? kept : "", strerror(errno));
             }
             free(kept);
         }

@@ -92,8 +92,9 @@ int outtree_make(outcore *c);
 bool outtree_make_spare(outcore *c, jrec *r, jrec **recs, size_t n);
 
 /* Remove the tree fd of record r — all of it when whole, else only what r
- * lists — and forget r when it is gone. 0, or -1 with *kept (caller frees)
- * naming what is left. */
+ * lists — and forget r when it is gone. 0; 1 when it holds what r does not
+ * list; -1 (errno) when a removal failed (r kept for the next build). *kept
+ * (caller frees) names what is left. */
 int outtree_remove(outcore *c, jrec *r, int fd, bool whole, char **kept);
 
 /* The new tree's top folder gets st's owner, group and mode (NULL: 0755). */

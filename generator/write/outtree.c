@@ -132,8 +132,10 @@ static int locate(jrec *r, bool *gone, bool *moved)
 }
 
 /* Remove the tree fd (at path, of record r) — everything in it when whole,
- * else only the files r lists — and forget r when it is gone. Returns 0,
- * or -1 with *kept naming what is left (the caller frees). */
+ * else only the files r lists — and forget r when it is gone. Returns 0;
+ * 1 when it holds what r does not list (kept; *kept names it); -1 (errno)
+ * when a removal failed (*kept names it, the record stays so that the
+ * next build tries again). The caller frees *kept. */
 int outtree_remove(outcore *c, jrec *r, int fd, bool whole, char **kept)
 {
     int rc = outfs_empty(fd, whole ? NULL : &r->files, kept);
@@ -145,13 +147,13 @@ int outtree_remove(outcore *c, jrec *r, int fd, bool whole, char **kept)
         if (dfd >= 0 && outfs_rmdir(dfd, outtree_base_of(r->at), st.st_dev, st.st_ino) == 0) {
             journal_forget(&c->j, r);
         } else {
+            int e = errno;
             rc = -1;
-            *kept = xstrdup("");
+            *kept = xstrdup(outtree_base_of(r->at));
+            errno = e;
         }
         if (dfd >= 0)
             close(dfd);
-    } else if (rc > 0) {
-        rc = -1;
     }
     return rc;
 }
@@ -299,7 +301,7 @@ static void recover(outcore *c, jrec **recs, size_t n)
              * too many or in another cache folder: removed (all but a dead
              * build's tree only as far as the record lists it) */
             char *kept = NULL;
-            if (outtree_remove(c, r, fd, r->role == JR_NEW, &kept) != 0 && r->role != JR_NEW)
+            if (outtree_remove(c, r, fd, r->role == JR_NEW, &kept) > 0 && r->role != JR_NEW)
                 journal_forget(&c->j, r); /* it holds what is not ours: left */
             free(kept);
             jrec_free(r);
@@ -445,9 +447,24 @@ int outtree_make(outcore *c)
                     return 0;
                 }
             }
+            /* undone whole; when the folder cannot go, its record stays for
+             * the next build to remove it */
             int e = errno;
-            unlinkat(c->pfd, c->tmp_name, AT_REMOVEDIR);
+            if (c->marker_fd >= 0) {
+                unlinkat(c->tfd, OUTFS_MARKER, 0);
+                close(c->marker_fd);
+                c->marker_fd = -1;
+            }
+            if (c->tfd >= 0) {
+                close(c->tfd);
+                c->tfd = -1;
+            }
+            bool gone = unlinkat(c->pfd, c->tmp_name, AT_REMOVEDIR) == 0;
             errno = e;
+            if (!gone) {
+                jrec_free(r);
+                return -1;
+            }
             break;
         }
         if (errno != EEXIST)

@@ -15,7 +15,8 @@ Checks, each a request and the status it must get:
     dot-file, a folder without index.html: 404, no listing, no hang;
   - POST, PUT, DELETE, OPTIONS, PATCH, TRACE: 405 with Allow: GET, HEAD;
   - a 40 KB header, 300 headers, a 100 KB path: 4xx;
-  - a Host that is not this machine (DNS rebinding): 403;
+  - a Host that is not exactly this machine and port, or two of them
+    (DNS rebinding): 400;
   - what must work: Content-Type of every kind of file the site has,
     Cache-Control: no-store, ETag and 304 (If-None-Match, weak, "*"), HEAD
     without a body, /slug -> 301 /slug/ with its query, the 404 page, the
@@ -182,10 +183,22 @@ check(status == 200, "bare line feeds: got %s" % status)
 status, headers, body = request(b"\x00\x01\x02 \xff\xfe HTTP/1.1\r\n\r\n", timeout=2)
 check(status in ("timeout", None) and body == b"", "a NUL first: got %s %r" % (status, body[:40]))
 
-expect("/", 403, host="evil.example")
-expect("/", 403, host="evil.example:%d" % PORT)
-expect("/", 403, host="127.0.0.1:1")
-expect("/", 200, host="localhost:%d" % PORT)
+# the Host header: one, exactly a loopback name, a colon and this port in
+# digits; anything else is 400
+for host in ["evil.example", "evil.example:%d" % PORT, "127.0.0.1:1", "localhost",
+             "localhost:%d@evil.example" % PORT, "127.0.0.1:%djunk" % PORT,
+             "127.0.0.1:%d, evil.example" % PORT, "localhost:%d evil.example" % PORT,
+             "localhost:+%d" % PORT, "localhost:0%d" % PORT, "localhost.:%d" % PORT,
+             "evil.example@localhost:%d" % PORT, "[::1]:%d]" % PORT, "127.0.0.1:"]:
+    expect("/", 400, host=host)
+status, _, _ = request(b"GET / HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nHost: evil.example\r\n"
+                       b"Connection: close\r\n\r\n" % PORT)
+check(status == 400, "two Host lines: got %s, want 400" % status)
+status, _, _ = request(b"GET / HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nHost: 127.0.0.1:%d\r\n"
+                       b"Connection: close\r\n\r\n" % (PORT, PORT))
+check(status == 400, "the same Host twice: got %s, want 400" % status)
+for host in ["localhost:%d" % PORT, "127.0.0.1:%d" % PORT, "[::1]:%d" % PORT]:
+    expect("/", 200, host=host)
 
 # ------------------------------------------------------------ what must work
 
