@@ -257,9 +257,16 @@ if (typeof document === 'undefined') {
   };
 
   // The head: the same scripts, stylesheets and the rest, in order; the
-  // title and the description may differ (they are set as they are).
-  const TEXTUAL = (el) =>
-    el.nodeName === 'TITLE' || (el.nodeName === 'META' && el.getAttribute('name') === 'description');
+  // title and a <meta>'s content may differ (the description, the share
+  // card's og: and twitter: words): they are set as they are.
+  const metaKey = (el) => {
+    const c = el.cloneNode(false);
+    c.removeAttribute('content');
+    return attrsOf(c);
+  };
+  const textual = (o, n) =>
+    o.nodeName === n.nodeName &&
+    (o.nodeName === 'TITLE' || (o.nodeName === 'META' && metaKey(o) === metaKey(n)));
   const headSteps = (old, next) => {
     const a = kids(old);
     const b = kids(next);
@@ -267,7 +274,7 @@ if (typeof document === 'undefined') {
     const steps = [];
     a.forEach((o, i) => {
       if (o.isEqualNode(b[i])) return;
-      if (!TEXTUAL(o) || o.nodeName !== b[i].nodeName) throw new Unsafe();
+      if (!textual(o, b[i])) throw new Unsafe();
       steps.push(() => {
         const shown = shownOf.get(o);
         if (o.nodeName === 'TITLE') document.title = b[i].textContent;
