@@ -62,3 +62,19 @@ int open64(const char *path, int flags, ...)
     va_end(ap);
     return fd;
 }
+
+/* openat: the same pause, only when $BP_PAUSE_OPENAT is set (the output
+ * code opens the files of --out relative to a folder: run-trust.sh pauses
+ * a build while it holds the lock, inspecting the site it will replace). */
+int openat(int dirfd, const char *path, int flags, ...)
+{
+    va_list ap;
+    va_start(ap, flags);
+    bool has_mode = (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE;
+    mode_t mode = has_mode ? (mode_t)va_arg(ap, int) : 0;
+    va_end(ap);
+    if (getenv("BP_PAUSE_OPENAT"))
+        maybe_pause(path);
+    int (*real)(int, const char *, int, ...) = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat");
+    return real(dirfd, path, flags, mode);
+}

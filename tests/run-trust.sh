@@ -9,7 +9,7 @@
 # anything is made; anything in --out not exactly as boardpress wrote it,
 # before or during a build, is refused and kept; a failure (ENOSPC, EIO,
 # EACCES, a full disk) at any step leaves nothing beside --out after the
-# next good build.
+# next good build; a build waiting for another's lock says whose it is.
 set -euo pipefail
 export LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd)
@@ -289,6 +289,51 @@ done
 (cd "$work/fresh" && cp "$work/site/content/page.md" content/page.md && rm -rf ref && build -q --no-cache --out ref)
 same_as_fresh "after failures"
 echo "trust: failures (ENOSPC, EIO, EACCES) at $n points leave nothing beside --out after the next good build"
+
+# 9b. a build that waits for another build's lock says whose it is (the
+#     holder is paused while it holds the lock), keeps waiting, and
+#     Ctrl-C then leaves everything as it was; the holder then finishes
+build -q
+rm -f "$work/go"
+printf "\nLocked.\n" >>content/page.md
+was=$(snap public)
+# the holder stops at its first look at public/'s own files, which it
+# takes under the lock (BP_PAUSE_OPENAT: opened relative to a folder)
+SOURCE_DATE_EPOCH=0 BP_PAUSE_OPENAT=1 BP_PAUSE_AT="index.html" BP_PAUSE_UNTIL="$work/go" \
+  LD_PRELOAD="${asan_rt:+$asan_rt }$work/pause.so" "$BP" build -q 2>"$work/holder.txt" &
+holder=$!
+for _ in $(seq 1 6000); do
+  grep -qs "^pid $holder," .boardpress-out-public/lock && break
+  kill -0 $holder 2>/dev/null || break
+  sleep 0.01
+done
+grep -qs "^pid $holder," .boardpress-out-public/lock || bad "lock: the paused build took no lock: $(cat "$work/holder.txt")"
+tree=$(beside)
+# (a background job of a script starts with SIGINT ignored: restore it)
+env --default-signal=INT SOURCE_DATE_EPOCH=0 "$BP" build -q 2>"$work/waiter.txt" &
+waiter=$!
+for _ in $(seq 1 6000); do
+  grep -qs "waiting for the build" "$work/waiter.txt" && break
+  kill -0 $waiter 2>/dev/null || break
+  sleep 0.01
+done
+line=$(head -1 "$work/waiter.txt")
+[[ $line =~ ^"boardpress: waiting for the build that holds public (pid $holder, started "[0-9]{4}-[0-9]{2}-[0-9]{2}\ [0-9]{2}:[0-9]{2}:[0-9]{2}"); Ctrl-C stops"$ ]] ||
+  bad "lock: the waiting build said: $(cat "$work/waiter.txt")"
+kill -0 $waiter 2>/dev/null || bad "lock: the waiting build did not keep waiting"
+kill -INT $waiter 2>/dev/null || true
+status=0
+wait $waiter || status=$?
+[ $status != 0 ] || bad "lock: Ctrl-C did not stop the waiting build"
+[ "$(snap public)" = "$was" ] || bad "lock: Ctrl-C of the waiting build changed public/"
+[ "$(beside)" = "$tree" ] || bad "lock: Ctrl-C of the waiting build changed what is beside public: $(beside)"
+touch "$work/go"
+status=0
+wait $holder || status=$?
+[ $status = 0 ] || bad "lock: the holder failed after the waiter stopped: $(cat "$work/holder.txt")"
+[ -z "$(beside)" ] || bad "lock: left beside public: $(beside)"
+rm -f "$work/go"
+echo "trust: a build that waits for the lock names its holder, keeps waiting, and Ctrl-C leaves everything as it was"
 
 # 10. a full disk: --out on a file system with a few KiB left (and the
 #     cache on it too); the next build once there is room cleans up
