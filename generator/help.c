@@ -53,6 +53,8 @@ static const doc_line part_key_docs[] = {
     {"external", "Run by someone else: left out of `monthly_cost`."},
     {"tries", "Sends in all before giving up (the first one and the retries). On a broker: "
               "deliveries of one message; on users: requests or publishes of one job."},
+    {"dead_letter", "The id of a `dead-letter-queue` part: a message whose tries ran out goes "
+                    "there instead of being dropped (at-least-once delivery only)."},
     {"redelivery_after", "How long a broker waits for a consumer's ack before it delivers the "
                          "message again."},
     {"delivery", "`at-least-once` waits for the ack and redelivers; `at-most-once` counts a "
@@ -131,6 +133,10 @@ static const doc_line kind_docs[] = {
                          "join the handler's transaction."},
     {"database", "The handler's own database: drawn, and its write times used for local "
                  "effects."},
+    {"dead-letter-queue", "Where a broker that names it (`dead_letter: ID`) moves a message "
+                          "whose tries ran out, instead of dropping it; it takes no links and no "
+                          "settings. The job still counts in `errors`: someone has to look at "
+                          "it or redrive it."},
 };
 
 static const doc_line protocol_docs[] = {
@@ -181,6 +187,10 @@ static const doc_line measure_docs[] = {
     {"downstream_lost_writes", "Two hops: jobs whose event arrived and took no effect at the "
                                "second handler."},
     {"downstream_errors", "Two hops: jobs whose event the second broker gave up on."},
+    {"dead_lettered", "With a dead-letter queue: messages the broker moved there when their "
+                      "tries ran out."},
+    {"dead_letter_time", "With a dead-letter queue: the median time from a dead-lettered "
+                         "message's first delivery to the queue."},
 };
 
 static const doc_line *doc_find(const doc_line *t, size_t n, const char *name)
@@ -348,13 +358,25 @@ static void part_kind(buf *b, int k, const bp_catalog *cat)
 {
     const char *name = sim_kind_name((sim_kind)k);
     buf_printf(b, "### `%s`\n\n%s\n\n", name, doc_of(kind_docs, N_OF(kind_docs), name));
-    table_head(b, cat);
-    size_t n;
+    size_t n, own = 0;
     const field_def *f = fields_part(&n);
+    for (size_t i = 0; i < n; i++)
+        own += (f[i].kinds & KIND_BIT(k)) != 0;
+    if (own == 0 && k != SIM_KIND_BROKER) {
+        buf_puts(b, "It takes only the keys every part takes.\n\n");
+        return;
+    }
+    table_head(b, cat);
     for (size_t i = 0; i < n; i++)
         if (f[i].kinds & KIND_BIT(k))
             field_row(b, &f[i], doc_of(part_key_docs, N_OF(part_key_docs), f[i].name), cat, name,
                       cat ? (const void *)&cat->kinds[k] : NULL);
+    if (k == SIM_KIND_BROKER) { /* a board's own key, not in the catalog: board.c */
+        buf_puts(b, "| `dead_letter` | ");
+        cell(b, doc_of(part_key_docs, N_OF(part_key_docs), "dead_letter"));
+        buf_printf(b, " | a dead-letter-queue part's id |%s\n",
+                   cat ? " none | a board's own: it names a part of the board |" : "");
+    }
     buf_putc(b, '\n');
 }
 

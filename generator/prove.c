@@ -40,7 +40,7 @@ static int claim_of_goals(const bp_board *b)
     for (int m = 0; m < SIM_M_COUNT; m++) {
         const sim_goal *g = &b->sim.goals[m];
         if (g->has_max && g->max == 0 && sim_measure_rate_kind((sim_measure)m) != SIM_RATE_NONE &&
-            sim_measure_hop((sim_measure)m) <= sim_board_hops(&b->sim))
+            sim_measure_on(&b->sim, (sim_measure)m))
             return m;
     }
     return -1;

@@ -200,6 +200,14 @@ static int check_board_values(checker *c, const sim_limits *lim)
         if (l->from < 0 || (size_t)l->from >= b->n_parts || l->to < 0 ||
             (size_t)l->to >= b->n_parts)
             return fail(c, -2, (int)i, "link %zu names a part that does not exist", i + 1);
+        int q = b->parts[l->from].kind == SIM_KIND_DLQ ? l->from
+                : b->parts[l->to].kind == SIM_KIND_DLQ ? l->to
+                                                       : -1;
+        if (q >= 0)
+            return fail(c, q, (int)i,
+                        "%s is a dead-letter-queue: a broker names it with dead_letter, it "
+                        "takes no links",
+                        pname(b, q).s);
     }
     return -1;
 }
@@ -536,6 +544,15 @@ static int check_sender(checker *c, const sim_hop_topology *h)
             TRY(check_positive(c, si, "redelivery_after", s->redelivery_after_us));
         if (s->dedup_window_us < 0)
             return fail(c, si, -1, "dedup_window must not be negative");
+        if (s->dead_letter < 0 || (size_t)s->dead_letter > c->b->n_parts)
+            return fail(c, si, -1, "dead_letter names a part that does not exist");
+        if (s->dead_letter > 0 && c->b->parts[s->dead_letter - 1].kind != SIM_KIND_DLQ)
+            return fail(c, si, -1, "dead_letter names %s, a %s; it must name a dead-letter-queue",
+                        pname(c->b, s->dead_letter - 1).s, kind_name(c->b, s->dead_letter - 1));
+        if (s->dead_letter > 0 && s->delivery != SIM_DELIVERY_AT_LEAST_ONCE)
+            return fail(c, si, -1,
+                        "dead_letter needs delivery: at-least-once (at-most-once never "
+                        "redelivers, so no message runs out of tries)");
     } else {
         TRY(check_positive(c, si, "timeout", s->timeout_us));
     }

@@ -166,6 +166,7 @@ sim_rate_kind sim_measure_rate_kind(sim_measure m)
     case SIM_M_DUPLICATES:
     case SIM_M_GHOST_EVENTS:
     case SIM_M_DOWNSTREAM_DUPLICATES:
+    case SIM_M_DEAD_LETTERED: /* a job's several copies may each be dead-lettered */
         return SIM_RATE_EVENTS;
     default:
         return SIM_RATE_NONE;

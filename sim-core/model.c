@@ -547,6 +547,8 @@ static void send(sim_model *m, sim_hop *h, uint32_t c)
 {
     uint32_t try_no = ++h->cur_try[c];
     trc(m, h, SIM_TR_SEND, c, h->t.sender, h->t.handler, try_no);
+    if (try_no == 1 && h->first_us)
+        h->first_us[c] = m->now;
     if (!h->at_most_once) {
         *mflags_of(h, c) |= F_WAITING;
         model_push(m, h->lane0 + L_TIMER, h->timer_us, h->ev0 + EV_S_TIMER, c, try_no, 0, 0);

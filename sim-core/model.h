@@ -206,6 +206,8 @@ typedef struct {
     double lose_request, lose_reply, call_lose_request, call_lose_reply;
     double crash_p, crash_commit_p, fail_p;
     double handler_fail_p; /* the handler's own fail: a delivery fails before the effect */
+    int dlq_part;       /* the broker's dead-letter-queue, or -1: a message out of tries is dropped */
+    int64_t *first_us;  /* with a dead-letter queue, per copy: when its first delivery was sent */
     sim_dist work, write, call;
     int lane0, work_lane, write_lane, call_reply_lane; /* lanes of this hop */
     unsigned ev0;                                      /* EV_HOP_STRIDE * index */
@@ -278,6 +280,8 @@ struct sim_model {
     /* per job */
     int64_t *at_us; /* arrival time; latency once it succeeded */
     uint32_t *bkey; /* business key (index of the original job); NULL: no repeats */
+    int64_t *dl_us; /* each dead-lettered message's time from first delivery to the queue */
+    size_t dl_n, dl_cap;
     /* the run */
     uint64_t key; /* the replication's stream (rng_stream_key) */
     sim_queue q;

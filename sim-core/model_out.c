@@ -3,6 +3,8 @@
  * it is under way. */
 #include "model.h"
 
+#include <stdlib.h>
+
 static void outcome_time(sim_model *m)
 {
     if (m->now > m->k.last_outcome_us)
@@ -67,9 +69,30 @@ void model_copy_succeeded(sim_model *m, sim_hop *h, uint32_t c)
     }
 }
 
+/* The broker moves copy c, out of tries, to its dead-letter queue. */
+static void dead_letter(sim_model *m, sim_hop *h, uint32_t c)
+{
+    trc(m, h, SIM_TR_DEAD_LETTER, c, h->dlq_part, h->t.broker, h->cur_try[c]);
+    m->k.dead_lettered++;
+    if (m->dl_n == m->dl_cap) {
+        size_t cap = m->dl_cap ? m->dl_cap * 2 : 64;
+        int64_t *v = realloc(m->dl_us, cap * sizeof *v);
+        if (!v) {
+            m->oom = true;
+            return;
+        }
+        m->dl_us = v;
+        m->dl_cap = cap;
+    }
+    m->dl_us[m->dl_n++] = m->now - h->first_us[c];
+}
+
 void model_copy_gave_up(sim_model *m, sim_hop *h, uint32_t c)
 {
-    trc(m, h, SIM_TR_GIVE_UP, c, h->t.sender, h->t.handler, h->cur_try[c]);
+    if (h->dlq_part >= 0)
+        dead_letter(m, h, c);
+    else
+        trc(m, h, SIM_TR_GIVE_UP, c, h->t.sender, h->t.handler, h->cur_try[c]);
     h->jf[job_of(h, c)] |= F_GAVE_UP;
     copy_final(h, c);
     if (h->index == 0)

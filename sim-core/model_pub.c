@@ -30,6 +30,7 @@ static bool grow_copies(sim_model *m, sim_hop *h)
     GROW(h->copy_no, cap, ok);
     GROW(h->cur_try, cap, ok);
     GROW(h->mflags, cap, ok);
+    GROW(h->first_us, cap, ok);
     if (!ok) {
         m->oom = true;
         return false;

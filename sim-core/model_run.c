@@ -128,6 +128,7 @@ static void hop_setup(sim_hop *h, const sim_board *b, const sim_hop_topology *t,
     h->crash_commit_p = hp->crash_after_commit;
     h->restart_us = hp->restart_us;
     h->handler_fail_p = hp->fail;
+    h->dlq_part = h->broker_fed && sp->dead_letter > 0 ? sp->dead_letter - 1 : -1;
     dist_init(&h->work, hp->work);
     sim_latency zero = {0, 0};
     dist_init(&h->write, t->database >= 0 ? b->parts[t->database].write : zero);
@@ -197,6 +198,8 @@ static bool hop_alloc(sim_hop *h, size_t n, bool copies, bool per_publish, bool 
     } else {
         h->ahead = malloc(sizeof *h->ahead); /* optional: NULL draws each when needed */
     }
+    if (h->dlq_part >= 0) /* per copy: when its first delivery was sent */
+        ok = ok && (h->first_us = malloc(n * sizeof *h->first_us));
     h->slots = calloc(h->concurrency, sizeof *h->slots);
     h->free_slots = malloc(h->concurrency * sizeof *h->free_slots);
     return ok && h->slots && h->free_slots;
@@ -210,6 +213,7 @@ static void hop_free(sim_hop *h)
     free(h->copy_no);
     free(h->cur_try);
     free(h->mflags);
+    free(h->first_us);
     free(h->key_rec);
     free(h->claim_us);
     free(h->seen_us);
@@ -292,6 +296,7 @@ void sim_model_free(sim_model *m)
         hop_free(&m->hop[i]);
     free(m->at_us);
     free(m->bkey);
+    free(m->dl_us);
     free(m->pub_try);
     free(m->pub_flags);
     free(m->relay_sent);
@@ -361,6 +366,7 @@ static void reset(sim_model *m, uint64_t key, sim_trace_buf *trace)
     m->n_tokens = 1; /* token 0 is "none" */
     m->ob_n = m->ob_pn = 0;
     m->relay_scheduled = false;
+    m->dl_n = 0;
     m->oom = false;
     if (m->n_hops == 2 && !m->token_ghost) {
         m->token_ghost = calloc(256, 1);
@@ -446,6 +452,8 @@ static void tally(sim_model *m)
     if (ok > 0) {
         sim_p50_p99(m->at_us, ok, &k->latency_p50_us, &k->latency_p99_us);
     }
+    if (m->dl_n > 0)
+        k->dead_letter_p50_us = sim_percentile(m->dl_us, m->dl_n, 50);
 }
 
 static int too_many_events(const sim_limits *lim, char *msg, size_t n)

@@ -5,7 +5,7 @@
 #include <string.h>
 
 static const char *const kind_names[SIM_KIND_COUNT] = {
-    "users", "message-broker", "consumer", "service", "payment-provider", "database",
+    "users", "message-broker", "consumer", "service", "payment-provider", "database", "dead-letter-queue",
 };
 static const char *const protocol_names[SIM_PROTO_COUNT] = {"amqp", "http1", "http2", "sql"};
 static const char *const idempotency_names[SIM_IDEM_COUNT] = {
@@ -39,18 +39,22 @@ static const char *const measure_names[SIM_M_COUNT] = {
     "downstream_duplicates",
     "downstream_lost_writes",
     "downstream_errors",
+    "dead_lettered",
+    "dead_letter_time",
 };
 static const sim_unit measure_units[SIM_M_COUNT] = {
     SIM_UNIT_COUNT,   SIM_UNIT_COUNT,     SIM_UNIT_COUNT, SIM_UNIT_COUNT,   SIM_UNIT_COUNT,
     SIM_UNIT_COUNT,   SIM_UNIT_COUNT,     SIM_UNIT_RATIO, SIM_UNIT_SECONDS, SIM_UNIT_SECONDS,
     SIM_UNIT_SECONDS, SIM_UNIT_USD_MONTH, SIM_UNIT_COUNT, SIM_UNIT_COUNT,   SIM_UNIT_COUNT,
     SIM_UNIT_COUNT,   SIM_UNIT_COUNT,     SIM_UNIT_COUNT, SIM_UNIT_COUNT,   SIM_UNIT_COUNT,
+    SIM_UNIT_COUNT,   SIM_UNIT_SECONDS,
 };
 static const char *const trace_names[SIM_TR_COUNT] = {
     "arrive",      "send",       "lost-request",  "receive",  "skip",    "call",    "call-lost",
     "call-failed", "effect",     "provider-skip", "rollback", "crash",   "restart", "record-key",
     "reply",       "lost-reply", "acked",         "timeout",  "give-up", "dropped", "publish",
     "accept",      "dedup",      "confirm",       "claim",    "held",    "outbox",  "failed",
+    "dead-letter",
 };
 
 static const char *name_at(const char *const *names, int n, int i)
@@ -108,7 +112,18 @@ const char *sim_trace_kind_name(sim_trace_kind k)
 }
 int sim_measure_hop(sim_measure m)
 {
-    return m >= SIM_M_LOST_EVENTS && m < SIM_M_COUNT ? 2 : 1;
+    return m >= SIM_M_LOST_EVENTS && m <= SIM_M_DOWNSTREAM_ERRORS ? 2 : 1;
+}
+bool sim_measure_on(const sim_board *b, sim_measure m)
+{
+    if (sim_measure_hop(m) > sim_board_hops(b))
+        return false;
+    if (m != SIM_M_DEAD_LETTERED && m != SIM_M_DEAD_LETTER_TIME)
+        return true;
+    for (size_t i = 0; i < b->n_parts; i++)
+        if (b->parts[i].kind == SIM_KIND_BROKER && b->parts[i].dead_letter > 0)
+            return true;
+    return false;
 }
 sim_unit sim_measure_unit(sim_measure m)
 {

@@ -121,8 +121,9 @@ static int check_opts(const sim_board *b, const sim_prove_opts *o, char *msg, si
                  "lost_events, ghost_events ...)");
         return -1;
     }
-    if (sim_measure_hop(o->measure) > sim_board_hops(b)) {
-        snprintf(msg, n, "%s needs a board with two hops", sim_measure_name(o->measure));
+    if (!sim_measure_on(b, o->measure)) {
+        snprintf(msg, n, "%s needs a board with %s", sim_measure_name(o->measure),
+                 sim_measure_hop(o->measure) > 1 ? "two hops" : "a dead-letter queue");
         return -1;
     }
     if (o->jobs < 1 || o->jobs > SIM_PROVE_MAX_JOBS) {

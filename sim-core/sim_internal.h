@@ -66,6 +66,9 @@ typedef struct {
     int64_t lost_events, ghost_events;
     int64_t downstream_deliveries, downstream_effects, downstream_duplicates;
     int64_t downstream_lost_writes, downstream_errors;
+    /* the dead-letter queues (MODEL.md "Messages that keep failing") */
+    int64_t dead_lettered;
+    int64_t dead_letter_p50_us; /* 0 when none was dead-lettered */
 } sim_counts;
 
 /* A growable trace with a cap. */

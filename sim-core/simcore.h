@@ -19,6 +19,7 @@ typedef enum {
     SIM_KIND_SERVICE,
     SIM_KIND_PROVIDER, /* "payment-provider" */
     SIM_KIND_DATABASE,
+    SIM_KIND_DLQ, /* "dead-letter-queue": where a broker moves a message whose tries ran out */
     SIM_KIND_COUNT
 } sim_kind;
 
@@ -86,6 +87,9 @@ typedef enum {
     SIM_M_DOWNSTREAM_DUPLICATES,  /* second-handler effects beyond the first per job */
     SIM_M_DOWNSTREAM_LOST_WRITES, /* events received for a standing effect, no effect there */
     SIM_M_DOWNSTREAM_ERRORS,      /* jobs whose event the second broker gave up on */
+    /* added in the third release: a broker with a dead-letter queue */
+    SIM_M_DEAD_LETTERED,   /* messages moved to a dead-letter queue */
+    SIM_M_DEAD_LETTER_TIME, /* seconds: median, first delivery to the dead-letter queue */
     SIM_M_COUNT
 } sim_measure;
 
@@ -109,6 +113,11 @@ sim_unit sim_measure_unit(sim_measure m);
  * downstream_errors), else 1. A board with fewer hops (sim_board_hops)
  * has no such number: JSON and pages leave it out. */
 int sim_measure_hop(sim_measure m);
+/* Does board b have measure m: its hop is there (sim_measure_hop) and, for
+ * dead_lettered and dead_letter_time, a broker names a dead-letter queue.
+ * Pages and JSON leave the others out. */
+struct sim_board_s;
+bool sim_measure_on(const struct sim_board_s *b, sim_measure m);
 /* Name lookups: return the value, or -1 when the name is unknown. */
 int sim_kind_from_name(const char *s);
 int sim_protocol_from_name(const char *s);
@@ -148,6 +157,8 @@ typedef struct {
     sim_message_id message_id; /* users publishing to a broker: the ID of each publish */
     int64_t dedup_window_us;   /* broker: drop a publish whose ID it saw this recently; 0 none,
                                   SIM_FOREVER */
+    int dead_letter; /* broker: 1 + the index of the dead-letter-queue part that takes a message
+                        whose tries ran out; 0: none, the message is dropped */
     /* as a handler (consumer, service) */
     int concurrency;  /* deliveries worked on at once, >= 1 */
     sim_latency work; /* handler time per delivery before the effect */
@@ -206,7 +217,7 @@ typedef struct {
 } sim_prices;
 
 /* A whole board, ready to run. Arrays are owned by whoever built the board. */
-typedef struct {
+typedef struct sim_board_s {
     const char *id;
     uint64_t seed;
     int replications; /* the number of replications; with until, the first ones */
@@ -306,6 +317,8 @@ typedef enum {
     /* added in the third release */
     SIM_TR_FAILED, /* the handler failed the delivery before the effect; detail: 1 for a poison
                       message */
+    SIM_TR_DEAD_LETTER, /* the broker moved a message whose tries ran out to its dead-letter
+                           queue (part: the queue, peer: the broker; detail: tries) */
     SIM_TR_COUNT
 } sim_trace_kind;
 

@@ -203,6 +203,10 @@ double sim_measure_value(const sim_counts *c, sim_measure m, double monthly_cost
         return (double)c->downstream_lost_writes;
     case SIM_M_DOWNSTREAM_ERRORS:
         return (double)c->downstream_errors;
+    case SIM_M_DEAD_LETTERED:
+        return (double)c->dead_lettered;
+    case SIM_M_DEAD_LETTER_TIME:
+        return (double)c->dead_letter_p50_us / 1e6;
     default:
         return 0;
     }

@@ -30,12 +30,12 @@ WIRE_GUARD(sim_link, 72, 64);
 WIRE_GUARD(sim_traffic, 48, 48);
 WIRE_GUARD(sim_goal, 24, 24);
 WIRE_GUARD(sim_prices, 16, 16);
-WIRE_GUARD(sim_board, 624, 608);
+WIRE_GUARD(sim_board, 672, 656);
 WIRE_GUARD(sim_limits, 40, 32);
 WIRE_GUARD(sim_stat, 32, 32);
 WIRE_GUARD(sim_goal_result, 24, 24);
 WIRE_GUARD(sim_trace_entry, 48, 48);
-WIRE_GUARD(sim_result, 1192, 1168);
+WIRE_GUARD(sim_result, 1304, 1280);
 #endif
 /* Enums travel through an unsigned int (their C representation here). */
 _Static_assert(sizeof(sim_kind) == sizeof(unsigned) && sizeof(sim_protocol) == sizeof(unsigned) &&
@@ -162,6 +162,7 @@ static const wire_field part_fields[] = {
     F_ENUM(sim_part, delivery, sim_delivery, SIM_DELIVERY_COUNT),
     F_ENUM(sim_part, message_id, sim_message_id, SIM_MESSAGE_ID_COUNT),
     F_I64(sim_part, dedup_window_us),
+    F_INT(sim_part, dead_letter),
     F_INT(sim_part, concurrency),
     F_I64(sim_part, work.median_us),
     F_I64(sim_part, work.p99_us),

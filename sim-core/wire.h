@@ -14,8 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SIM_WIRE_VERSION 4        /* the board encoding; bump on any change */
-#define SIM_WIRE_RESULT_VERSION 3 /* the results encoding; bump on any change */
+#define SIM_WIRE_VERSION 5        /* the board encoding; bump on any change */
+#define SIM_WIRE_RESULT_VERSION 4 /* the results encoding; bump on any change */
 
 /* What one run needs: the board, its limits and whether to keep a trace. */
 typedef struct {

@@ -50,8 +50,8 @@ expect_usage() { # expected stderr line, then the command
   [ $rc = 2 ] || fail "$* exits $rc, not 2"
   [ "$(head -1 "$tmp/err")" = "$want" ] || fail "$*: $(head -1 "$tmp/err")"
 }
-expect_usage "boardpress: error: unknown part kind 'queue' (expected users, message-broker, consumer, service, payment-provider or database)" \
-  "$BP" help part queue
+expect_usage "boardpress: error: unknown part kind 'topic' (expected users, message-broker, consumer, service, payment-provider, database or dead-letter-queue)" \
+  "$BP" help part topic
 expect_usage "boardpress: error: unknown measure 'duplicats'; did you mean 'duplicates'?" \
   "$BP" help measure duplicats
 expect_usage "boardpress: error: unknown help topic 'parts'; did you mean 'part'?" "$BP" help parts

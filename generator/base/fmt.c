@@ -203,6 +203,8 @@ const char *fmt_measure_label(sim_measure m)
         "Duplicates downstream",
         "Lost writes downstream",
         "Errors downstream",
+        "Dead-lettered",
+        "Time to the dead-letter queue",
     };
     return (int)m >= 0 && m < SIM_M_COUNT ? labels[m] : "";
 }

@@ -68,6 +68,7 @@ static void load_part(bp_board *b, size_t i, const char *path, const ynode *pn,
     }
     b->sim.parts[i] = cat->kinds[kind];
     b->sim.parts[i].kind = (sim_kind)kind;
+    b->sim.parts[i].dead_letter = 0; /* a board's own: load_dead_letter */
 
     const char *allowed[40];
     size_t n_allowed = 0;
@@ -78,6 +79,8 @@ static void load_part(bp_board *b, size_t i, const char *path, const ynode *pn,
     for (size_t f = 0; f < n_fields; f++)
         if (fields[f].kinds & KIND_BIT(kind))
             allowed[n_allowed++] = fields[f].name;
+    if (kind == SIM_KIND_BROKER)
+        allowed[n_allowed++] = "dead_letter";
     for (size_t k = 0; k + 1 < pn->n; k += 2) {
         const ynode *key = pn->kids[k];
         bool ok = false;
@@ -86,7 +89,12 @@ static void load_part(bp_board *b, size_t i, const char *path, const ynode *pn,
         if (ok)
             continue;
         const field_def *f = fields_find(fields, n_fields, key->s);
-        if (f) {
+        if (strcmp(key->s, "dead_letter") == 0)
+            diag_error(d, YPATH(path, key), key->line, key->col,
+                       "'dead_letter' does not apply to a %s part (it applies to "
+                       "message-broker)",
+                       kinds[kind]);
+        else if (f) {
             buf where;
             buf_init(&where);
             fields_kinds_text(&where, f->kinds);
@@ -126,6 +134,43 @@ static void load_part(bp_board *b, size_t i, const char *path, const ynode *pn,
             }
         }
     }
+}
+
+/* A broker's dead_letter: the id of a dead-letter-queue part on the board
+ * (read once every part is known). */
+static void load_dead_letter(bp_board *b, size_t i, const char *path, const ynode *pn, diag *d)
+{
+    const ynode *v = pn->type == YN_MAP ? ymap_get(pn, "dead_letter") : NULL;
+    if (!v || b->sim.parts[i].kind != SIM_KIND_BROKER)
+        return;
+    int q = part_ref(b, path, v, "dead_letter", d);
+    if (q < 0)
+        return;
+    if (b->sim.parts[q].kind != SIM_KIND_DLQ) {
+        const char *ids[64];
+        size_t n = 0;
+        for (size_t k = 0; k < b->sim.n_parts; k++)
+            if (b->sim.parts[k].kind == SIM_KIND_DLQ && b->parts[k].id)
+                ids[n++] = b->parts[k].id;
+        if (n > 0)
+            diag_error(d, YPATH(path, v), v->line, v->col,
+                       "dead_letter names '%s', a %s; it must name a dead-letter-queue part: "
+                       "did you mean '%s'?",
+                       v->s, sim_kind_name(b->sim.parts[q].kind), ids[0]);
+        else
+            diag_error(d, YPATH(path, v), v->line, v->col,
+                       "dead_letter names '%s', a %s; it must name a dead-letter-queue part "
+                       "(add one: {id: dlq, kind: dead-letter-queue})",
+                       v->s, sim_kind_name(b->sim.parts[q].kind));
+        return;
+    }
+    if (b->sim.parts[i].delivery != SIM_DELIVERY_AT_LEAST_ONCE) {
+        diag_error(d, YPATH(path, v), v->line, v->col,
+                   "dead_letter needs delivery: at-least-once; at-most-once never redelivers, "
+                   "so no message runs out of tries");
+        return;
+    }
+    b->sim.parts[i].dead_letter = q + 1;
 }
 
 static void load_link(bp_board *b, size_t i, const char *path, const ynode *ln,
@@ -450,6 +495,13 @@ static void check_settings_apply(const bp_board *b, const char *path, const ynod
             diag_error(d, YPATH(path, k), k->line, k->col,
                        "'message_id' applies only to users that publish to a message broker");
     }
+    for (int m = SIM_M_DEAD_LETTERED; m <= SIM_M_DEAD_LETTER_TIME; m++)
+        if ((b->sim.goals[m].has_max || b->sim.goals[m].has_min) &&
+            sim_board_hops(&b->sim) > 0 && !sim_measure_on(&b->sim, (sim_measure)m))
+            diag_error(d, path, b->goal_pos[m].line, b->goal_pos[m].col,
+                       "%s is a measure of a dead-letter queue; no broker on this board names "
+                       "one (dead_letter: ID)",
+                       sim_measure_name((sim_measure)m));
     if (sim_board_hops(&b->sim) >= 2)
         return;
     for (int m = 0; m < SIM_M_COUNT; m++)
@@ -529,6 +581,8 @@ bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog 
                 /* so sim_board_check says "part 'broker'", not "part 1" */
                 b->sim.parts[i].id = b->parts[i].id;
             }
+            for (size_t i = 0; i < parts->n; i++)
+                load_dead_letter(b, i, path, parts->kids[i], d);
         }
     }
     const ynode *links = ymap_get(root, "links");

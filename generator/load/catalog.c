@@ -444,7 +444,9 @@ bp_catalog *catalog_parse(const char *path, const char *text, size_t len, diag *
     for (size_t i = 0; i < n_sections; i++) {
         const ynode *sec = ymap_get(root, sections[i]);
         if (!sec) {
-            if (strcmp(sections[i], "retention") != 0)
+            /* a dead-letter-queue takes no settings: its section (a label) is optional */
+            if (strcmp(sections[i], "retention") != 0 &&
+                strcmp(sections[i], sim_kind_name(SIM_KIND_DLQ)) != 0)
                 diag_error(d, path, root->line, root->col, "the catalog needs a '%s' section",
                            sections[i]);
             continue;

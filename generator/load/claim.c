@@ -52,9 +52,10 @@ void board_read_expect(bp_board *b, const char *path, const ynode *v, diag *d)
         return;
     if (fn && yread_int(path, fn, "faults", 0, SIM_PROVE_MAX_FAULTS, &faults, d) != 0)
         return;
-    if (sim_measure_hop((sim_measure)measures[at]) > sim_board_hops(&b->sim) &&
-        sim_board_hops(&b->sim) > 0) {
-        diag_error(d, path, mn->line, mn->col, "%s needs a board with two hops", names[at]);
+    if (!sim_measure_on(&b->sim, (sim_measure)measures[at]) && sim_board_hops(&b->sim) > 0) {
+        diag_error(d, path, mn->line, mn->col, "%s needs a board with %s", names[at],
+                   sim_measure_hop((sim_measure)measures[at]) > 1 ? "two hops"
+                                                                  : "a dead-letter queue");
         return;
     }
     b->claim = (bp_claim){true, some != NULL, (sim_measure)measures[at], (int)jobs, (int)faults};

@@ -366,12 +366,18 @@ static int expand_inline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *o
         err_unknown(a, &mw, "measure", measure, names, SIM_M_COUNT);
         goto out;
     }
-    if (b->board && sim_measure_hop((sim_measure)m) > sim_board_hops(&b->board->sim)) {
+    if (b->board && !sim_measure_on(&b->board->sim, (sim_measure)m)) {
         char msg[256];
-        snprintf(msg, sizeof msg,
-                 "%s is a measure of the second hop; board '%s' has one (a handler links to a "
-                 "second message broker for two)",
-                 measure, b->board->id);
+        if (sim_measure_hop((sim_measure)m) > 1)
+            snprintf(msg, sizeof msg,
+                     "%s is a measure of the second hop; board '%s' has one (a handler links to "
+                     "a second message broker for two)",
+                     measure, b->board->id);
+        else
+            snprintf(msg, sizeof msg,
+                     "%s is a measure of a dead-letter queue; no broker on board '%s' names one "
+                     "(dead_letter: ID)",
+                     measure, b->board->id);
         word mw = w[0];
         mw.off += (size_t)(dot - expr) + 1;
         expand_err_word(a, &mw, msg);

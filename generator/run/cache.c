@@ -66,6 +66,7 @@ void cache_key(buf *key, const sim_board *b, const sim_limits *lim, bool want_tr
         put_i64(key, p->delivery);
         put_i64(key, p->message_id);
         put_i64(key, p->dedup_window_us);
+        put_i64(key, p->dead_letter);
         put_i64(key, p->concurrency);
         put_latency(key, p->work);
         put_i64(key, p->idempotency);

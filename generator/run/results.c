@@ -89,6 +89,8 @@ const char *results_key(sim_measure m)
         "downstream_duplicates",
         "downstream_lost_writes",
         "downstream_errors",
+        "dead_lettered",
+        "dead_letter_time_s",
     };
     return (int)m >= 0 && m < SIM_M_COUNT ? keys[m] : "";
 }
@@ -125,13 +127,13 @@ static void str(buf *b, const char *s)
 }
 
 /* "rates": each fault count's rate per job with its exact 95% interval. */
-static void rates_json(buf *b, const sim_result *r, int hops)
+static void rates_json(buf *b, const sim_result *r, const sim_board *hops)
 {
     buf_puts(b, ",\"rates\":{");
     bool first = true;
     for (int m = 0; m < SIM_M_COUNT; m++) {
         sim_rate rt;
-        if (sim_measure_hop((sim_measure)m) > hops || results_rate(r, (sim_measure)m, &rt) != 0)
+        if (!sim_measure_on(hops, (sim_measure)m) || results_rate(r, (sim_measure)m, &rt) != 0)
             continue;
         if (!first)
             buf_putc(b, ',');
@@ -152,11 +154,11 @@ static void rates_json(buf *b, const sim_result *r, int hops)
 
 /* {NAME: {min, max, ci95}} of each measure the board has, with the mean
  * first as "mean_diff" for differences. */
-static void stats_json(buf *b, const sim_stat *st, int hops, bool diff)
+static void stats_json(buf *b, const sim_stat *st, const sim_board *hops, bool diff)
 {
     buf_putc(b, '{');
     for (int m = 0; m < SIM_M_COUNT; m++) {
-        if (sim_measure_hop((sim_measure)m) > hops)
+        if (!sim_measure_on(hops, (sim_measure)m))
             continue;
         if (m)
             buf_putc(b, ',');
@@ -179,7 +181,8 @@ static void stats_json(buf *b, const sim_stat *st, int hops, bool diff)
 }
 
 /* "paired": this result minus the other's, replication by replication. */
-static void paired_json(buf *b, const results_pair *pair, const sim_result *r, int hops)
+static void paired_json(buf *b, const results_pair *pair, const sim_result *r,
+                        const sim_board *hops)
 {
     sim_stat d[SIM_M_COUNT];
     if (sim_compare(pair->result, r, d) != 0)
@@ -224,7 +227,7 @@ void results_json(buf *b, const bp_board *board, const sim_result *r, bool with_
 void results_json_with(buf *b, const bp_board *board, const sim_result *r, bool with_trace,
                        const results_pair *pair)
 {
-    int hops = sim_board_hops(&board->sim);
+    const sim_board *hops = &board->sim; /* the measures it has: sim_measure_on */
     buf_putc(b, '{');
     key(b, "board");
     str(b, board->id);
@@ -242,7 +245,7 @@ void results_json_with(buf *b, const bp_board *board, const sim_result *r, bool 
     key(b, "measures");
     buf_putc(b, '{');
     for (int m = 0; m < SIM_M_COUNT; m++) {
-        if (sim_measure_hop((sim_measure)m) > hops)
+        if (!sim_measure_on(hops, (sim_measure)m))
             continue; /* the board has no second hop */
         if (m)
             buf_putc(b, ',');
@@ -303,9 +306,9 @@ void results_json_with(buf *b, const bp_board *board, const sim_result *r, bool 
 void results_display(buf *b, const bp_board *board, const sim_result *r)
 {
     buf_puts(b, ",\"display\":{");
-    int hops = sim_board_hops(&board->sim);
+    const sim_board *hops = &board->sim; /* the measures it has: sim_measure_on */
     for (int m = 0; m < SIM_M_COUNT; m++) {
-        if (sim_measure_hop((sim_measure)m) > hops)
+        if (!sim_measure_on(hops, (sim_measure)m))
             continue;
         buf v;
         buf_init(&v);

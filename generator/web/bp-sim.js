@@ -31,14 +31,15 @@
 })(typeof self !== 'undefined' ? self : this, function () {
   'use strict';
 
-  var RESULT_VERSION = 3;
+  var RESULT_VERSION = 4;
 
   /* The measures' names, in simcore.h's order (sim_measure). */
   var MEASURES = ['jobs', 'deliveries', 'effects', 'duplicates', 'charged_twice',
     'lost_writes', 'errors', 'error_rate', 'completion_time', 'latency_p50',
     'latency_p99', 'monthly_cost', 'events', 'lost_events', 'ghost_events',
     'downstream_deliveries', 'downstream_effects', 'downstream_duplicates',
-    'downstream_lost_writes', 'downstream_errors'];
+    'downstream_lost_writes', 'downstream_errors', 'dead_lettered',
+    'dead_letter_time'];
 
   /* Trace kinds, in simcore.h's order (sim_trace_kind); names as in
    * `boardpress sim --trace`. */
@@ -46,7 +47,7 @@
     'call-lost', 'call-failed', 'effect', 'provider-skip', 'rollback', 'crash',
     'restart', 'record-key', 'reply', 'lost-reply', 'acked', 'timeout', 'give-up',
     'dropped', 'publish', 'accept', 'dedup', 'confirm', 'claim', 'held', 'outbox',
-    'failed'];
+    'failed', 'dead-letter'];
 
   /* What went wrong, by the module's error codes. */
   var ERRORS = {1: 'bad-bytes', 2: 'bad-board', 3: 'run-failed'};

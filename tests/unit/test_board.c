@@ -355,9 +355,11 @@ static void errors(void **state)
     refused("kind: message-broker}", "kind: mesage-broker}",
             "b.yaml:7:24: error: unknown part kind 'mesage-broker'; did you mean "
             "'message-broker'?\n");
+    refused("kind: message-broker}", "kind: topic}",
+            "b.yaml:7:24: error: unknown part kind 'topic' (expected 'users', 'message-broker', "
+            "'consumer', 'service', 'payment-provider', 'database' or 'dead-letter-queue')\n");
     refused("kind: message-broker}", "kind: queue}",
-            "b.yaml:7:24: error: unknown part kind 'queue' (expected 'users', 'message-broker', "
-            "'consumer', 'service', 'payment-provider' or 'database')\n");
+            "b.yaml:7:24: error: unknown part kind 'queue'; did you mean 'dead-letter-queue'?\n");
     refused("protocol: http2}", "protocol: http3}",
             "b.yaml:11:41: error: unknown protocol 'http3'; did you mean 'http1'?\n");
     refused("concurrency: 2,", "concurrency: 2, idempotency: key-in-tx,",

@@ -50,6 +50,8 @@ MUT(m_timeout, tb_handler(t)->timeout_us += 1)
 MUT(m_delivery, tb_sender(t)->delivery = SIM_DELIVERY_AT_MOST_ONCE)
 MUT(m_message_id, t->parts[t->users].message_id = SIM_MESSAGE_ID_PER_PUBLISH)
 MUT(m_dedup_window, tb_sender(t)->dedup_window_us = 300000000)
+MUT(m_dead_letter, tb_sender(t)->dead_letter = 1)
+MUT(m_poison, t->b.traffic.poison = 0.1)
 MUT(m_lease, tb_handler(t)->lease_us += 1)
 MUT(m_crash_commit, tb_handler(t)->crash_after_commit = 0.01)
 MUT(m_publish, tb_handler(t)->publish = SIM_PUBLISH_OUTBOX)
@@ -109,6 +111,8 @@ static const struct {
     {"delivery", m_delivery},
     {"message_id", m_message_id},
     {"dedup_window", m_dedup_window},
+    {"dead_letter", m_dead_letter},
+    {"poison", m_poison},
     {"lease", m_lease},
     {"crash_after_commit", m_crash_commit},
     {"publish", m_publish},

@@ -225,7 +225,7 @@ static void errors(void **state)
     refused("sql: {", "sequel: {",
             "c.yaml:15:1: error: unknown catalog section 'sequel' (expected 'price', 'traffic', "
             "'retention', 'users', 'message-broker', 'consumer', 'service', 'payment-provider', "
-            "'database', 'amqp', 'http1', 'http2' or 'sql')\n"
+            "'database', 'dead-letter-queue', 'amqp', 'http1', 'http2' or 'sql')\n"
             "c.yaml:1:1: error: the catalog needs a 'sql' section\n");
     refused("http2: {", "htp2: {",
             "c.yaml:14:1: error: unknown catalog section 'htp2'; did you mean 'http2'?\n"

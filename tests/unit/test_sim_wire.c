@@ -63,6 +63,7 @@ static bool same_part(const sim_part *a, const sim_part *b)
            a->tries == b->tries && a->redelivery_after_us == b->redelivery_after_us &&
            a->timeout_us == b->timeout_us && a->delivery == b->delivery &&
            a->message_id == b->message_id && a->dedup_window_us == b->dedup_window_us &&
+           a->dead_letter == b->dead_letter &&
            a->concurrency == b->concurrency && same_latency(a->work, b->work) &&
            a->idempotency == b->idempotency && a->key_ttl_us == b->key_ttl_us &&
            same_f64(a->crash_after_effect, b->crash_after_effect) &&
@@ -241,6 +242,7 @@ static bool mutate(fixture *f, int k)
     case 65: b->until = 0.02; return true;
     case 66: b->until_max = 200; return true;
     case 67: t->poison = 0.25; return true;
+    case 68: p->dead_letter = 2; return true;
     default: return false;
     }
 }
@@ -276,7 +278,7 @@ static void round_trips_every_field(void **state)
         sim_wire_request_free(&d);
         free(b.v);
     }
-    assert_int_equal(fields, 68);
+    assert_int_equal(fields, 69);
 
     sim_wire_request d;
     char msg[256] = "x";
@@ -388,7 +390,7 @@ static void damaged_values_are_refused(void **state)
     w[4] = 1;
     expect_refused(w, n,
                    "bad board bytes at byte 4 (header): the board encoding is version 1; "
-                   "this simulator reads version 4");
+                   "this simulator reads version 5");
     /* limits: max_jobs 10000000 is the zigzag varint 80 da c4 09 */
     size_t at = 5;
     assert_memory_equal(v + at, "\x80\xda\xc4\x09", 4);
@@ -453,7 +455,7 @@ static void damaged_values_are_refused(void **state)
     /* part 1's kind */
     memcpy(w, v, n);
     w[parts_at + 1] = SIM_KIND_COUNT;
-    snprintf(want, sizeof want, "bad board bytes at byte %zu (part 1): kind is 6; it has 6 values",
+    snprintf(want, sizeof want, "bad board bytes at byte %zu (part 1): kind is 7; it has 7 values",
              parts_at + 1);
     expect_refused(w, n, want);
     /* the goals: a count other than the simulator's, and unknown flags */
