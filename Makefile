@@ -81,7 +81,7 @@ SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 SIM_DET := -ffp-contract=off
 
 SIM_SRC := $(sort $(wildcard sim-core/*.c))
-# generator/ holds one folder per stage of a build (README "Architecture");
+# generator/ holds one folder per stage of a build (docs/architecture.md);
 # main.c and the orchestrator stand at its top. Each folder's sources are
 # found by its own wildcard, and every include names its folder
 # ("load/board.h"), found through -Igenerator.
@@ -190,7 +190,7 @@ $(ASAN_BUILD)/tests/%: $(ASAN_BUILD)/obj/tests/unit/%.o $(ASAN_SUPPORT_OBJ) | $(
 
 # ---------------------------------------------------------------- WebAssembly module
 # sim-core as build/wasm/simcore.wasm, the simulator pages run in the reader's
-# browser (README "Simulator in the browser"; loaded by generator/web/bp-sim.js;
+# browser (docs/architecture.md "Simulator in the browser"; loaded by generator/web/bp-sim.js;
 # compiled into boardpress, which writes it as static/simcore.wasm of a site
 # with live boards). Debian's clang-14 and wasm-ld (lld-14), no libc but
 # the little in sim-core/wasm/, no imports.

@@ -1,5 +1,5 @@
 /* assets.h — the files boardpress writes into static/ of a site that has
- * live boards (README "Live boards"): the simulator compiled to
+ * live boards (docs/levels.md "Live levels"): the simulator compiled to
  * WebAssembly (build/wasm/simcore.wasm) and the scripts of generator/web/.
  * The Makefile compiles them into the program (generator/web/embed.sh), so
  * a build needs nothing beside the binary, wherever it is installed, and

@@ -1,4 +1,4 @@
-/* main.c — the boardpress command line (README "Commands"): option parsing and the
+/* main.c — the boardpress command line (docs/commands.md): option parsing and the
  * `sim` command; `build` and `check` are build.c, `watch` preview/watch.c,
  * `serve` preview/serve.c, `help` help.c, `new` new.c. */
 #include "load/board.h"

@@ -246,7 +246,7 @@ typedef struct {
     size_t max_trace; /* trace entries kept */
 } sim_limits;
 
-/* The defaults documented in the README and MODEL.md: 10,000,000 jobs,
+/* The defaults documented in docs/architecture.md ("Limits") and MODEL.md: 10,000,000 jobs,
  * 200,000,000 events per replication, 1000 replications, 20,000 trace
  * entries. */
 sim_limits sim_limits_default(void);

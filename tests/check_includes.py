@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """check_includes.py — the include graph of generator/ and sim-core/ keeps
-the shape README "Architecture" describes. It fails (exit 1, one line per
+the shape docs/architecture.md describes. It fails (exit 1, one line per
 problem) when
 
   1. files include each other, directly or through a chain (a cycle);

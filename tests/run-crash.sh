@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run-crash.sh — builds killed at every step of the output machinery and at
 # random points, and builds that run at once from two PID namespaces
-# (generator/write/output.c, README "What boardpress owns"). After each killed
+# (generator/write/output.c, docs/architecture.md "What boardpress owns"). After each killed
 # build the live site must be wholly the old one or wholly the new one, and
 # once the next build has run it must be the new one with nothing left
 # beside --out, at most one spare tree in the cache folder, and no record in

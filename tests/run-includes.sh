@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run-includes.sh — generator/ and sim-core/ keep the pipeline's shape
-# (README "Architecture"): tests/check_includes.py finds no include cycle,
+# (docs/architecture.md): tests/check_includes.py finds no include cycle,
 # no stage that includes a later one, and each of libyaml, cmark-gfm,
 # cairo and libmicrohttpd in one file, and no .c file over 800 lines. First
 # it must fail on the fixtures of tests/includes/ (a cycle of three and of

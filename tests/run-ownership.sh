@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run-ownership.sh — boardpress touches only what its journal proves it made
-# (generator/write/output.c, README "What boardpress owns"), tried as a careful
+# (generator/write/output.c, docs/architecture.md "What boardpress owns"), tried as a careful
 # user and as an attacker would: copies and set-aside sites beside --out,
 # links planted in the site and in the spare tree, a stale page that cannot
 # be deleted, modes under umask 077, a pre-made --out with its own owner,

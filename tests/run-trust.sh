@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run-trust.sh — the proof that boardpress wrote --out lives beside --out
 # (.boardpress-out-NAME), never in the cache, and the cache is only a
-# cache (README "What boardpress owns"): every order of builds with two
+# cache (docs/architecture.md "What boardpress owns"): every order of builds with two
 # cache folders, none and the default works; a cache folder deleted, made a
 # file, a link to nowhere or unwritable costs one warning and no bytes; a
 # cache others can write is not read; two builds at once without a cache

@@ -1,4 +1,4 @@
-/* board.c — board files (content/boards/NAME.yaml) into bp_board (README "Boards"): parts, links,
+/* board.c — board files (content/boards/NAME.yaml) into bp_board (docs/boards.md): parts, links,
  * traffic, goals, expect; catalog defaults filled in; every problem in the
  * file reported with its position (overrides: override.c). */
 #include "load/board.h"

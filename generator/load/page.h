@@ -1,5 +1,5 @@
 /* page.h — content pages: front matter split off the Markdown body and read
- * into the site model's bp_page (README "Front matter"), with the body's first line
+ * into the site model's bp_page (docs/pages.md "Front matter"), with the body's first line
  * remembered so errors in the body point at real file lines. */
 #ifndef BP_PAGE_H
 #define BP_PAGE_H

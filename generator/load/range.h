@@ -1,5 +1,5 @@
-/* range.h — a level choice's `range: {min, max, step}` (a slider, README
- * "Levels"): read against the setting it changes (a count, a number, a
+/* range.h — a level choice's `range: {min, max, step}` (a slider, docs/levels.md
+ * "Sliders and sandboxes"): read against the setting it changes (a count, a number, a
  * probability, a duration or money, with its unit) and turned into the
  * choice's options, one per value from min to max, each valued as
  * `--set` takes it and labelled as the page shows it. */

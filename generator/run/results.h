@@ -1,5 +1,5 @@
 /* results.h — measured results as JSON: the `boardpress sim` output
- * (README "boardpress sim JSON") and the entries of each page's results.json. */
+ * (docs/commands.md "boardpress sim JSON") and the entries of each page's results.json. */
 #ifndef BP_RESULTS_H
 #define BP_RESULTS_H
 
@@ -26,7 +26,7 @@ void results_copy(sim_result *dst, const sim_result *src);
  * fault count's rate per job with its exact interval), goals, expect,
  * deterministic, latency (how many jobs the percentiles came from) and,
  * with_trace, the trace. The second hop's measures appear only for a
- * board that has one. README "boardpress sim" documents every field. */
+ * board that has one. docs/commands.md "boardpress sim JSON" documents every field. */
 void results_json(buf *b, const bp_board *board, const sim_result *r, bool with_trace);
 
 /* Append ,"display":{NAME: TEXT, ...} to an object being written: each

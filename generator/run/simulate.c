@@ -19,7 +19,7 @@
 /* The events every variant of a build may take together, by
  * sim_events_estimate (an upper bound but for lossy outbox relays: typical
  * boards take a quarter of it). At 15 to 40 million events a second on one core of the bench
- * machine, the limit is about 25 s on its two cores (README, Limits). */
+ * machine, the limit is about 25 s on its two cores (docs/architecture.md, Limits). */
 #define SITE_MAX_EVENTS 800000000
 
 /* One variant to simulate, with where its work comes from. */

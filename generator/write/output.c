@@ -3,7 +3,7 @@
  * never a mix; where the file system refuses, two renames, and the next
  * build finishes a swap cut off between them.
  *
- * What boardpress owns, and how it knows (README "Atomic output"): a tree
+ * What boardpress owns, and how it knows (docs/architecture.md "Atomic output"): a tree
  * is ours when a record in the journal (journal.h) names its device and
  * inode at the place where we find it and — for every tree but the live
  * site — a marker file at its top holds the record's random token. Nothing

@@ -5,7 +5,7 @@
  * journal (journal.h) proves it made, and refuses to replace a folder
  * holding anything it did not write.
  *
- * Speed (README "Performance"): deleting a folder is the slowest thing a
+ * Speed (docs/architecture.md "Performance"): deleting a folder is the slowest thing a
  * build can ask of the file system (ext4 mounted with `discard` frees each
  * folder's block synchronously), so the previous tree is not deleted after
  * the swap but kept in the cache folder (spare-NAME-TOKEN) and recycled as

@@ -89,7 +89,7 @@ static void real_catalog(void **state)
         for (size_t i = 0; i < n_link; i++)
             assert_non_null(catalog_find(c, sim_protocol_name((sim_protocol)p), lf[i].name));
     }
-    /* values the README and the catalog's comments quote */
+    /* values docs/ and the catalog's comments quote */
     value_is(c, "payment-provider", "call_median", "150 ms", 0.15);
     value_is(c, "price", "vcpu", "3 USD/mo", 3);
     value_is(c, "price", "gb", "1 USD/mo", 1);

@@ -164,7 +164,7 @@ static void positions_after_escapes(void **state)
 static void table_cells(void **state)
 {
     (void)state;
-    /* The README's own example: a filter bar written as \| in a cell. */
+    /* docs/pages.md's own example: a filter bar written as \| in a cell. */
     run x;
     render(&x,
            "| measure | value |\n"
