@@ -576,6 +576,13 @@ void help_reference(buf *out, const bp_catalog *cat)
 
 /* ------------------------------------------------------------ the command */
 
+/* "a, b or c" on stderr */
+static void list_names(const char *const *names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        fprintf(stderr, "%s%s", i == 0 ? "" : (i + 1 == n ? " or " : ", "), names[i]);
+}
+
 static int help_usage(const char *msg, const char *word, const char *const *names, size_t n)
 {
     fprintf(stderr, "boardpress: error: %s '%s'", msg, word);
@@ -584,22 +591,35 @@ static int help_usage(const char *msg, const char *word, const char *const *name
         fprintf(stderr, "; did you mean '%s'?\n", near);
     } else {
         fputs(" (expected ", stderr);
-        for (size_t i = 0; i < n; i++)
-            fprintf(stderr, "%s%s", i == 0 ? "" : (i + 1 == n ? " or " : ", "), names[i]);
+        list_names(names, n);
         fputs(")\n", stderr);
     }
     fputs("usage: boardpress help [board | part KIND | measure NAME | directive NAME]\n", stderr);
     return 2;
 }
 
+/* The names a topic takes: part kinds, measures or directives (at most 64). */
+static size_t topic_names(int t, const char **names)
+{
+    size_t n = 0;
+    if (t == 1)
+        for (; n < SIM_KIND_COUNT; n++)
+            names[n] = sim_kind_name((sim_kind)n);
+    else if (t == 2)
+        for (; n < SIM_M_COUNT && n < 64; n++)
+            names[n] = sim_measure_name((sim_measure)n);
+    else
+        for (; n < render_directive_count() && n < 64; n++)
+            names[n] = render_directive_at(n)->name;
+    return n;
+}
+
 static int help_part(buf *b, const char *kind, const bp_catalog *cat)
 {
     int k = sim_kind_from_name(kind);
     if (k < 0) {
-        const char *names[SIM_KIND_COUNT];
-        for (int i = 0; i < SIM_KIND_COUNT; i++)
-            names[i] = sim_kind_name((sim_kind)i);
-        return help_usage("unknown part kind", kind, names, SIM_KIND_COUNT);
+        const char *names[64];
+        return help_usage("unknown part kind", kind, names, topic_names(1, names));
     }
     part_common(b);
     part_kind(b, k, cat);
@@ -612,10 +632,8 @@ static int help_measure(buf *b, const char *name)
 {
     int m = sim_measure_from_name(name);
     if (m < 0) {
-        const char *names[SIM_M_COUNT];
-        for (int i = 0; i < SIM_M_COUNT; i++)
-            names[i] = sim_measure_name((sim_measure)i);
-        return help_usage("unknown measure", name, names, SIM_M_COUNT);
+        const char *names[64];
+        return help_usage("unknown measure", name, names, topic_names(2, names));
     }
     static const char *const units[] = {"a count", "a share of the jobs", "seconds",
                                         "USD per month"};
@@ -627,17 +645,15 @@ static int help_measure(buf *b, const char *name)
 
 static int help_directive(buf *b, const char *name)
 {
-    const char *names[16];
-    size_t n = 0;
-    for (; n < render_directive_count() && n < 16; n++) {
-        const render_directive *d = render_directive_at(n);
-        names[n] = d->name;
+    for (size_t i = 0; i < render_directive_count(); i++) {
+        const render_directive *d = render_directive_at(i);
         if (strcmp(d->name, name) == 0) {
             buf_printf(b, "%s\n  %s\n", d->syntax, d->help);
             return 0;
         }
     }
-    return help_usage("unknown directive", name, names, n);
+    const char *names[64];
+    return help_usage("unknown directive", name, names, topic_names(3, names));
 }
 
 int help_main(int argc, char **argv)
@@ -675,11 +691,12 @@ int help_main(int argc, char **argv)
     if (t < 0)
         return help_usage("unknown help topic", topic, topics, 4);
     if (t > 0 && !name) {
-        fprintf(stderr, "boardpress: error: help %s needs a name: boardpress help %s %s\n", topic,
-                topic,
-                t == 1   ? "consumer"
-                : t == 2 ? "duplicates"
-                         : "compare");
+        const char *names[64];
+        size_t n = topic_names(t, names);
+        fprintf(stderr, "boardpress: error: help %s needs a name: boardpress help %s %s (", topic,
+                topic, names[t == 1 ? SIM_KIND_CONSUMER : t == 2 ? SIM_M_DUPLICATES : 1]);
+        list_names(names, n);
+        fputs(")\n", stderr);
         return 2;
     }
     if (t == 0 && name) {
