@@ -38,7 +38,7 @@ grep -q '^| `concurrency` | .* | 4 deliveries (`consumer.concurrency`) |' "$tmp/
 "$BP" help measure errors >"$tmp/out"
 [ "$(head -1 "$tmp/out")" = "errors (a count): Jobs given up: the sender ran out of tries (dead-lettered, or failed to the user)." ] ||
   fail "help measure errors: $(cat "$tmp/out")"
-"$BP" help directive compare | grep -q '^{{ compare ID ID ... }}$' || fail "help directive compare"
+"$BP" help directive compare | grep -q '^{{ compare ID ID ... \[rows: \[MEASURE, ...\]\] }}$' || fail "help directive compare"
 "$BP" help | cmp -s - docs/boards.md || fail "help alone is not the board reference"
 # outside a site (no catalog) the reference leaves the defaults out
 (cd "$tmp" && "$BP" help part users) | grep -q '^| key | what it sets | value |$' ||

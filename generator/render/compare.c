@@ -3,6 +3,7 @@
  * table with Pass and Fail) and {{ key-numbers [SECTION.FIELD ...] }} (the
  * catalog values a page names, or by default the few that decide the
  * page's boards' duplicates, each with its source). */
+#define _GNU_SOURCE /* memmem */
 #include "render/render_internal.h"
 #include "base/fmt.h"
 #include "draw/figures.h"
@@ -43,8 +44,105 @@ static size_t compare_rows(sboard **bs, size_t n, sim_measure *rows)
     return nr;
 }
 
+/* The measures of `rows: [m, m, ...]`, written from word k to the end:
+ * the rows a compare shows, in that order. Returns how many, or -1 after
+ * an error at the word or name that is wrong. */
+static int compare_rows_given(const ph_at *a, const word *w, size_t k, size_t n,
+                              sim_measure *rows)
+{
+    const char *base = w[0].s - w[0].off;
+    const char *p = w[k].s + 5, *end = w[n - 1].s + w[n - 1].len;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (p >= end || *p != '[' || end[-1] != ']' || end - p < 2)
+        return expand_err_word(a, &w[k],
+                               "rows takes a list of measures: rows: [deliveries, latency_p99]");
+    p++;
+    end--;
+    const char *names[SIM_M_COUNT];
+    for (int i = 0; i < SIM_M_COUNT; i++)
+        names[i] = sim_measure_name((sim_measure)i);
+    bool seen[SIM_M_COUNT] = {false};
+    size_t nr = 0;
+    for (;;) {
+        const char *q = p;
+        while (q < end && *q != ',')
+            q++;
+        const char *s = p, *e = q;
+        while (s < e && (*s == ' ' || *s == '\t'))
+            s++;
+        while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+            e--;
+        word nw = {s, (size_t)(e - s), (size_t)(s - base)};
+        if (e == s)
+            return expand_err_word(a, &nw,
+                                   nr == 0 && q == end
+                                       ? "rows: [] lists no measure; name the rows to show"
+                                       : "an empty row in rows: [...]; name a measure between "
+                                         "the commas");
+        char *name = xstrndup(s, (size_t)(e - s));
+        int m = sim_measure_from_name(name);
+        char msg[1024];
+        if (m < 0)
+            diag_unknown_text(msg, sizeof msg, "measure", name, names, SIM_M_COUNT);
+        else if (seen[m])
+            snprintf(msg, sizeof msg, "the row '%s' is listed twice", name);
+        free(name);
+        if (m < 0 || seen[m])
+            return expand_err_word(a, &nw, msg);
+        seen[m] = true;
+        rows[nr++] = (sim_measure)m;
+        if (q >= end)
+            break;
+        p = q + 1;
+    }
+    return (int)nr;
+}
+
+/* Each row is measured on every board: not a second hop's measure on a
+ * board with one hop, nor a dead-letter queue's where no broker names one. */
+static int compare_rows_on(const ph_at *a, const word *w, size_t k, size_t n, sboard **bs,
+                           size_t nb, const sim_measure *rows, size_t nr)
+{
+    for (size_t r = 0; r < nr; r++)
+        for (size_t i = 0; i < nb; i++) {
+            if (sim_measure_on(&bs[i]->board->sim, rows[r]))
+                continue;
+            const char *name = sim_measure_name(rows[r]);
+            word nw = w[k];
+            for (size_t j = k; j < n; j++) {
+                const char *hit = memmem(w[j].s, w[j].len, name, strlen(name));
+                if (hit) {
+                    nw = (word){hit, strlen(name), w[j].off + (size_t)(hit - w[j].s)};
+                    break;
+                }
+            }
+            char msg[512];
+            snprintf(msg, sizeof msg,
+                     sim_measure_hop(rows[r]) > 1
+                         ? "board '%s' has no %s: it is a measure of the second hop (a handler "
+                           "that links to a second message broker)"
+                         : "board '%s' has no %s: it is a measure of a dead-letter queue, and no "
+                           "broker on the board names one (dead_letter: ID)",
+                     bs[i]->board->id, name);
+            return expand_err_word(a, &nw, msg);
+        }
+    return 0;
+}
+
 int expand_compare(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
 {
+    /* the board ids, then `rows: [...]` when the page chooses the rows */
+    size_t k_rows = n;
+    for (size_t i = 1; i < n && k_rows == n; i++)
+        if (w[i].len >= 5 && memcmp(w[i].s, "rows:", 5) == 0)
+            k_rows = i;
+    sim_measure given[SIM_M_COUNT];
+    int n_given = 0;
+    if (k_rows < n && (n_given = compare_rows_given(a, w, k_rows, n, given)) < 0)
+        return -1;
+    size_t n_all = n;
+    n = k_rows;
     if (n < 3)
         return expand_err_word(a, &w[0], "compare needs two or more board ids: {{ compare A B }}");
     if (n > 17)
@@ -68,6 +166,8 @@ int expand_compare(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
         free(id);
     }
     if (rc != 0)
+        return -1;
+    if (n_given && compare_rows_on(a, w, k_rows, n_all, bs, nb, given, (size_t)n_given) != 0)
         return -1;
     pc->interactive = true;
     /* every board switches to its wide drawing where the widest fits, so a
@@ -149,7 +249,9 @@ int expand_compare(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
     }
     buf_puts(out, "</tr></thead>\n<tbody>\n");
     sim_measure rows[SIM_M_COUNT + 2];
-    size_t nr = compare_rows(bs, nb, rows);
+    size_t nr = n_given ? (size_t)n_given : compare_rows(bs, nb, rows);
+    if (n_given)
+        memcpy(rows, given, sizeof given[0] * (size_t)n_given);
     for (size_t r = 0; r < nr; r++) {
         sim_measure m = rows[r];
         buf_printf(out, "<tr data-measure=\"%s\"><th scope=\"row\">%s</th><td data-label=\"Goal\">",

@@ -543,9 +543,10 @@ static const struct {
     directive_fn expand;
 } directives[] = {
     {{"board", "{{ board ID }}", "The board's diagram as a figure, with alt text."}, expand_board},
-    {{"compare", "{{ compare ID ID ... }}",
+    {{"compare", "{{ compare ID ID ... [rows: [MEASURE, ...]] }}",
       "A table of measure, goal and each board's value with pass or fail, and a switch over the "
-      "boards' diagrams. The rows are the measures with goals, then cost and error rate."},
+      "boards' diagrams. The rows are the measures with goals, then cost and error rate; "
+      "`rows: [deliveries, latency_p99]` chooses them, in that order."},
      expand_compare},
     {{"key-numbers", "{{ key-numbers [SECTION.FIELD ...] }}",
       "A table of the catalog values the page's boards use, with where each comes from; names "
