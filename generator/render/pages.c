@@ -198,8 +198,10 @@ static void render_page(site *s, const render_sink *sink, void *out, bp_page *p,
     buf_init(&body);
     size_t mark = diag_mark(&s->d);
     md_render(text + p->body_offset, len - p->body_offset, &mo, &body, &s->d);
-    if (!diag_failed_since(&s->d, mark))
+    if (!diag_failed_since(&s->d, mark)) {
         check_shown(&pc);
+        search_sections(pi, body.data ? body.data : "", body.len);
+    }
     /* Pages without a placeholder for a listed board still publish its
      * results: results.json holds every measured result of the page. */
     for (size_t i = 0; i < p->n_boards; i++) {
@@ -422,8 +424,10 @@ void render_site(site *s, const render_sink *sink)
     }
     write_sitemap(s, sink, out);
     feed_write(s, sink, out);
-    if (rendered)
+    if (rendered) {
         cards_write(s, info, sink, out);
+        search_write(s, info, sink, out);
+    }
     if (out)
         sink->close(out);
     for (size_t i = 0; i < s->n_pages; i++)

@@ -16,9 +16,8 @@
 
 /* The site's Atom feed, at its top (feed.c). */
 #define FEED_FILE "feed.xml"
-/* The files the site writes at its top for search (search.c). */
+/* The search index the site writes at its top (search.c). */
 #define SEARCH_INDEX_FILE "search-index.js"
-#define SEARCH_SCRIPT_FILE "search.js"
 
 /* A link of a page's Markdown, where it is written. */
 typedef struct {
@@ -54,6 +53,40 @@ void links_record(void *ctx, const char *url, int line, int col);
  * s->d. */
 void links_check(site *s, const page_info *info, size_t page);
 void page_info_free(page_info *pi);
+
+/* ------------------------------------------------------------ search.c, search_text.c */
+
+/* Tokens longer than this (bytes) are left out of the index. */
+#define SEARCH_MAX_TOKEN 40
+
+/* Cut a page's rendered body (html, len bytes) into pi->sections: the text
+ * before its first heading with an id (id ""), then one per heading h2-h6
+ * with the heading's text; text as a reader sees it (scripts, styles and
+ * inline SVG left out, images by their alt text, references decoded,
+ * white space folded). Freed by page_info_free. */
+void search_sections(page_info *pi, const char *html, size_t len);
+
+/* Called with each term of a text: a word (lower case, two or more
+ * characters, not a stop word), a number ("1,000.5" gives "1000.5"), and a
+ * number with the word or '%' after it ("5 min", "99.9 %"). */
+typedef void (*search_token_fn)(void *ctx, const char *term, size_t len);
+void search_tokens(const char *text, size_t len, search_token_fn fn, void *ctx);
+/* Whether code point cp is part of a word; whether w is a stop word. */
+bool search_is_word_cp(unsigned cp);
+bool search_is_stopword(const char *w, size_t len);
+
+/* One page for the index: its address from the site's top ("slug/", "" for
+ * the home page), title and sections. */
+typedef struct {
+    const char *url, *title;
+    const page_section *sections;
+    size_t n_sections;
+} search_page;
+
+/* Append the index of pages (search.c's header has the format). */
+void search_index_js(buf *out, const search_page *pages, size_t n_pages);
+/* Write SEARCH_INDEX_FILE of every page rendered, in the site's order. */
+void search_write(site *s, const page_info *info, const render_sink *sink, void *out);
 
 /* ------------------------------------------------------------ cards.c */
 

@@ -1,0 +1,2 @@
+/* boardpress search index, written by boardpress build (docs/site.md, Search) */
+window.bpSearchIndex={"v":1,"pages":["code/","Code stays"],"sections":[0,"","",0,"same-heading","Same heading",0,"same-heading-2","Same heading"],"terms":"board|code|dropped|duplicates|greeting|heading|html|indented|inline|keeps|link|lossy|not|placeholder|raw|same|stays","postings":"1|1:a|1|1|1|2:4,1:4|1|1|1|1|1:2|1|1:2|1|1|2:4,1:4|1:8"};
