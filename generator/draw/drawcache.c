@@ -175,6 +175,7 @@ void drawcache_key_chart(buf *key, const bp_chart *c, const sim_result *const *p
     put_str(key, c->title);
     put_str(key, c->board);
     put_u64(key, (uint64_t)c->measure);
+    put_str(key, c->y_label ? c->y_label : "");
     put_str(key, c->x_label);
     put_str(key, c->x_set);
     put_u64(key, c->x_percent);

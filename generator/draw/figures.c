@@ -254,7 +254,7 @@ int figure_chart(site *s, schart *sc)
         }
         draw_chart dc = {c->title,
                          c->x_label,
-                         fmt_measure_label(c->measure),
+                         c->y_label ? c->y_label : fmt_measure_label(c->measure),
                          c->x_percent,
                          sim_measure_unit(c->measure) == SIM_UNIT_RATIO,
                          c->x_seconds,

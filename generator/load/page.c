@@ -8,8 +8,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const page_keys[] = {"title", "summary", "boards",   "levels", "charts",
-                                        "slug",  "order",   "template", "date",   "updated"};
+static const char *const page_keys[] = {"title", "summary",  "boards", "levels",  "charts",
+                                        "slug",  "order",    "template", "date",   "updated",
+                                        "labels"};
+
+/* `labels: {errors: dead-lettered}`: the page's own word for a measure,
+ * used in its compare tables, levels and charts. */
+static void read_labels(const char *path, const ynode *v, bp_page *p, diag *d)
+{
+    if (yexpect(path, v, YN_MAP, "labels", d) != 0)
+        return;
+    const char *names[SIM_M_COUNT];
+    for (int m = 0; m < SIM_M_COUNT; m++)
+        names[m] = sim_measure_name((sim_measure)m);
+    p->labels = xcalloc(v->n / 2 + 1, sizeof *p->labels);
+    for (size_t i = 0; i + 1 < v->n; i += 2) {
+        const ynode *k = v->kids[i], *val = v->kids[i + 1];
+        int m = sim_measure_from_name(k->s);
+        if (m < 0) {
+            diag_unknown(d, path, k->line, k->col, "measure|in labels", k->s, names, SIM_M_COUNT);
+            continue;
+        }
+        char *t = NULL;
+        if (yread_text(path, val, "a label", &t, d) != 0)
+            continue;
+        if (!t[0] || strlen(t) > 60) {
+            diag_error(d, path, val->line, val->col,
+                       "a label is 1 to 60 characters: the page's word for %s in its tables",
+                       k->s);
+            free(t);
+            continue;
+        }
+        p->labels[p->n_labels++] = (bp_label){(sim_measure)m, t, {val->line, val->col}};
+    }
+}
 
 /* `date:` or `updated:`, a day YYYY-MM-DD, into out ("" when absent). */
 static void read_day(const char *path, const ynode *fm, const char *key, char out[11], diag *d)
@@ -172,6 +204,8 @@ bp_page *page_parse(const char *path, const char *text, size_t len, const char *
         read_refs(path, v, "levels", &p->levels, &p->n_levels, d);
     if ((v = ymap_get(fm, "charts")))
         read_refs(path, v, "charts", &p->charts, &p->n_charts, d);
+    if ((v = ymap_get(fm, "labels")))
+        read_labels(path, v, p, d);
     read_day(path, fm, "date", p->date, d);
     read_day(path, fm, "updated", p->updated, d);
     if (p->date[0] && p->updated[0] && strcmp(p->updated, p->date) < 0) {

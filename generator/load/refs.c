@@ -4,6 +4,7 @@
  * board variant of its own (the level's choices or the chart's settings
  * written into a copy of the board's YAML tree before it is built). */
 #include "load/refs.h"
+#include "base/fmt.h"
 #include "load/board.h"
 #include "load/level.h"
 #include "load/live.h"
@@ -14,6 +15,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* A board file's parsed YAML, kept while pages, levels and charts load. */
 typedef struct {
@@ -227,10 +229,39 @@ static void load_level_ref(site *s, tree_cache *tc, const bp_page *p, const bp_r
     }
 }
 
+/* A chart's y axis says what the pages that show it call its measure
+ * (labels:); one drawing serves them all, so they must call it the same. */
+static void chart_page_label(site *s, const bp_page *p, const bp_ref *r, bp_chart *c)
+{
+    const bp_label *own = NULL;
+    for (size_t i = 0; i < p->n_labels && !own; i++)
+        if (p->labels[i].measure == c->measure)
+            own = &p->labels[i];
+    if (!c->y_label_from) {
+        c->y_label_from = p->path;
+        c->y_label = own ? xstrdup(own->text) : NULL;
+        if (c->y_label && c->y_label[0] >= 'a' && c->y_label[0] <= 'z')
+            c->y_label[0] = (char)(c->y_label[0] - 'a' + 'A'); /* an axis's title */
+        return;
+    }
+    const char *have = c->y_label ? c->y_label : fmt_measure_label(c->measure);
+    const char *want = own ? own->text : fmt_measure_label(c->measure);
+    if (strcasecmp(have, want) != 0)
+        diag_error(&s->d, p->path, own ? own->pos.line : r->pos.line,
+                   own ? own->pos.col : r->pos.col,
+                   "chart '%s' is drawn with %s called '%s' for %s; a chart has one drawing, so "
+                   "every page that shows it gives its measure the same label",
+                   c->id, sim_measure_name(c->measure), have, c->y_label_from);
+}
+
 static void load_chart_ref(site *s, tree_cache *tc, const bp_page *p, const bp_ref *r)
 {
-    if (site_chart_file(s, r->path))
+    schart *had = site_chart_file(s, r->path);
+    if (had) {
+        if (had->chart)
+            chart_page_label(s, p, r, had->chart);
         return;
+    }
     char *full = content_file(s, p, r, "charts", NULL);
     if (!full)
         return;
@@ -243,6 +274,7 @@ static void load_chart_ref(site *s, tree_cache *tc, const bp_page *p, const bp_r
     if (!sc->chart)
         return;
     bp_chart *c = sc->chart;
+    chart_page_label(s, p, r, c);
     char real[PATH_MAX];
     char *board_path = content_file_from(s, c->path, c->board_pos, c->board, real);
     if (!board_path)

@@ -1,6 +1,7 @@
 /* model/site.c — the site model's lookups and its freeing: whatever load/
  * made, run/ and draw/ added, is freed here, in one place. */
 #include "model/site.h"
+#include "base/fmt.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +144,7 @@ void chart_free(bp_chart *c)
     free(c->x_values);
     free(c->x);
     free(c->x_value_pos);
+    free(c->y_label);
     free(c->x_label);
     free(c->x_set);
     free(c->series_set);
@@ -163,6 +165,14 @@ static void free_refs(bp_ref *r, size_t n)
     free(r);
 }
 
+const char *page_measure_label(const bp_page *p, sim_measure m)
+{
+    for (size_t i = 0; p && i < p->n_labels; i++)
+        if (p->labels[i].measure == m)
+            return p->labels[i].text;
+    return fmt_measure_label(m);
+}
+
 void page_free(bp_page *p)
 {
     if (!p)
@@ -175,6 +185,9 @@ void page_free(bp_page *p)
     free_refs(p->boards, p->n_boards);
     free_refs(p->levels, p->n_levels);
     free_refs(p->charts, p->n_charts);
+    for (size_t i = 0; i < p->n_labels; i++)
+        free(p->labels[i].text);
+    free(p->labels);
     free(p);
 }
 

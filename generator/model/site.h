@@ -205,6 +205,8 @@ typedef struct {
     size_t n_series;
     bp_pos pos, board_pos, x_pos, series_pos;
     bp_pos x_set_pos, series_set_pos; /* of the `set:` paths */
+    char *y_label;            /* the showing pages' word for the measure (labels:), or NULL */
+    const char *y_label_from; /* the first page that shows the chart (its path) */
 } bp_chart;
 
 void level_free(bp_level *l);
@@ -220,6 +222,13 @@ typedef struct {
     char *path; /* content-relative path, as listed: "boards/mini.yaml" */
     bp_pos pos; /* where the page lists it */
 } bp_ref;
+
+/* A page's own word for a measure (`labels: {errors: dead-lettered}`). */
+typedef struct {
+    sim_measure measure;
+    char *text;
+    bp_pos pos; /* of the label */
+} bp_label;
 
 /* A content page's front matter (load/page.c reads it). The body
  * is not kept: it is read again, rendered and dropped page by page. */
@@ -240,6 +249,8 @@ typedef struct {
     size_t n_levels;
     bp_ref *charts;
     size_t n_charts;
+    bp_label *labels; /* front matter `labels:`, the page's own words for measures */
+    size_t n_labels;
     size_t body_offset; /* byte offset of the body in the file */
     int body_line;      /* 1-based file line where the body starts */
     bool is_home;
@@ -247,6 +258,9 @@ typedef struct {
 } bp_page;
 
 void page_free(bp_page *p);
+/* What page p calls measure m in its tables, levels and charts: its
+ * `labels:` word, else the measure's own label ("Errors"). */
+const char *page_measure_label(const bp_page *p, sim_measure m);
 
 /* ------------------------------------------------------------ the site */
 

@@ -254,8 +254,10 @@ int expand_compare(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
         memcpy(rows, given, sizeof given[0] * (size_t)n_given);
     for (size_t r = 0; r < nr; r++) {
         sim_measure m = rows[r];
-        buf_printf(out, "<tr data-measure=\"%s\"><th scope=\"row\">%s</th><td data-label=\"Goal\">",
-                   sim_measure_name(m), fmt_measure_label(m));
+        buf_printf(out, "<tr data-measure=\"%s\"><th scope=\"row\">",
+                   sim_measure_name(m));
+        expand_put_label(out, pc->page, m);
+        buf_puts(out, "</th><td data-label=\"Goal\">");
         for (size_t i = 0; i < nb; i++) {
             const sim_goal *g = &bs[i]->board->sim.goals[m];
             if (g->has_max || g->has_min) {

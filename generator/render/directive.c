@@ -70,6 +70,18 @@ int expand_err_unlisted(const ph_at *a, const word *w, const char *name, const c
     return expand_err_word(a, w, msg);
 }
 
+/* ------------------------------------------------------------ labels */
+
+void expand_put_label(buf *out, const bp_page *p, sim_measure m)
+{
+    const char *t = page_measure_label(p, m);
+    if (t[0] >= 'a' && t[0] <= 'z') {
+        buf_putc(out, (char)(t[0] - 'a' + 'A'));
+        t++;
+    }
+    buf_html_s(out, t);
+}
+
 /* ------------------------------------------------------------ figures */
 
 void expand_unique_id(page_ctx *pc, buf *out, const char *base)

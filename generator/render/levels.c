@@ -11,7 +11,7 @@
 
 /* ------------------------------------------------------------ level */
 
-static void counts_line(buf *out, const sboard *b, const bp_level *l)
+static void counts_line(buf *out, const sboard *b, const bp_level *l, const bp_page *p)
 {
     for (size_t i = 0; i < l->n_counts; i++) {
         sim_measure m = l->counts[i];
@@ -47,7 +47,16 @@ static void counts_line(buf *out, const sboard *b, const bp_level *l)
         default:
             break;
         }
-        if (noun) {
+        const char *own = page_measure_label(p, m);
+        if (own != fmt_measure_label(m) && sim_measure_unit(m) == SIM_UNIT_COUNT) {
+            fmt_number(out, v); /* "3 dead-lettered" */
+            buf_putc(out, ' ');
+            buf_html_s(out, own);
+        } else if (own != fmt_measure_label(m)) {
+            buf_html_s(out, own);
+            buf_putc(out, ' ');
+            fmt_measure(out, m, v);
+        } else if (noun) {
             fmt_number(out, v);
             buf_printf(out, " %s", noun);
         } else {
@@ -57,7 +66,8 @@ static void counts_line(buf *out, const sboard *b, const bp_level *l)
     }
 }
 
-void expand_level_goal_rows(buf *out, const sboard *b, const bp_level *l, bool json, bool live)
+void expand_level_goal_rows(buf *out, const sboard *b, const bp_level *l, const bp_page *p,
+                            bool json, bool live)
 {
     bool first = true;
     for (int m = 0; m < SIM_M_COUNT; m++) {
@@ -83,8 +93,9 @@ void expand_level_goal_rows(buf *out, const sboard *b, const bp_level *l, bool j
                 buf_puts(out, "<tr>");
             else
                 buf_printf(out, "<tr data-measure=\"%s\">", name);
-            buf_printf(out, "<th scope=\"row\">%s</th><td data-label=\"Goal\">",
-                       fmt_measure_label((sim_measure)m));
+            buf_puts(out, "<th scope=\"row\">");
+            expand_put_label(out, p, (sim_measure)m);
+            buf_puts(out, "</th><td data-label=\"Goal\">");
             buf_html(out, gt.data, gt.len);
             buf_puts(out, "</td><td data-label=\"Measured\"><span class=\"bp-num\"");
             if (live)
@@ -275,7 +286,7 @@ int expand_level(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
     }
     if (l->n_counts) {
         buf_puts(out, "<p class=\"bp-counts\" aria-live=\"polite\">");
-        counts_line(out, start, l);
+        counts_line(out, start, l, pc->page);
         buf_puts(out, "</p>\n");
     }
     /* the starting combination's pictures; each switches to its wide
@@ -305,7 +316,7 @@ int expand_level(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
                  "<th scope=\"col\">Measure</th><th scope=\"col\">Goal</th>"
                  "<th scope=\"col\">Measured</th><th scope=\"col\">Result</th></tr></thead>"
                  "\n<tbody>\n");
-        expand_level_goal_rows(out, start, l, false, false);
+        expand_level_goal_rows(out, start, l, pc->page, false, false);
         buf_puts(out, "</tbody></table></div>\n<p class=\"bp-level-status\" role=\"status\">");
         expand_level_status(out, start);
         buf_puts(out, "</p>\n<button type=\"button\" class=\"bp-reset\" hidden>Reset</button>\n");
@@ -347,14 +358,14 @@ int expand_level(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
         if (l->n_counts) {
             buf cl;
             buf_init(&cl);
-            counts_line(&cl, b, l);
+            counts_line(&cl, b, l, pc->page);
             buf_puts(out, ",\"counts\":\"");
             buf_json_str(out, cl.data, cl.len);
             buf_putc(out, '"');
             buf_free(&cl);
         }
         buf_puts(out, ",\"goals\":[");
-        expand_level_goal_rows(out, b, l, true, false);
+        expand_level_goal_rows(out, b, l, pc->page, true, false);
         buf st;
         buf_init(&st);
         expand_level_status(&st, b);

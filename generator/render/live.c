@@ -135,7 +135,7 @@ static void now_line(buf *out, const slevel *sl, const sboard *start)
 }
 
 /* The counts: a table of measures with their means, as data-measure. */
-static void counts_table(buf *out, const sboard *b, const bp_level *l)
+static void counts_table(buf *out, const sboard *b, const bp_level *l, const bp_page *p)
 {
     buf_puts(out, "<div class=\"bp-table-wrap\"><table class=\"bp-live-counts\">\n<thead><tr>"
                   "<th scope=\"col\">Measure</th><th scope=\"col\">Measured</th></tr></thead>\n"
@@ -146,9 +146,9 @@ static void counts_table(buf *out, const sboard *b, const bp_level *l)
         buf_init(&v);
         fmt_measure(&v, m, b->result.m[m].mean);
         buf_printf(out,
-                   "<tr><th scope=\"row\">%s</th><td><span class=\"bp-num\" "
-                   "data-measure=\"%s\">",
-                   fmt_measure_label(m), sim_measure_name(m));
+                   "<tr><th scope=\"row\">");
+        expand_put_label(out, p, m);
+        buf_printf(out, "</th><td><span class=\"bp-num\" data-measure=\"%s\">", sim_measure_name(m));
         buf_html(out, v.data, v.len);
         buf_puts(out, "</span></td></tr>\n");
         buf_free(&v);
@@ -255,7 +255,7 @@ static void data_block(buf *out, page_ctx *pc, const slevel *sl, const int *star
         if (!on_page)
             continue;
         buf_printf(out, "%s\"%s\":", first ? "" : ",", sim_measure_name((sim_measure)m));
-        put_json_text(out, fmt_measure_label((sim_measure)m));
+        put_json_text(out, page_measure_label(pc->page, (sim_measure)m));
         first = false;
     }
     buf_puts(out, "}}</script>\n");
@@ -301,11 +301,11 @@ int expand_live_level(page_ctx *pc, const ph_at *a, slevel *sl, buf *out)
                  "<th scope=\"col\">Measure</th><th scope=\"col\">Goal</th>"
                  "<th scope=\"col\">Measured</th><th scope=\"col\">Result</th></tr></thead>"
                  "\n<tbody>\n");
-        expand_level_goal_rows(out, start, l, false, true);
+        expand_level_goal_rows(out, start, l, pc->page, false, true);
         buf_puts(out, "</tbody></table></div>\n");
     }
     if (l->n_counts)
-        counts_table(out, start, l);
+        counts_table(out, start, l, pc->page);
     buf_puts(out, "</div></div>\n");
     int wide_w = widest_drawn(sl);
     buf_puts(out, "<figure class=\"bp-figure bp-level-board bp-live-board\">");

@@ -228,7 +228,11 @@ void expand_level_open(page_ctx *pc, buf *out, const bp_level *l, const char *cl
  * instead), each goal's measured mean and verdict; live marks them for the
  * page script (data-measure, data-goal). And its status line, "Level
  * complete" or how many goals it misses (levels.c). */
-void expand_level_goal_rows(buf *out, const sboard *b, const bp_level *l, bool json, bool live);
+/* What page p calls measure m (page_measure_label), as a table's row
+ * heading: HTML-escaped, its first letter a capital ("Dead-lettered"). */
+void expand_put_label(buf *out, const bp_page *p, sim_measure m);
+void expand_level_goal_rows(buf *out, const sboard *b, const bp_level *l, const bp_page *p,
+                            bool json, bool live);
 void expand_level_status(buf *out, const sboard *b);
 /* {{ level ID }} for a live level (live.c): sliders, the diagrams inline
  * for the script to rewrite, the wire bytes. */

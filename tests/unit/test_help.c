@@ -32,7 +32,7 @@ static void reference_names_every_measure_and_kind(void **state)
     buf_init(&b);
     help_reference(&b, NULL);
     static const char *const want[] = {"| `errors` | count | Jobs given up",
-                                       "### `payment-provider`", "| `{{ compare ID ID ... }}` |",
+                                       "### `payment-provider`", "| `{{ compare ID ID ... [rows: [MEASURE, ...]] }}` |",
                                        "| `lose_reply_of` |", "| `repeat_share` |"};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         assert_non_null(strstr(b.data, want[i]));

@@ -231,8 +231,8 @@ static void errors(void **state)
              "'summary'?\n");
     rejected("---\ntitle: x\ncolour: red\n---\n", "p",
              "content/p.md:3:1: error: unknown front matter key 'colour' (expected 'title', "
-             "'summary', 'boards', 'levels', 'charts', 'slug', 'order', 'template', 'date' or "
-             "'updated')\n");
+             "'summary', 'boards', 'levels', 'charts', 'slug', 'order', 'template', 'date', "
+             "'updated' or 'labels')\n");
     rejected("---\ntitle: x\ndate: 2025-02-29\n---\n", "p",
              "content/p.md:3:7: error: date '2025-02-29' is not a day: write it as YYYY-MM-DD, "
              "such as 2026-12-02\n");
