@@ -354,7 +354,7 @@ $(CHECK_RUNS): check-run/%:
 # (tests/bench/run.py prints the table; BENCH_RUNS=N for more runs,
 # BENCH_ONLY="wasm live" for some sections). The live rows drive Debian's
 # Chromium with playwright-core from tests/browser/package-lock.json.
-BENCH_TOOLS := $(addprefix $(BUILD)/bench/,heap fsref cmarkref simdrv drawbench)
+BENCH_TOOLS := $(addprefix $(BUILD)/bench/,heap fsref cmarkref simdrv drawbench searchbench)
 BENCH_GEN_OBJ := $(filter-out $(BUILD)/obj/generator/main.o,$(GEN_OBJ))
 
 .PHONY: bench fuzz regen
@@ -370,7 +370,7 @@ $(BUILD)/bench/cmarkref: tests/bench/cmarkref.c
 	@mkdir -p $(dir $@)
 	$(CC) $(REL_CFLAGS) $(PKG_CFLAGS) -o $@ $< $(PKG_LIBS)
 
-$(BUILD)/bench/simdrv $(BUILD)/bench/drawbench: $(BUILD)/bench/%: tests/bench/%.c $(BENCH_GEN_OBJ) $(BUILD)/libsimcore.a
+$(BUILD)/bench/simdrv $(BUILD)/bench/drawbench $(BUILD)/bench/searchbench: $(BUILD)/bench/%: tests/bench/%.c $(BENCH_GEN_OBJ) $(BUILD)/libsimcore.a
 	@mkdir -p $(dir $@)
 	$(CC) $(REL_CFLAGS) -D_DEFAULT_SOURCE -Isim-core -Igenerator $(PKG_CFLAGS) -o $@ $< \
 	  $(BENCH_GEN_OBJ) $(BUILD)/libsimcore.a $(PKG_LIBS)

@@ -10,7 +10,7 @@ numbers.
 
 Environment: BUILD (build folder, default build), BENCH_RUNS, BENCH_TMP (where
 the build-vs-Hugo outputs go; default /dev/shm when writable), BENCH_ONLY
-(some of the sections sim prove wasm live builds real serve files, space-separated;
+(some of the sections sim prove wasm live builds real serve files search, space-separated;
 all when unset)."""
 import gzip
 import json
@@ -620,6 +620,41 @@ def bench_draw(real_site):
             "", "", "", "", "")
 
 
+# ------------------------------------------------------------------ search
+
+def bench_search():
+    """The search index (search-index.js) of generated sites of 10 and 100
+    pages built with the real templates: its bytes, raw and gzipped (at most
+    150 KB gzipped at 100 pages), and the build time it adds, measured by
+    tests/bench/searchbench.c doing the build's own search work (cutting the
+    pages into sections, writing the index) alone on the pages built."""
+    sec = "Search index (search-index.js; generated pages, real templates)"
+    for n in (10, 100):
+        site = os.path.join(OUT, "site-search-%d" % n)
+        run([PY, os.path.join(HERE, "gen_site.py"), str(n), site])
+        out = os.path.join(TMP, "search-%d" % n)
+        builds = cold(build_bp, site, out, extra=REAL_TEMPLATES)
+        with open(os.path.join(out, "search-index.js"), "rb") as f:
+            data = f.read()
+        gz = len(gzip.compress(data, 9))
+        sb = [run([os.path.join(TOOLS, "searchbench"), "20", out]).json() for _ in range(RUNS)]
+        ms = med([x["ms_per_build"] for x in sb])
+        build_s = med([b.wall for b in builds])
+        row(sec, "index bytes, %d pages" % n, "%.1f KB, %.1f KB gzipped" % (len(data) / 1000, gz / 1000),
+            "", "", "", "", "≤ 150 KB gzipped at 100 pages" if n == 100 else "",
+            gz <= 150 * 1000 if n == 100 else None)
+        row(sec, "build time search adds, %d pages" % n, "%.1f ms" % ms,
+            "the whole cold build", fmt_s(build_s), "%.1f %%" % (100 * ms / 1000 / build_s),
+            "", "")
+    real = os.path.join(OUT, "real", "public", "search-index.js")
+    if os.path.exists(real):
+        with open(real, "rb") as f:
+            data = f.read()
+        row(sec, "index bytes, the real site (content/, measured numbers)",
+            "%.1f KB, %.1f KB gzipped" % (len(data) / 1000, len(gzip.compress(data, 9)) / 1000),
+            "", "", "", "", "")
+
+
 # ------------------------------------------------------------------ file writing
 
 def bench_files():
@@ -778,7 +813,7 @@ def bench_serve(tc):
 
 def build_tools():
     """The C helpers, built by make bench (Makefile, bench section)."""
-    for t in ("heap", "fsref", "simdrv", "drawbench", "cmarkref"):
+    for t in ("heap", "fsref", "simdrv", "drawbench", "cmarkref", "searchbench"):
         if not os.access(os.path.join(TOOLS, t), os.X_OK):
             log("missing %s/%s: run make bench" % (TOOLS, t))
             sys.exit(3)
@@ -818,6 +853,8 @@ def main():
                 bench_draw(real)
         if want("files"):
             bench_files()
+        if want("search"):
+            bench_search()
     finally:
         rmtree(TMP)
     load1 = os.getloadavg()

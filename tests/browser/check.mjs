@@ -10,3 +10,15 @@ export function check(ok, what) {
 export function eq(got, want, what) {
   check(got === want, `${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
 }
+
+// Wait until fn() gives a true value (polled every 20 ms) and return it;
+// after ms, fail naming what was awaited.
+export async function until(what, fn, ms = 15000) {
+  const t0 = Date.now();
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() - t0 > ms) throw new CheckFailed(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
