@@ -543,6 +543,82 @@ static void kn_source(buf *out, const bp_catalog_value *v)
     }
 }
 
+/* Where the page's boards set value v themselves to something else than
+ * the catalog: "On this page: 10 s (Title, Title)", one line per value
+ * they set, after the catalog's. Returns whether any does. */
+static bool kn_overrides(buf *out, page_ctx *pc, const bp_catalog_value *v)
+{
+    const bp_catalog *cat = pc->s->cat;
+    int kind = sim_kind_from_name(v->section), proto = sim_protocol_from_name(v->section);
+    size_t nf;
+    const field_def *fs = kind >= 0 ? fields_part(&nf) : fields_link(&nf);
+    const field_def *fd = fields_find(fs, nf, v->field);
+    if ((kind < 0 && proto < 0) || !fd)
+        return false;
+    size_t bit = (size_t)(fd - fs);
+    buf cat_text;
+    buf_init(&cat_text);
+    field_format(&cat_text, fd, kind >= 0 ? (const void *)&cat->kinds[kind]
+                                          : (const void *)&cat->protocols[proto]);
+    /* the distinct values the boards set, each with the boards that set it */
+    buf vals[8], who[8];
+    size_t nv = 0, last[8];
+    for (size_t i = 0; i < pc->page->n_boards; i++) {
+        const sboard *sb = site_board_file(pc->s, pc->page->boards[i].path);
+        const bp_board *b = sb ? sb->board : NULL;
+        size_t n_items = !b ? 0 : kind >= 0 ? b->sim.n_parts : b->sim.n_links;
+        for (size_t k = 0; k < n_items; k++) {
+            const void *target;
+            if (kind >= 0) {
+                if (b->sim.parts[k].kind != (sim_kind)kind || !(b->part_set[k].bits & (1ull << bit)))
+                    continue;
+                target = &b->sim.parts[k];
+            } else {
+                if (b->sim.links[k].protocol != (sim_protocol)proto ||
+                    !(b->link_set[k].bits & (1ull << bit)))
+                    continue;
+                target = &b->sim.links[k];
+            }
+            buf t;
+            buf_init(&t);
+            field_format(&t, fd, target);
+            buf_putc(&t, '\0');
+            t.len--; /* t.data is a string */
+            size_t j = 0;
+            while (j < nv && strcmp(vals[j].data, t.data) != 0)
+                j++;
+            if (strcmp(t.data, cat_text.data ? cat_text.data : "") == 0 || (j == nv && nv == 8)) {
+                buf_free(&t);
+                continue;
+            }
+            if (j == nv) {
+                vals[nv] = t;
+                last[nv] = (size_t)-1;
+                buf_init(&who[nv++]);
+            } else {
+                buf_free(&t);
+            }
+            if (last[j] != i) { /* each board once per value */
+                if (who[j].len)
+                    buf_puts(&who[j], ", ");
+                buf_puts(&who[j], b->title);
+                last[j] = i;
+            }
+        }
+    }
+    for (size_t j = 0; j < nv; j++) {
+        buf_puts(out, "<br><span class=\"bp-override\">On this page: ");
+        buf_html(out, vals[j].data, vals[j].len);
+        buf_puts(out, " (");
+        buf_html(out, who[j].data, who[j].len);
+        buf_puts(out, ")</span>");
+        buf_free(&vals[j]);
+        buf_free(&who[j]);
+    }
+    buf_free(&cat_text);
+    return nv > 0;
+}
+
 #define KN_MAX_NAMES 17
 
 int expand_key_numbers(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
@@ -578,28 +654,38 @@ int expand_key_numbers(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out
         return rc;
     if (n == 1)
         nr = kn_default(pc, rows);
-    buf_puts(out, "<div class=\"bp-table-wrap\"><table class=\"bp-key-numbers bp-reflow\">\n"
-                  "<caption>Defaults from the catalog behind this page's boards (a board "
-                  "may override any of them), and where each comes from.</caption>\n"
-                  "<thead><tr><th scope=\"col\">Number</th><th scope=\"col\">Value</th>"
-                  "<th scope=\"col\">Source</th></tr></thead>\n<tbody>\n");
+    buf body;
+    buf_init(&body);
+    bool overridden = false;
     for (size_t i = 0; i < nr; i++) {
         const bp_catalog_value *v = rows[i];
-        buf_printf(out, "<tr data-key=\"");
-        buf_html_s(out, v->section);
-        buf_putc(out, '.');
-        buf_html_s(out, v->field);
-        buf_puts(out, "\"><th scope=\"row\">");
-        buf_html_s(out, v->label);
-        buf_puts(out, "</th><td data-label=\"Value\">");
-        buf_html_s(out, v->text);
-        buf_puts(out, "</td><td data-label=\"Source\">");
-        kn_source(out, v);
-        buf_puts(out, "</td></tr>\n");
+        buf_printf(&body, "<tr data-key=\"");
+        buf_html_s(&body, v->section);
+        buf_putc(&body, '.');
+        buf_html_s(&body, v->field);
+        buf_puts(&body, "\"><th scope=\"row\">");
+        buf_html_s(&body, v->label);
+        buf_puts(&body, "</th><td data-label=\"Value\">");
+        buf_html_s(&body, v->text);
+        overridden |= kn_overrides(&body, pc, v);
+        buf_puts(&body, "</td><td data-label=\"Source\">");
+        kn_source(&body, v);
+        buf_puts(&body, "</td></tr>\n");
     }
     if (nr == 0)
-        buf_puts(out, "<tr><td colspan=\"3\">The boards on this page set every value that "
+        buf_puts(&body, "<tr><td colspan=\"3\">The boards on this page set every value that "
                       "decides their duplicates themselves.</td></tr>\n");
+    buf_puts(out, "<div class=\"bp-table-wrap\"><table class=\"bp-key-numbers bp-reflow\">\n"
+                  "<caption>Defaults from the catalog behind this page's boards (a board "
+                  "may override any of them), and where each comes from.");
+    if (overridden)
+        buf_puts(out, " Where a board on this page sets its own value, the row gives it "
+                      "under the catalog's.");
+    buf_puts(out, "</caption>\n"
+                  "<thead><tr><th scope=\"col\">Number</th><th scope=\"col\">Value</th>"
+                  "<th scope=\"col\">Source</th></tr></thead>\n<tbody>\n");
+    buf_put(out, body.data, body.len);
+    buf_free(&body);
     buf_puts(out, "</tbody></table></div>\n");
     return 0;
 }
