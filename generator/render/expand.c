@@ -294,18 +294,25 @@ static int expand_inline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *o
     }
     if (strncmp(expr, "catalog.", 8) == 0) {
         char *section = expr + 8, *field = strchr(section, '.');
-        if (!field || filter) {
+        if (!field || (filter && strcmp(filter, "number") != 0)) {
             expand_err_word(a, &w[0],
-                            "a catalog value is {{ catalog.SECTION.FIELD }}, without a filter");
+                            "a catalog value is {{ catalog.SECTION.FIELD }}, with no filter but "
+                            "'| number'");
             goto out;
         }
         *field++ = '\0';
         const bp_catalog_value *v = expand_catalog_value(a, &w[0], section, field);
         if (!v)
             goto out;
+        buf t;
+        buf_init(&t);
+        buf_puts(&t, v->text);
+        if (filter) /* '| number': "5" of "5 tries" */
+            bare_number(&t);
         buf_puts(out, "<span class=\"bp-num\">");
-        buf_html_s(out, v->text);
+        buf_html(out, t.data, t.len);
         buf_puts(out, "</span>");
+        buf_free(&t);
         rc = 0;
         goto out;
     }
