@@ -322,7 +322,7 @@ unit-tests: test-build
 # scripts that take seconds, two at a time; each prints one line, or its
 # log when it fails. No browser, no package installs (the scripts' tools
 # come with `make test-deps`). `make test` runs everything.
-CHECK_SCRIPTS ?= golden cli cache includes ownership html serve prove docs
+CHECK_SCRIPTS ?= golden cli cache includes ownership html serve prove docs words
 CHECK_ROUNDS ?= 20
 CHECK_JOBS ?= 2
 CHECK_LOG := $(BUILD)/check

@@ -118,6 +118,9 @@ static const doc_line traffic_key_docs[] = {
                      "content as an earlier job, with a new message ID."},
     {"poison", "Share of jobs whose message fails on every delivery, wherever it is handled "
                "(a poison message): the broker delivers it `tries` times, then gives up."},
+    {"noun", "What the pages call one unit of this traffic, in one word (`transfer`, `order`, "
+             "`reading`; the plural adds an s): timelines, drawings and numbers say \"transfer "
+             "2\", \"0 in 20,000 transfers\"."},
 };
 
 static const doc_line kind_docs[] = {
@@ -442,7 +445,10 @@ static void traffic(buf *b, const bp_catalog *cat)
         cell(b, doc_of(traffic_key_docs, N_OF(traffic_key_docs), keys[i]));
         if (cat) {
             const bp_catalog_value *v = catalog_find(cat, "traffic", keys[i]);
-            buf_printf(b, " | %s", v ? v->text : "required");
+            buf_printf(b, " | %s",
+                       v                               ? v->text
+                       : strcmp(keys[i], "noun") == 0 ? "from `op`: payment, or update for set"
+                                                       : "required");
         }
         buf_puts(b, " |\n");
     }

@@ -183,11 +183,11 @@ void fmt_json_number(buf *b, double x)
 const char *fmt_measure_label(sim_measure m)
 {
     static const char *const labels[SIM_M_COUNT] = {
-        "Jobs",
+        "Arrivals",
         "Deliveries",
         "Effects",
         "Duplicates",
-        "Charged twice",
+        "Charged more than once",
         "Lost writes",
         "Errors",
         "Error rate",

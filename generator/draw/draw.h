@@ -142,6 +142,10 @@ double draw_text_width(const char *s, double size_px, bool bold);
 /* The words a diagram's badge uses for a duplicate-check policy ("ID check
  * in transaction"), for text that must agree with the pictures. */
 const char *draw_policy_words(sim_idempotency i);
+/* What the answers on link i of board b are called: a broker's answer to a
+ * publish is a confirm, else by protocol (ack, reply, response); the same
+ * word on the board, its timeline and the settings notes. */
+const char *draw_link_reply_word(const bp_board *b, size_t i, bool plural);
 
 /* The version of the library that draws (cairo's, "1.16.0"), for cache
  * keys: another version may draw other bytes. Static string. */

@@ -141,7 +141,10 @@ void dpart_facts(const bp_board *b, size_t i, char facts[][128], dcolor *colors,
     L = S_live_part(lv, b, i, "crash_after_effect");
     if (dpart_handles(p->kind) && (p->crash_after_effect > 0 || L)) {
         fmt_label_percent(a, sizeof a, p->crash_after_effect);
-        S_setting(facts[*n], 128, &marks[*n], "crashes after ", a, " of effects", L);
+        /* with a commit of its own to crash after, the prose's "before the commit" */
+        bool commits = p->crash_after_commit > 0 || S_publishes(b, i, false);
+        S_setting(facts[*n], 128, &marks[*n],
+                  commits ? "crashes before the commit: " : "crashes after the effect: ", a, "", L);
         colors[(*n)++] = DC_FAIL;
     }
     L = S_live_part(lv, b, i, "fail");
@@ -154,7 +157,7 @@ void dpart_facts(const bp_board *b, size_t i, char facts[][128], dcolor *colors,
     L = S_live_part(lv, b, i, "crash_after_commit");
     if (dpart_handles(p->kind) && (p->crash_after_commit > 0 || L) && *n < 8) {
         fmt_label_percent(a, sizeof a, p->crash_after_commit);
-        S_setting(facts[*n], 128, &marks[*n], "crashes after ", a, " of commits", L);
+        S_setting(facts[*n], 128, &marks[*n], "crashes after the commit: ", a, "", L);
         colors[(*n)++] = DC_FAIL;
     }
     L = S_live_part(lv, b, i, "lease");
@@ -199,7 +202,7 @@ void dpart_facts(const bp_board *b, size_t i, char facts[][128], dcolor *colors,
     }
 }
 
-/* The fault lines of link i in words: "20% of acks lost", "ack of job 3 lost",
+/* The fault lines of link i in words: "20% of acks lost", "ack of payment 3 lost",
  * "transactional". Returns how many (at most 4). */
 size_t dlink_faults(const bp_board *b, size_t i, char out[][160], dmarks *marks, const dlives *lv)
 {
@@ -217,7 +220,7 @@ size_t dlink_faults(const bp_board *b, size_t i, char out[][160], dmarks *marks,
     L = S_live_link(lv, b, i, "lose_reply");
     if (l->lose_reply > 0 || L) {
         fmt_label_percent(pct, sizeof pct, l->lose_reply);
-        snprintf(words, sizeof words, " of %s lost", dreply_word(l->protocol, true));
+        snprintf(words, sizeof words, " of %s lost", draw_link_reply_word(b, i, true));
         S_setting(out[n], 160, &marks[n], "", pct, words, L);
         n++;
     }
@@ -225,7 +228,7 @@ size_t dlink_faults(const bp_board *b, size_t i, char out[][160], dmarks *marks,
         buf t;
         buf_init(&t);
         bool many = l->n_lose_reply_of > 1;
-        buf_printf(&t, "%s of job%s ", dreply_word(l->protocol, many), many ? "s" : "");
+        buf_printf(&t, "%s of %s ", draw_link_reply_word(b, i, many), board_noun(b, many));
         size_t shown = l->n_lose_reply_of > 6 ? 5 : l->n_lose_reply_of;
         for (size_t k = 0; k < shown; k++) {
             if (k > 0)

@@ -169,7 +169,7 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
     size_t np = b->sim.n_parts;
     int *lane_of = xmalloc(np * sizeof *lane_of);
     bool *present = xcalloc(np, sizeof *present);
-    int *effects = NULL;   /* standing effects per job and handler, to word "charged twice" */
+    int *effects = NULL;   /* standing effects per message and handler: "charged twice" */
     int *publishes = NULL; /* a handler's (or its relay's) publishes per job */
     bool *second = S_second_hop(b);
     bool *publisher = xcalloc(np, sizeof *publisher); /* parts whose publishes are traced */
@@ -200,6 +200,7 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
     }
     bool *consumed = xcalloc(n, sizeof *consumed);
     const char *verb = b->sim.traffic.op == SIM_OP_SET ? "written" : "charged";
+    const char *noun = board_noun(b, false);
     for (size_t i = 0; i < n; i++) {
         if (consumed[i])
             continue;
@@ -214,7 +215,8 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
             if (publisher[e->part])
                 break; /* its publishes are drawn, with their tries */
             if (q >= 0 && b->sim.parts[q].kind == SIM_KIND_BROKER)
-                S_item(out, DTL_ARROW, lane, lane_of[q], DC_LINE, e, xasprintf("job %lld", job));
+                S_item(out, DTL_ARROW, lane, lane_of[q], DC_LINE, e,
+                       xasprintf("%s %lld", noun, job));
             break;
         }
         case SIM_TR_SEND:
@@ -236,7 +238,7 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
                 snprintf(try_s, sizeof try_s, ", try %lld", (long long)e->detail);
             /* the second hop carries the first handler's event about the job */
             S_item(out, lost ? DTL_LOST : DTL_ARROW, lane, lane_of[q], lost ? DC_FAIL : DC_LINE, e,
-                   xasprintf("%sjob %lld%s%s", second[q] ? "event of " : "", job, try_s,
+                   xasprintf("%s%s %lld%s%s", second[q] ? "event of " : "", noun, job, try_s,
                              lost ? " lost" : ""));
             break;
         }
@@ -256,9 +258,7 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
                 }
             }
             S_item(out, lost ? DTL_LOST : DTL_ARROW, lane, lane_of[q], lost ? DC_FAIL : DC_LINE, e,
-                   lost ? xasprintf("call for job %lld lost", job)
-                        : xasprintf("%s job %lld",
-                                    b->sim.traffic.op == SIM_OP_SET ? "write" : "charge", job));
+                   xasprintf("call for %s %lld%s", noun, job, lost ? " lost" : ""));
             break;
         }
         case SIM_TR_REPLY:
@@ -297,10 +297,10 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
                 char try_s[32] = "";
                 if (e->detail > 1)
                     snprintf(try_s, sizeof try_s, ", try %lld", (long long)e->detail);
-                t = xasprintf("job %lld%s%s", job, try_s, lost ? " lost" : "");
+                t = xasprintf("%s %lld%s%s", noun, job, try_s, lost ? " lost" : "");
             } else {
                 int k = ++publishes[e->job];
-                t = xasprintf("event of job %lld%s%s", job, k > 1 ? " again" : "",
+                t = xasprintf("event of %s %lld%s%s", noun, job, k > 1 ? " again" : "",
                               lost ? " lost" : "");
             }
             S_item(out, lost ? DTL_LOST : DTL_ARROW, lane, lane_of[q], lost ? DC_FAIL : DC_LINE, e,
@@ -312,11 +312,11 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
              * of the same job is news */
             if (e->copy > 0)
                 S_item(out, DTL_OTHER_MARK, lane, lane, DC_FAIL, e,
-                       xasprintf("job %lld queued again (copy %d)", job, e->copy + 1));
+                       xasprintf("%s %lld queued again (copy %d)", noun, job, e->copy + 1));
             break;
         case SIM_TR_DEDUP:
             S_item(out, DTL_SKIP, lane, lane, DC_SKIP, e,
-                   xasprintf("job %lld: ID seen, publish dropped", job));
+                   xasprintf("%s %lld: ID seen, publish dropped", noun, job));
             break;
         case SIM_TR_CONFIRM: {
             int q = S_peer(b, e, true);
@@ -327,31 +327,31 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
         }
         case SIM_TR_CLAIM:
             S_item(out, DTL_OTHER_MARK, lane, lane, DC_MUTED, e,
-                   xasprintf("%s of job %lld claimed", bkey ? "key" : "ID", job));
+                   xasprintf("%s of %s %lld claimed", bkey ? "key" : "ID", noun, job));
             break;
         case SIM_TR_FAILED:
             S_item(out, DTL_OTHER_MARK, lane, lane, DC_FAIL, e,
-                   xasprintf("job %lld failed%s", job, e->detail ? ": poison message" : ""));
+                   xasprintf("%s %lld failed%s", noun, job, e->detail ? ": poison message" : ""));
             break;
         case SIM_TR_HELD:
             S_item(out, DTL_SKIP, lane, lane, DC_SKIP, e,
-                   xasprintf("job %lld: claimed by another copy, held", job));
+                   xasprintf("%s %lld: claimed by another copy, held", noun, job));
             break;
         case SIM_TR_OUTBOX: {
             /* stored with the commit of the effect it goes with */
             if (S_join_effect(out, e, "event in outbox"))
                 break;
             S_item(out, DTL_OTHER_MARK, lane, lane, DC_MUTED, e,
-                   xasprintf("event of job %lld in outbox", job));
+                   xasprintf("event of %s %lld in outbox", noun, job));
             break;
         }
         case SIM_TR_SKIP:
             S_item(out, DTL_SKIP, lane, lane, DC_SKIP, e,
-                   xasprintf("job %lld: %s seen, skipped", job, bkey ? "key" : "ID"));
+                   xasprintf("%s %lld: %s seen, skipped", noun, job, bkey ? "key" : "ID"));
             break;
         case SIM_TR_PROVIDER_SKIP:
             S_item(out, DTL_PROV_SKIP, lane, lane, DC_SKIP, e,
-                   xasprintf("job %lld: key seen, not %s again", job, verb));
+                   xasprintf("%s %lld: key seen, not %s again", noun, job, verb));
             break;
         case SIM_TR_EFFECT: {
             int h = S_handler(b, e);
@@ -360,11 +360,11 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
             const char *v = second[h] ? "handled" : verb;
             char *t;
             if (e->detail == 1 && k == 2)
-                t = xasprintf("job %lld %s twice", job, v);
+                t = xasprintf("%s %lld %s twice", noun, job, v);
             else if (e->detail == 1 && k > 2)
-                t = xasprintf("job %lld %s %d times", job, v, k);
+                t = xasprintf("%s %lld %s %d times", noun, job, v, k);
             else
-                t = xasprintf("job %lld %s", job, v);
+                t = xasprintf("%s %lld %s", noun, job, v);
             S_item(out, e->detail == 1 ? DTL_DUPLICATE : DTL_EFFECT, lane, lane,
                    e->detail == 1 ? DC_FAIL : DC_INK, e, t);
             break;
@@ -374,15 +374,16 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
             if (*c > 0)
                 (*c)--;
             S_item(out, DTL_OTHER_MARK, lane, lane, DC_MUTED, e,
-                   xasprintf("job %lld rolled back", job));
+                   xasprintf("%s %lld rolled back", noun, job));
             break;
         }
         case SIM_TR_CALL_FAILED:
             S_item(out, DTL_OTHER_MARK, lane, lane, DC_FAIL, e,
-                   xasprintf("call for job %lld failed", job));
+                   xasprintf("call for %s %lld failed", noun, job));
             break;
         case SIM_TR_CRASH:
-            S_item(out, DTL_CRASH, lane, lane, DC_FAIL, e, xasprintf("crashed (job %lld)", job));
+            S_item(out, DTL_CRASH, lane, lane, DC_FAIL, e,
+                   xasprintf("crashed (%s %lld)", noun, job));
             break;
         case SIM_TR_RESTART:
             S_item(out, DTL_RESTART, lane, lane, DC_MUTED, e, xstrdup("restarted"));
@@ -393,24 +394,24 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
                 S_join_effect(out, e, bkey ? "key recorded" : "ID recorded"))
                 break;
             S_item(out, DTL_OTHER_MARK, lane, lane, DC_MUTED, e,
-                   xasprintf("%s of job %lld recorded", bkey ? "key" : "ID", job));
+                   xasprintf("%s of %s %lld recorded", bkey ? "key" : "ID", noun, job));
             break;
         }
         case SIM_TR_TIMEOUT: {
             int q = S_peer(b, e, true);
             sim_protocol pr = q >= 0 ? S_protocol(b, e->part, q) : SIM_PROTO_HTTP2;
             bool confirm = q >= 0 && publisher[e->part] && b->sim.parts[q].kind == SIM_KIND_BROKER;
-            S_item(
-                out, DTL_OTHER_MARK, lane, lane, DC_MUTED, e,
-                xasprintf("no %s for job %lld", confirm ? "confirm" : dreply_word(pr, false), job));
+            S_item(out, DTL_OTHER_MARK, lane, lane, DC_MUTED, e,
+                   xasprintf("no %s for %s %lld", confirm ? "confirm" : dreply_word(pr, false),
+                             noun, job));
             break;
         }
         case SIM_TR_GIVE_UP:
             S_item(out, DTL_OTHER_MARK, lane, lane, DC_FAIL, e,
-                   xasprintf("job %lld given up", job));
+                   xasprintf("%s %lld given up", noun, job));
             break;
         case SIM_TR_DROPPED:
-            S_item(out, DTL_LOST, lane, lane, DC_FAIL, e, xasprintf("job %lld dropped", job));
+            S_item(out, DTL_LOST, lane, lane, DC_FAIL, e, xasprintf("%s %lld dropped", noun, job));
             break;
         case SIM_TR_RECEIVE:
         case SIM_TR_ACKED:
@@ -685,7 +686,8 @@ static void S_alt(const bp_board *b, const dtimeline_layout *l, buf *alt)
     }
     buf_puts(alt, "Timeline");
     if (l->n_items)
-        buf_printf(alt, " of jobs %lld to %lld", (long long)lo, (long long)hi);
+        buf_printf(alt, lo == hi ? " of %s %lld" : " of %s %lld to %lld", board_noun(b, lo != hi),
+                   (long long)lo, (long long)hi);
     buf_puts(alt, ", in event order (not to scale), between ");
     for (size_t i = 0; i < l->n_lanes; i++) {
         if (i)

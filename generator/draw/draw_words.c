@@ -20,6 +20,14 @@ const char *dreply_word(sim_protocol p, bool plural)
     return plural ? "responses" : "response";
 }
 
+const char *draw_link_reply_word(const bp_board *b, size_t i, bool plural)
+{
+    const sim_link *l = &b->sim.links[i];
+    if (b->sim.parts[l->to].kind == SIM_KIND_BROKER)
+        return plural ? "confirms" : "confirm";
+    return dreply_word(l->protocol, plural);
+}
+
 const char *drequest_word(sim_protocol p, bool plural)
 {
     if (p == SIM_PROTO_AMQP)

@@ -104,6 +104,7 @@ static void key_common(buf *key, const char *what, const bp_board *b)
     cache_key(key, &b->sim, &lim, false);
     put_str(key, b->id);
     put_str(key, b->title);
+    put_str(key, b->noun);
     put_str(key, b->sim.id);
     put_u64(key, b->sim.n_parts);
     for (size_t i = 0; i < b->sim.n_parts; i++) {

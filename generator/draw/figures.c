@@ -120,7 +120,8 @@ static void board_notes(const sboard *b, const sim_measure *counted, size_t n_co
         any_goal |= b->result.goals[m].present;
     static const sim_measure shown[] = {SIM_M_DUPLICATES, SIM_M_CHARGED_TWICE, SIM_M_LOST_WRITES,
                                         SIM_M_ERRORS};
-    static const char *const words[] = {"duplicates", "charged twice", "lost writes", "errors"};
+    static const char *const words[] = {"duplicates", "charged more than once", "lost writes",
+                                        "errors"};
     for (size_t k = 0; k < sizeof shown / sizeof shown[0]; k++) {
         sim_measure m = shown[k];
         bool counted_here = false;

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* A part id reference (links, traffic): returns the index or -1 (reported). */
 static int part_ref(const bp_board *b, const char *path, const ynode *v, const char *what, diag *d)
@@ -339,6 +340,15 @@ static void load_traffic(bp_board *b, const char *path, const ynode *tn, const b
         const char *names[] = {sim_op_name(SIM_OP_CHARGE), sim_op_name(SIM_OP_SET)};
         if (yread_enum(path, v, "operation", names, SIM_OP_COUNT, &x, d) == 0)
             t->op = (sim_op)x;
+    }
+    if ((v = ymap_get(tn, "noun")) && yread_text(path, v, "noun", &b->noun, d) == 0) {
+        /* one word the pages say for a unit of traffic: "transfer", "order" */
+        if (!b->noun[0] || strpbrk(b->noun, " \t") || strcasecmp(b->noun, "job") == 0)
+            diag_error(d, YPATH(path, v), v->line, v->col,
+                       "traffic noun '%s' is one word for what a reader calls one unit of "
+                       "traffic, such as 'transfer' or 'reading' (the plural adds an s)",
+                       b->noun);
+        b->nouns = xasprintf("%ss", b->noun);
     }
     if ((v = ymap_get(tn, "arrivals"))) {
         const char *names[] = {sim_arrivals_name(SIM_ARRIVALS_POISSON),

@@ -75,7 +75,7 @@ static const field_def link_fields[] = {
 static const char *const board_keys[] = {"id",    "title",   "seed",  "replications", "parts",
                                          "links", "traffic", "goals", "expect"};
 static const char *const traffic_keys[] = {"from",     "jobs",         "over",  "op",
-                                           "arrivals", "repeat_share", "poison"};
+                                           "arrivals", "repeat_share", "poison", "noun"};
 
 const char *const *board_top_keys(size_t *n)
 {

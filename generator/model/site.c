@@ -28,7 +28,18 @@ void board_free(bp_board *b)
     free(b->path);
     free(b->id);
     free(b->title);
+    free(b->noun);
+    free(b->nouns);
     free(b);
+}
+
+const char *board_noun(const bp_board *b, bool plural)
+{
+    if (b && b->noun)
+        return plural ? b->nouns : b->noun;
+    if (b && b->sim.traffic.op == SIM_OP_SET)
+        return plural ? "updates" : "update";
+    return plural ? "payments" : "payment";
 }
 
 int board_part_index(const bp_board *b, const char *id)

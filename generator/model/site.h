@@ -61,6 +61,8 @@ typedef struct bp_board {
     char *path; /* the file it came from (as given) */
     char *id;
     char *title;
+    char *noun, *nouns;     /* traffic.noun and its plural: what one unit of traffic is to a
+                               reader ("transfer"); NULL: from the operation */
     sim_board sim;          /* ready to run; sim.parts/links owned here */
     bp_part_info *parts;    /* parallel to sim.parts */
     bp_fieldset *part_set;  /* parallel to sim.parts: fields the board gave */
@@ -124,6 +126,11 @@ typedef struct bp_catalog {
 void board_free(bp_board *b);
 /* Index of the part with this id, or -1. */
 int board_part_index(const bp_board *b, const char *id);
+
+/* What one unit of the board's traffic is called on a page: traffic.noun,
+ * else "payment" for op: charge and "update" for op: set; plural adds an s
+ * ("payments"). Never the simulator's "job". */
+const char *board_noun(const bp_board *b, bool plural);
 void catalog_free(bp_catalog *c);
 /* A catalog value by section and field, or NULL. */
 const bp_catalog_value *catalog_find(const bp_catalog *c, const char *section, const char *field);

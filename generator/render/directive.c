@@ -176,7 +176,7 @@ void expand_goal_text(buf *b, sim_measure m, const sim_goal *g)
         fmt_measure(b, m, g->max);
     } else if (g->has_max) {
         if (g->max == 0 && u == SIM_UNIT_COUNT) {
-            buf_puts(b, "none");
+            buf_puts(b, "none allowed");
             return;
         }
         buf_puts(b, u == SIM_UNIT_SECONDS ? "under " : "at most ");

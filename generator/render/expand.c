@@ -132,7 +132,7 @@ static int value_text(buf *out, const sboard *b, sim_measure m, const char *filt
                      sim_measure_name(m));
             return -1;
         }
-        numbers_rate(out, &rt);
+        numbers_rate(out, &rt, board_noun(b->board, true));
     } else if (!gr->present) {
         snprintf(err, errn, "'| %s' needs a goal on '%s', and board '%s' sets none", filter,
                  sim_measure_name(m), b->board->id);
@@ -189,7 +189,7 @@ static int setting_text(buf *out, const bp_board *bb, const char *path, char *er
     if (n == 2 && strcmp(segs[0], "traffic") == 0) {
         rc = 0;
         if (strcmp(segs[1], "jobs") == 0)
-            buf_printf(out, "%lld jobs", (long long)t->jobs);
+            buf_printf(out, "%lld %s", (long long)t->jobs, board_noun(bb, t->jobs != 1));
         else if (strcmp(segs[1], "over") == 0)
             fmt_duration_us(out, t->over_us);
         else if (strcmp(segs[1], "op") == 0)

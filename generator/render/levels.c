@@ -22,7 +22,7 @@ static void counts_line(buf *out, const sboard *b, const bp_level *l, const bp_p
         const char *noun = NULL;
         switch (m) {
         case SIM_M_JOBS:
-            noun = one ? "job" : "jobs";
+            noun = board_noun(b->board, !one);
             break;
         case SIM_M_DELIVERIES:
             noun = one ? "delivery" : "deliveries";
@@ -36,7 +36,7 @@ static void counts_line(buf *out, const sboard *b, const bp_level *l, const bp_p
             noun = one ? "duplicate" : "duplicates";
             break;
         case SIM_M_CHARGED_TWICE:
-            noun = "charged twice";
+            noun = "charged more than once";
             break;
         case SIM_M_LOST_WRITES:
             noun = one ? "lost write" : "lost writes";

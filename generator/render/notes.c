@@ -13,7 +13,7 @@
 
 /* ------------------------------------------------------------ how the numbers were measured */
 
-/* What a board is set up to do, as clauses of HTML ("40 charge jobs
+/* What a board is set up to do, as clauses of HTML ("40 payments
  * arriving at random (Poisson) over 4 s", "Consumer: no duplicate check"):
  * the block below says the ones every board shares once, and each board's
  * row only the rest. */
@@ -74,10 +74,8 @@ static void describe_board(clauses *cl, const bp_board *b)
     const sim_traffic *t = &b->sim.traffic;
     buf out;
     buf_init(&out);
-    buf_printf(&out, "%lld ", (long long)t->jobs);
-    buf_puts(&out, t->op == SIM_OP_CHARGE ? "charge" : "set");
-    buf_printf(&out, " job%s arriving %s over ", t->jobs == 1 ? "" : "s",
-               t->arrivals == SIM_ARRIVALS_POISSON ? "at random (Poisson)" : "evenly");
+    buf_printf(&out, "%lld %s arriving %s over ", (long long)t->jobs,
+               board_noun(b, t->jobs != 1), t->arrivals == SIM_ARRIVALS_POISSON ? "at random (Poisson)" : "evenly");
     fmt_duration_us(&out, t->over_us);
     if (t->repeat_share > 0) {
         buf_puts(&out, ", ");
@@ -100,17 +98,17 @@ static void describe_board(clauses *cl, const bp_board *b)
             buf_puts(&out, " lost");
             cl_add(cl, &out, "lose-request %zu", i);
         }
-        const char *replies = l->protocol == SIM_PROTO_AMQP ? "ack" : "response";
+        const char *replies = draw_link_reply_word(b, i, false);
         if (l->lose_reply > 0) {
             fmt_ratio(&out, l->lose_reply);
-            buf_printf(&out, " of %ss to ", replies);
+            buf_printf(&out, " of %s to ", draw_link_reply_word(b, i, true));
             buf_html_s(&out, from);
             buf_puts(&out, " lost");
             cl_add(cl, &out, "lose-reply %zu", i);
         }
         for (size_t k = 0; k < l->n_lose_reply_of; k++)
-            buf_printf(&out, "%s first %s of job %lld lost", k ? ", and the" : "the", replies,
-                       (long long)l->lose_reply_of[k]);
+            buf_printf(&out, "%s first %s of %s %lld lost", k ? ", and the" : "the", replies,
+                       board_noun(b, false), (long long)l->lose_reply_of[k]);
         if (l->n_lose_reply_of > 0)
             cl_add(cl, &out, "lose-reply-of %zu", i);
     }
@@ -118,9 +116,9 @@ static void describe_board(clauses *cl, const bp_board *b)
         const sim_part *p = &b->sim.parts[i];
         if (p->crash_after_effect > 0) {
             buf_html_s(&out, b->parts[i].label);
-            buf_puts(&out, " crashes after ");
+            buf_puts(&out, p->crash_after_commit > 0 ? " crashes before the commit: "
+                                                     : " crashes after the effect: ");
             fmt_ratio(&out, p->crash_after_effect);
-            buf_puts(&out, " of effects");
             cl_add(cl, &out, "crash %zu", i);
         }
         if (p->kind == SIM_KIND_PROVIDER && p->fail > 0) {
@@ -151,9 +149,10 @@ static void describe_board(clauses *cl, const bp_board *b)
             fmt_duration_us(&out, from->timeout_us);
             buf_puts(&out, " without a confirm");
         }
-        buf_puts(&out, from->message_id == SIM_MESSAGE_ID_PRODUCER
-                           ? ", one message ID per job"
-                           : ", a new message ID each time");
+        if (from->message_id == SIM_MESSAGE_ID_PRODUCER)
+            buf_printf(&out, ", one message ID per %s", board_noun(b, false));
+        else
+            buf_puts(&out, ", a new message ID each time");
         cl_add(cl, &out, "publisher %zu", i);
     }
     for (size_t i = 0; i < b->sim.n_parts; i++) {

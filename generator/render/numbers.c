@@ -1,9 +1,9 @@
 /* numbers.c — how a measured number reads when the bare mean would claim
  * more than the runs show (sim-core/MODEL.md "Intervals"):
- *   a rare count    "0 in 10,000 jobs (at most 3 per 10,000 at 95 %)"
+ *   a rare count    "0 in 10,000 payments (at most 3 per 10,000 at 95 %)"
  *   its mean ± ci   "0 (at most 0.15 at 95 %)", in the mean's own unit
  *   a paired diff   "−104.7 ± 4.4" (b − a on the same runs)
- *   a p99 of few    "2.1 s (the slowest of 20 jobs)"
+ *   a p99 of few    "2.1 s (the slowest of 20 payments)"
  * Used by the value placeholders (expand.c) and the compare table
  * (compare.c). */
 #include "render/render_internal.h"
@@ -54,9 +54,9 @@ static void put_bound(buf *out, double x)
     buf_puts(out, s);
 }
 
-void numbers_rate(buf *out, const sim_rate *rt)
+void numbers_rate(buf *out, const sim_rate *rt, const char *nouns)
 {
-    /* per 100, 1,000, 10,000 ... jobs: the smallest scale at which the
+    /* per 100, 1,000, 10,000 ... units of traffic: the smallest scale at which the
      * upper bound is at least 1 */
     int64_t scale = 100;
     while (scale < 1000000000 && rt->hi * (double)scale < 1)
@@ -64,7 +64,7 @@ void numbers_rate(buf *out, const sim_rate *rt)
     put_grouped(out, rt->count);
     buf_puts(out, " in ");
     put_grouped(out, rt->trials);
-    buf_puts(out, " jobs (");
+    buf_printf(out, " %s (", nouns);
     if (rt->one_sided) {
         buf_puts(out, "at most ");
     } else {
@@ -153,6 +153,6 @@ void numbers_p99_note(buf *out, const sboard *b, sim_measure m)
         b->result.latency_samples < 100) {
         buf_puts(out, " (the slowest of ");
         put_grouped(out, b->result.latency_samples);
-        buf_puts(out, " jobs)");
+        buf_printf(out, " %s)", board_noun(b->board, true));
     }
 }

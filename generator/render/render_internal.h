@@ -160,7 +160,7 @@ void expand_svg_size(const char *svg, int *w, int *h);
  * or -1 (reported). */
 int expand_board_figure(page_ctx *pc, sboard *b, const ph_at *a, const char *file_stem, int wide_w,
                         buf *out);
-/* The goal as words: "none", "under 40 s", "at least 99%". */
+/* The goal as words: "none allowed", "under 40 s", "at least 99%". */
 void expand_goal_text(buf *b, sim_measure m, const sim_goal *g);
 
 /* The board, level or chart with this id among the page's (NULL when not
@@ -242,7 +242,7 @@ int expand_live_level(page_ctx *pc, const ph_at *a, slevel *sl, buf *out);
 
 /* A fault count as a rate with its exact interval: "0 in 10,000 jobs (at
  * most 3 per 10,000 at 95 %)". */
-void numbers_rate(buf *out, const sim_rate *rt);
+void numbers_rate(buf *out, const sim_rate *rt, const char *nouns);
 /* 0 with the board's rate of m in *rt when that rate is what to quote
  * (sim_rate.preferred), else -1. */
 int numbers_preferred_rate(const sboard *b, sim_measure m, sim_rate *rt);

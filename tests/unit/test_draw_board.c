@@ -601,7 +601,7 @@ static void words_on_the_picture(void **state)
     assert_non_null(strstr(s, ">5% of requests lost</text>"));
     assert_non_null(strstr(s, ">10% of responses lost</text>"));
     assert_non_null(strstr(s, ">provider idempotency key</text>"));
-    assert_non_null(strstr(s, ">crashes after 1% of effects</text>"));
+    assert_non_null(strstr(s, ">crashes after the effect: 1%</text>"));
     assert_non_null(strstr(s, ">keys kept 24 h</text>"));
     assert_non_null(strstr(s, ">1 vCPU · 2 GB</text>"));
     assert_non_null(strstr(s, "stroke-dasharray")); /* the external provider */
@@ -609,7 +609,7 @@ static void words_on_the_picture(void **state)
     fx_board_free(b);
     b = fx_mini();
     s = render(b, NULL, 0, DTEXT_ELEMENTS);
-    assert_non_null(strstr(s, ">ack of job 3 lost</text>"));
+    assert_non_null(strstr(s, ">ack of payment 3 lost</text>"));
     assert_non_null(strstr(s, ">ID check in transaction</text>"));
     free(s);
     fx_board_free(b);
@@ -629,7 +629,7 @@ static void words_on_the_picture(void **state)
     b->sim.parts[0].message_id = SIM_MESSAGE_ID_PER_PUBLISH;
     s = render(b, NULL, 0, DTEXT_ELEMENTS);
     assert_non_null(strstr(s, ">outbox, relayed every 2 s</text>"));
-    assert_non_null(strstr(s, ">crashes after 1% of commits</text>"));
+    assert_non_null(strstr(s, ">crashes after the commit: 1%</text>"));
     assert_non_null(strstr(s, ">claim held 30 s</text>"));
     assert_non_null(strstr(s, ">drops repeated IDs for 5 min</text>"));
     assert_non_null(strstr(s, ">a new ID every try</text>"));

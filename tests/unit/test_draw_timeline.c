@@ -47,7 +47,7 @@ static void lost_ack_then_skip(void **state)
     assert_int_equal(lost->to_lane, 1);
     /* the repeat is skipped, nothing is charged twice */
     assert_int_equal(count(&l, DTL_SKIP), 1);
-    assert_string_equal(find(&l, DTL_SKIP)->text, "job 3: ID seen, skipped");
+    assert_string_equal(find(&l, DTL_SKIP)->text, "payment 3: ID seen, skipped");
     assert_int_equal(count(&l, DTL_EFFECT), 5);
     assert_int_equal(count(&l, DTL_DUPLICATE), 0);
     /* rows go down in trace order, no two on the same height */
@@ -73,8 +73,8 @@ static void lost_ack_then_skip(void **state)
     assert_int_equal(draw_timeline(b, tr, n, FX_LOOK, &svg, &alt, err, sizeof err), 0);
     assert_true(fx_wellformed(&svg));
     assert_non_null(strstr(svg.data, ">ack 3 lost</text>"));
-    assert_non_null(strstr(svg.data, ">job 3: ID seen, skipped</text>"));
-    assert_non_null(strstr(svg.data, ">job 3, try 2</text>"));
+    assert_non_null(strstr(svg.data, ">payment 3: ID seen, skipped</text>"));
+    assert_non_null(strstr(svg.data, ">payment 3, try 2</text>"));
     assert_non_null(strstr(svg.data, ">lost message</text>"));
     assert_non_null(strstr(svg.data, "<title>Timeline: Delivered twice, charged once</title>"));
     assert_non_null(strstr(alt.data, "ack 3 lost"));
@@ -108,7 +108,7 @@ static void duplicate_charge_highlighted(void **state)
     char err[256];
     assert_int_equal(dtimeline_layout_make(m, b, tr, n, DRAW_WIDE, &l, err, sizeof err), 0);
     assert_int_equal(count(&l, DTL_DUPLICATE), 1);
-    assert_string_equal(find(&l, DTL_DUPLICATE)->text, "job 3 charged twice");
+    assert_string_equal(find(&l, DTL_DUPLICATE)->text, "payment 3 charged twice");
     assert_int_equal(find(&l, DTL_DUPLICATE)->color, DC_FAIL);
     assert_int_equal(count(&l, DTL_SKIP), 0);
     dtimeline_layout_free(&l);
@@ -118,7 +118,7 @@ static void duplicate_charge_highlighted(void **state)
     buf_init(&alt);
     assert_int_equal(draw_timeline(b, tr, n, FX_LOOK, &svg, &alt, err, sizeof err), 0);
     assert_true(fx_wellformed(&svg));
-    assert_non_null(strstr(svg.data, "font-weight=\"bold\" fill=\"#b42318\">job 3 charged twice<"));
+    assert_non_null(strstr(svg.data, "font-weight=\"bold\" fill=\"#b42318\">payment 3 charged twice<"));
     assert_non_null(strstr(alt.data, "6 charges applied, 1 of them duplicates."));
     buf_free(&svg);
     buf_free(&alt);
@@ -149,10 +149,10 @@ static void crash_restart_marks(void **state)
     char err[256];
     assert_int_equal(dtimeline_layout_make(m, b, tr, n, DRAW_WIDE, &l, err, sizeof err), 0);
     assert_int_equal(count(&l, DTL_CRASH), 1);
-    assert_string_equal(find(&l, DTL_CRASH)->text, "crashed (job 1)");
+    assert_string_equal(find(&l, DTL_CRASH)->text, "crashed (payment 1)");
     assert_int_equal(count(&l, DTL_RESTART), 1);
     assert_int_equal(count(&l, DTL_DUPLICATE), 1);
-    assert_string_equal(find(&l, DTL_DUPLICATE)->text, "job 1 charged twice");
+    assert_string_equal(find(&l, DTL_DUPLICATE)->text, "payment 1 charged twice");
     assert_int_equal(count(&l, DTL_LOST), 0);
     dtimeline_layout_free(&l);
     dcanvas_free(m);
@@ -162,7 +162,7 @@ static void crash_restart_marks(void **state)
     assert_int_equal(draw_timeline(b, tr, n, FX_LOOK, &svg, &alt, err, sizeof err), 0);
     assert_true(fx_wellformed(&svg));
     assert_non_null(strstr(svg.data, ">crash</text>")); /* in the legend */
-    assert_non_null(strstr(alt.data, "crashed (job 1); restarted"));
+    assert_non_null(strstr(alt.data, "crashed (payment 1); restarted"));
     buf_free(&svg);
     buf_free(&alt);
     fx_board_free(b);
@@ -236,13 +236,13 @@ static void record_in_transaction_is_one_row(void **state)
     char err[256];
     assert_int_equal(dtimeline_layout_make(m, b, tr, n, DRAW_WIDE, &l, err, sizeof err), 0);
     assert_int_equal(count(&l, DTL_OTHER_MARK), 0);
-    assert_string_equal(find(&l, DTL_EFFECT)->text, "job 1 charged, ID recorded");
+    assert_string_equal(find(&l, DTL_EFFECT)->text, "payment 1 charged, ID recorded");
     dtimeline_layout_free(&l);
     /* recorded after the effect, in a step of its own: a row of its own */
     b->sim.parts[2].idempotency = SIM_IDEM_KEY_AFTER_EFFECT;
     assert_int_equal(dtimeline_layout_make(m, b, tr, n, DRAW_WIDE, &l, err, sizeof err), 0);
     assert_int_equal(count(&l, DTL_OTHER_MARK), 1);
-    assert_string_equal(find(&l, DTL_EFFECT)->text, "job 1 charged");
+    assert_string_equal(find(&l, DTL_EFFECT)->text, "payment 1 charged");
     dtimeline_layout_free(&l);
     dcanvas_free(m);
     fx_board_free(b);
@@ -290,14 +290,14 @@ static void outbox_relay_publishes_twice(void **state)
     char err[256];
     assert_int_equal(dtimeline_layout_make(m, b, tr, n, DRAW_WIDE, &l, err, sizeof err), 0);
     const char *want[] = {
-        "job 1 charged, event in outbox, ID recorded",
-        "event of job 1",
+        "payment 1 charged, event in outbox, ID recorded",
+        "event of payment 1",
         "confirm 1 lost",
-        "event of job 1 again",
-        "job 1 queued again (copy 2)",
+        "event of payment 1 again",
+        "payment 1 queued again (copy 2)",
         "confirm 1",
-        "job 1 handled",
-        "job 1 handled twice",
+        "payment 1 handled",
+        "payment 1 handled twice",
     };
     for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
         bool found = false;

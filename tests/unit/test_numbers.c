@@ -25,25 +25,25 @@ static void rate_phrases(void **state)
     (void)state;
     buf b;
     buf_init(&b);
-    /* none in 20 runs of 1,000 jobs: the rule of three, 3 / 20,000 */
+    /* none in 20 runs of 1,000 payments: the rule of three, 3 / 20,000 */
     sim_rate r = sim_rate_of(0, 20000, false);
-    numbers_rate(&b, &r);
-    want(&b, "0 in 20,000 jobs (at most 1.5 per 10,000 at 95 %)");
+    numbers_rate(&b, &r, "payments");
+    want(&b, "0 in 20,000 payments (at most 1.5 per 10,000 at 95 %)");
     r = sim_rate_of(0, 10000, true);
-    numbers_rate(&b, &r);
-    want(&b, "0 in 10,000 jobs (at most 3 per 10,000 at 95 %)");
+    numbers_rate(&b, &r, "readings");
+    want(&b, "0 in 10,000 readings (at most 3 per 10,000 at 95 %)");
     /* Clopper–Pearson for 12 in 10,000: 0.000620 to 0.002096 */
     r = sim_rate_of(12, 10000, true);
-    numbers_rate(&b, &r);
-    want(&b, "12 in 10,000 jobs (0.62 to 2.1 per 1,000 at 95 %)");
+    numbers_rate(&b, &r, "payments");
+    want(&b, "12 in 10,000 payments (0.62 to 2.1 per 1,000 at 95 %)");
     /* a common count moves to a larger unit */
     r = sim_rate_of(300, 1000, false);
-    numbers_rate(&b, &r);
-    want(&b, "300 in 1,000 jobs (27 to 34 per 100 at 95 %)");
+    numbers_rate(&b, &r, "payments");
+    want(&b, "300 in 1,000 payments (27 to 34 per 100 at 95 %)");
     /* one in a million: per 1,000,000 or finer */
     r = sim_rate_of(0, 2000000, false);
-    numbers_rate(&b, &r);
-    want(&b, "0 in 2,000,000 jobs (at most 1.5 per 1,000,000 at 95 %)");
+    numbers_rate(&b, &r, "payments");
+    want(&b, "0 in 2,000,000 payments (at most 1.5 per 1,000,000 at 95 %)");
 }
 
 static void diffs(void **state)
@@ -157,7 +157,7 @@ static void pairs_and_p99(void **state)
     buf b;
     buf_init(&b);
     numbers_p99_note(&b, &a, SIM_M_LATENCY_P99); /* 50 jobs: the largest */
-    want(&b, " (the slowest of 50 jobs)");
+    want(&b, " (the slowest of 50 payments)");
     numbers_p99_note(&b, &a, SIM_M_LATENCY_P50);
     assert_null(b.data && b.len ? b.data : NULL);
     a.result.latency_samples = 100;
