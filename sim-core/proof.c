@@ -217,6 +217,36 @@ static sim_model *driven_model(const sim_board *b, const sim_limits *lim, char *
     return m;
 }
 
+int sim_prove_estimate(const sim_board *b, const sim_limits *lim, const sim_prove_opts *o,
+                       int64_t *runs, int64_t *events, char *msg, size_t n)
+{
+    sim_limits def = sim_limits_default();
+    if (!lim)
+        lim = &def;
+    if (sim_board_hops(b) == 0) { /* the check's sentence */
+        sim_model_free(driven_model(b, lim, msg, n));
+        return -1;
+    }
+    if (check_opts(b, o, msg, n) != 0)
+        return -1;
+    prover p = {b, lim, o, driven_model(b, lim, msg, n), {0}, 0, NULL, 0, false};
+    if (!p.m)
+        return -1;
+    p.m->drive = &p.ch;
+    sim_counts c;
+    int rc = run_one(&p, NULL, 0, NULL, &c, msg, n);
+    if (rc == 0) {
+        double e = estimate(&p.ch, o->faults);
+        *runs = e < 9e18 ? (int64_t)e : INT64_MAX;
+        double per = (double)sim_events_estimate(b, NULL, NULL);
+        double w = e * (per > (double)c.events ? per : (double)c.events);
+        *events = w < 9e18 ? (int64_t)w : INT64_MAX;
+    }
+    choice_free(&p.ch);
+    sim_model_free(p.m);
+    return rc;
+}
+
 int sim_prove(const sim_board *b, const sim_limits *lim, const sim_prove_opts *o, sim_proof *out,
               char *msg, size_t n)
 {

@@ -59,6 +59,14 @@ int sim_prove(const sim_board *b, const sim_limits *lim, const sim_prove_opts *o
               char *msg, size_t n);
 void sim_proof_free(sim_proof *p);
 
+/* What proving o on b would take, from its first run (no fault, every
+ * choice its first option) before the proof starts: *runs the runs its
+ * choice points predict (as sim_proof.estimate), *events those runs times
+ * the larger of sim_events_estimate and the first run's events. Returns 0,
+ * or -1 with a sentence in msg (as sim_prove). */
+int sim_prove_estimate(const sim_board *b, const sim_limits *lim, const sim_prove_opts *o,
+                       int64_t *runs, int64_t *events, char *msg, size_t n);
+
 /* Run board b (as sim_prove_board made it) once, with its random choices
  * taken from choices[0..n_choices) instead of random numbers: a proof's
  * counterexample, event for event. trace (NULL: none) gets its events,

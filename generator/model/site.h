@@ -349,6 +349,8 @@ typedef struct {
     /* run/: the board's claim proved (board->claim), when it has one */
     bool proved;
     sim_proof proof;
+    int64_t proof_events; /* its estimate (sim_prove_estimate), in the build's budget */
+    int64_t proof_share;  /* its share of the budget while it runs (0: none given) */
     bool cx_drawn, cx_failed;
     sfigure cx; /* the shortest counterexample's timeline */
 } sboard;

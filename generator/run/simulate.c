@@ -126,6 +126,40 @@ static void find_repeats(site *s, item_list *l)
     free(slots);
 }
 
+/* The proofs' part of the budget, after the runs' *total: each board's
+ * claim by sim_prove_estimate (its first run only), reported at the claim
+ * that crosses SITE_MAX_EVENTS. A board the proof cannot run is left to
+ * prove_claims to report. Returns -1 when over. */
+static int proof_budget(site *s, int64_t *total)
+{
+    for (size_t i = 0; i < s->n_boards; i++) {
+        sboard *b = s->boards[i];
+        b->proof_events = 0;
+        if (!b->board || !b->board->claim.present || b->proved)
+            continue;
+        const bp_board *bb = b->board;
+        const bp_claim *c = &bb->claim;
+        sim_prove_opts o = {c->measure, c->sometimes, c->jobs, c->faults, 0, false};
+        sim_board pb = sim_prove_board(&bb->sim, c->jobs);
+        int64_t runs = 0, events = 0;
+        char msg[512];
+        if (sim_prove_estimate(&pb, &s->lim, &o, &runs, &events, msg, sizeof msg) != 0)
+            continue;
+        b->proof_events = events;
+        *total = events > INT64_MAX - *total ? INT64_MAX : *total + events;
+        if (*total <= SITE_MAX_EVENTS)
+            continue;
+        diag_error(&s->d, bb->path, bb->expect_pos.line, bb->expect_pos.col,
+                   "this board's proof of %d jobs with up to %d faults needs about %lld runs "
+                   "and may take up to %lld simulated events, which brings the site's to %lld; "
+                   "the limit is %d per build (about half a minute): lower jobs or faults",
+                   c->jobs, c->faults, (long long)runs, (long long)events, (long long)*total,
+                   SITE_MAX_EVENTS);
+        return -1;
+    }
+    return 0;
+}
+
 /* The budget, before anything runs: the first board, level or chart with
  * which the build's bound passes SITE_MAX_EVENTS is reported there. Then
  * each variant gets its share of the budget, in proportion to its bound,
@@ -159,6 +193,13 @@ static int budget(site *s, item_list *l)
                    "replications%s",
                    what, (long long)group, (long long)total, SITE_MAX_EVENTS, fewer);
         return -1;
+    }
+    if (proof_budget(s, &total) != 0)
+        return -1;
+    for (size_t i = 0; i < s->n_boards; i++) {
+        sboard *b = s->boards[i];
+        b->proof_share =
+            simulate_event_share(b->proof_events, total, SITE_MAX_EVENTS, s->lim.max_board_events);
     }
     for (size_t i = 0; i < l->n; i++) {
         run_item *it = &l->v[i];
@@ -373,8 +414,11 @@ static void prove_claims(site *s)
         const bp_claim *c = &bb->claim;
         sim_prove_opts o = {c->measure, c->sometimes, c->jobs, c->faults, 0, false};
         sim_board pb = sim_prove_board(&bb->sim, c->jobs);
+        sim_limits lim = s->lim; /* its share of the budget (proof_budget) */
+        if (b->proof_share > 0)
+            lim.max_board_events = b->proof_share;
         char msg[512];
-        if (sim_prove(&pb, &s->lim, &o, &b->proof, msg, sizeof msg) != 0) {
+        if (sim_prove(&pb, &lim, &o, &b->proof, msg, sizeof msg) != 0) {
             diag_error(&s->d, bb->path, bb->expect_pos.line, bb->expect_pos.col, "%s", msg);
             continue;
         }

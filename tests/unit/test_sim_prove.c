@@ -204,7 +204,11 @@ static void budget_and_brute_force(void **state)
     assert_non_null(strstr(msg, "more than the work budget allows"));
     o.max_runs = 0;
     assert_int_equal(sim_prove(&b, NULL, &o, &p, msg, sizeof msg), 0);
-    int64_t runs = p.runs;
+    int64_t runs = p.runs, est_runs = 0, est_events = 0;
+    /* the estimate before the proof is the proof's own, and bounds its events */
+    assert_int_equal(sim_prove_estimate(&b, NULL, &o, &est_runs, &est_events, msg, sizeof msg), 0);
+    assert_int_equal(est_runs, p.estimate);
+    assert_true(est_events >= est_runs * (p.events / p.executions));
     sim_proof_free(&p);
     o.brute = true;
     assert_int_equal(sim_prove(&b, NULL, &o, &p, msg, sizeof msg), 0);
@@ -216,6 +220,8 @@ static void budget_and_brute_force(void **state)
     assert_int_equal(sim_prove(&b, NULL, &o, &p, msg, sizeof msg), -1);
     o.measure = SIM_M_GHOST_EVENTS;
     assert_int_equal(sim_prove(&b, NULL, &o, &p, msg, sizeof msg), -1);
+    assert_non_null(strstr(msg, "two hops"));
+    assert_int_equal(sim_prove_estimate(&b, NULL, &o, &est_runs, &est_events, msg, sizeof msg), -1);
     assert_non_null(strstr(msg, "two hops"));
 }
 
