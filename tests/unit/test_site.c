@@ -339,7 +339,8 @@ static void prose_edit_rewrites_little(void **state)
     free(err);
     size_t files = gt_count_files(s->out);
     ino_t svg = inode(s->out, "retries/alpha.svg"), css = inode(s->out, "static/style.css"),
-          page = inode(s->out, "retries/index.html"), json = inode(s->out, "retries/results.json");
+          page = inode(s->out, "retries/index.html"), json = inode(s->out, "retries/results.json"),
+          index = inode(s->out, "search-index.js");
 
     /* one word of prose */
     char *path = xasprintf("%s/retries.md", s->content);
@@ -356,16 +357,22 @@ static void prose_edit_rewrites_little(void **state)
     counts(err, &w2, &u2);
     assert_non_null(strstr(err, "(0 simulated, 2 from the cache)"));
     free(err);
-    assert_int_equal(w2, 1); /* the page; everything else is linked from the last build */
+    /* the page and the search index, which holds its words; everything else
+     * is linked from the last build */
+    assert_int_equal(w2, 2);
     assert_int_equal(w2 + u2, w1 + u1);
     assert_int_equal(gt_count_files(s->out), files);
     assert_true(inode(s->out, "retries/alpha.svg") == svg);
     assert_true(inode(s->out, "static/style.css") == css);
     assert_true(inode(s->out, "retries/results.json") == json);
     assert_true(inode(s->out, "retries/index.html") != page);
+    assert_true(inode(s->out, "search-index.js") != index);
     char *html = read_out(s->out, "retries/index.html");
     assert_non_null(strstr(html, "Code holds"));
     free(html);
+    char *found = read_out(s->out, "search-index.js");
+    assert_non_null(strstr(found, "holds"));
+    free(found);
 }
 
 typedef struct {
