@@ -312,7 +312,8 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
              * of the same job is news */
             if (e->copy > 0)
                 S_item(out, DTL_OTHER_MARK, lane, lane, DC_FAIL, e,
-                       xasprintf("%s %lld queued again (copy %d)", noun, job, e->copy + 1));
+                       e->copy == 1 ? xasprintf("%s %lld queued twice", noun, job)
+                                    : xasprintf("%s %lld queued %d times", noun, job, e->copy + 1));
             break;
         case SIM_TR_DEDUP:
             S_item(out, DTL_SKIP, lane, lane, DC_SKIP, e,

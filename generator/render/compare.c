@@ -676,11 +676,11 @@ int expand_key_numbers(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out
         buf_puts(&body, "<tr><td colspan=\"3\">The boards on this page set every value that "
                       "decides their duplicates themselves.</td></tr>\n");
     buf_puts(out, "<div class=\"bp-table-wrap\"><table class=\"bp-key-numbers bp-reflow\">\n"
-                  "<caption>Defaults from the catalog behind this page's boards (a board "
-                  "may override any of them), and where each comes from.");
+                  "<caption>The values this page's boards start from, unless a board sets "
+                  "its own, and where each comes from.");
     if (overridden)
         buf_puts(out, " Where a board on this page sets its own value, the row gives it "
-                      "under the catalog's.");
+                      "under the usual one.");
     buf_puts(out, "</caption>\n"
                   "<thead><tr><th scope=\"col\">Number</th><th scope=\"col\">Value</th>"
                   "<th scope=\"col\">Source</th></tr></thead>\n<tbody>\n");

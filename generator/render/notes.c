@@ -418,8 +418,8 @@ void expand_measured(page_ctx *pc, buf *out)
                   "crashes and restarts, and each duplicate check as written.</p>\n");
     buf_puts(out, "<p>It leaves out network partitions, broker crashes and message loss inside "
                   "the broker, clock skew, backpressure on the users, a provider's own retries, "
-                  "partial writes and limits on the size of the key record. Defaults come from "
-                  "the catalog");
+                  "partial writes and limits on the size of the key record. What a board "
+                  "does not set takes the usual values listed under Key numbers");
     if (s->cfg.about) {
         buf_puts(out, "; <a href=\"");
         buf_puts(out, p->is_home ? "" : "../");

@@ -73,6 +73,9 @@ static tmpl *template_for(site *s, tmpl_lib *lib, strset *named, const char *nam
 
 /* The nav and pages lists of a page, made item by item while its template
  * renders (tmpl_list_lazy): a list of every page costs one item at a time. */
+/* The most pages the header's menu lists itself. */
+#define SITE_MENU_MAX 40
+
 typedef struct {
     bp_page **order; /* the nav is its first n_nav items */
     size_t n_order, n_nav;
@@ -109,6 +112,10 @@ static void nav_vars(const site *s, tmpl_scope *sc, page_lists *l, const bp_page
     size_t n_order = s->n_order;
     *l = (page_lists){order, n_order, s->n_nav_items, current, root};
     tmpl_list_lazy(sc, "nav", l->n_nav, fill_nav, l);
+    /* the header's menu of every page, so each is one step from any other;
+     * a larger site's menu ends at the home page's full list */
+    tmpl_list_lazy(sc, "contents", n_order < SITE_MENU_MAX ? n_order : SITE_MENU_MAX, fill_nav, l);
+    tmpl_set_text(sc, "contents_more", n_order > SITE_MENU_MAX ? "more" : "");
     tmpl_list_lazy(sc, "pages", with_pages ? n_order : 0, fill_pages, l);
     size_t at = current && current->nav_pos < n_order && order[current->nav_pos] == current
                     ? current->nav_pos

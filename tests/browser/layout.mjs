@@ -163,8 +163,8 @@ async function inspect({ minText, darkMax, lightMin, dark }) {
 
   // the nav: no item alone on its line (unless each line holds one)
   // (in a grid the items stand in columns, and a short last row is a table's)
-  const items = [...document.querySelectorAll('header nav li, header nav > a')].filter(shown);
-  const navList = document.querySelector('header nav ul');
+  const items = [...document.querySelectorAll('header nav.bp-nav li, header nav > a')].filter(shown);
+  const navList = document.querySelector('header nav.bp-nav ul');
   if (items.length > 1 && !(navList && getComputedStyle(navList).display === 'grid')) {
     const lines = new Map();
     for (const it of items) {

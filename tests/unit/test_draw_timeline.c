@@ -294,7 +294,7 @@ static void outbox_relay_publishes_twice(void **state)
         "event of payment 1",
         "confirm 1 lost",
         "event of payment 1 again",
-        "payment 1 queued again (copy 2)",
+        "payment 1 queued twice",
         "confirm 1",
         "payment 1 handled",
         "payment 1 handled twice",
