@@ -81,4 +81,29 @@ done
 build -q
 same_as_first "edited drawing"
 [ $fail = 1 ] || echo "cache: edited drawings were drawn again"
+# 4. a proof: a warm build takes it from the cache (no second .proof file,
+#    the same pages), and one whose runs were edited (runs, after magic, key
+#    length, key and six 8-byte fields... the fifth field) is proved again
+sed -i -e 's/^expect: .*//' -e 's/idempotency: none/idempotency: key-in-transaction/' content/boards/mini.yaml
+printf 'expect: {never: duplicates, jobs: 2, faults: 1}\n' >>content/boards/mini.yaml
+printf '\n{{ proof mini }}\n' >>content/page.md
+build -q || { echo "cache: the build with a proof failed:"; cat "$work/err.txt"; exit 1; }
+rm -rf "$work/first"
+cp -a public "$work/first"
+proof=$(ls cache/*.proof)
+[ "$(echo "$proof" | wc -l)" = 1 ] || { echo "cache: expected one proof entry: $proof"; fail=1; }
+runs=$(grep -o 'data-runs="[0-9]*"' public/page/index.html)
+touch -d '2000-01-01' "$proof"; before=$(stat -c %Y "$proof")
+build -q
+same_as_first "cached proof"
+[ "$(stat -c %Y "$proof")" = "$before" ] || { echo "cache: a warm build proved again"; fail=1; }
+poke "$proof" "6 + 8 + klen + 32" "$(python3 -c 'import struct; print(struct.pack("<q", 4242).hex())')"
+build -q
+if grep -rq '4,242\|4242' public; then
+  echo "cache: a proof edited in the cache was published"
+  fail=1
+fi
+same_as_first "edited proof"
+[ -n "$runs" ] || { echo "cache: the page states no proof"; fail=1; }
+[ $fail = 1 ] || echo "cache: a proof is taken from the cache, an edited one proved again ($runs)"
 exit $fail

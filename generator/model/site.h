@@ -350,7 +350,6 @@ typedef struct {
     bool proved;
     sim_proof proof;
     int64_t proof_events; /* its estimate (sim_prove_estimate), in the build's budget */
-    int64_t proof_share;  /* its share of the budget while it runs (0: none given) */
     bool cx_drawn, cx_failed;
     sfigure cx; /* the shortest counterexample's timeline */
 } sboard;
@@ -429,6 +428,8 @@ typedef struct {
     size_t runs;       /* simulations done */
     size_t cached;     /* results taken from the cache */
     size_t shared;     /* variants identical to another, simulated once */
+    int64_t events_run; /* events the distinct variants took (cached ones too): the
+                         * build's budget left for proofs is what they did not */
 } site;
 
 /* An empty site for these options (messages to stderr); free with site_free. */

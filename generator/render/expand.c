@@ -562,6 +562,11 @@ static const struct {
     {{"timeline", "{{ timeline ID }}",
       "A sequence diagram of a small board's run, event by event."},
      expand_timeline},
+    {{"proof", "{{ proof ID }}",
+      "What a board's claim `expect: {never: MEASURE, jobs: N, faults: K}` proved, in the "
+      "reader's words: how many ways N jobs can meet up to K faults, that none has the "
+      "measure, and what the proof does not cover."},
+     expand_proof},
     {{"level", "{{ level ID }}",
       "A playable level: the reader picks options and sees each goal "
       "pass or fail (see docs/levels.md)."},

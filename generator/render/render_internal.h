@@ -218,6 +218,16 @@ int expand_figure(page_ctx *pc, const fig_spec *f, buf *out);
 int expand_compare(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out);
 int expand_key_numbers(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out);
 int expand_level(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out);
+/* {{ proof ID }} (proof.c): what the board's `never` claim proved. */
+int expand_proof(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out);
+/* The board of {{ DIRECTIVE ID }} (proof, counterexample: the claim it
+ * needs is never, sometimes), proved; else NULL after reporting. */
+sboard *proof_board(page_ctx *pc, const ph_at *a, word *w, size_t n, const char *directive);
+/* The faults a proof of board b chooses: "lost messages, crashes or
+ * failures" (nothing when none); the sentence of what a proof of jobs and
+ * faults covers and what not. */
+void proof_fault_kinds(buf *out, const bp_board *b);
+void proof_scope(buf *out, const bp_board *b, int jobs, int faults);
 /* "The board as it starts: CHOICE: OPTION; ..." for a level whose choices
  * start at opts (levels.c; live.c writes the same under its controls). */
 void expand_level_start(buf *out, const bp_level *l, const int *opts);

@@ -258,28 +258,59 @@ int cache_read(const char *path, size_t max, char **data, size_t *len)
     return ok ? 0 : -1;
 }
 
-bool cache_get(const char *dir, const buf *key, sim_result *out)
+/* The entry of key in dir (suffix: its kind), sealed and with exactly this
+ * key: *data (the caller frees) and a reader past the key; else NULL. */
+static char *open_entry(const char *dir, const buf *key, const char *suffix, reader *r)
 {
-    char *path = cache_path(dir, key, ".bin");
+    char *path = cache_path(dir, key, suffix);
     char *data = NULL;
     size_t len = 0;
     int rc = cache_read(path, (size_t)256 << 20, &data, &len);
     free(path);
     if (rc != 0)
-        return false;
+        return NULL;
     if (!cache_unseal(data, &len)) {
         free(data);
-        return false;
+        return NULL;
     }
-    reader r = {data, len, false};
+    *r = (reader){data, len, false};
     char magic[sizeof MAGIC - 1];
-    get(&r, magic, sizeof magic);
-    int64_t klen = get_i64(&r);
-    bool ok = !r.bad && memcmp(magic, MAGIC, sizeof magic) == 0 && klen == (int64_t)key->len &&
-              r.left >= key->len && memcmp(r.p, key->data, key->len) == 0;
+    get(r, magic, sizeof magic);
+    int64_t klen = get_i64(r);
+    if (r->bad || memcmp(magic, MAGIC, sizeof magic) != 0 || klen != (int64_t)key->len ||
+        r->left < key->len || memcmp(r->p, key->data, key->len) != 0) {
+        free(data);
+        return NULL;
+    }
+    r->p += key->len;
+    r->left -= key->len;
+    return data;
+}
+
+/* Write the entry: MAGIC, the key, body, sealed (a temporary file renamed). */
+static void put_entry(const char *dir, const buf *key, const char *suffix, const buf *body)
+{
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+        return;
+    buf b;
+    buf_init(&b);
+    buf_put(&b, MAGIC, sizeof MAGIC - 1);
+    put_i64(&b, (int64_t)key->len);
+    buf_put(&b, key->data, key->len);
+    buf_put(&b, body->data, body->len);
+    cache_seal(&b);
+    char *final = cache_path(dir, key, suffix);
+    file_write_atomic(final, b.data, b.len);
+    free(final);
+    buf_free(&b);
+}
+
+bool cache_get(const char *dir, const buf *key, sim_result *out)
+{
+    reader r;
+    char *data = open_entry(dir, key, ".bin", &r);
+    bool ok = data != NULL;
     if (ok) {
-        r.p += key->len;
-        r.left -= key->len;
         memset(out, 0, sizeof *out);
         out->replications = (int)get_i64(&r);
         get(&r, out->m, sizeof out->m);
@@ -334,17 +365,75 @@ bool cache_get(const char *dir, const buf *key, sim_result *out)
 
 void cache_put(const char *dir, const buf *key, const sim_result *r)
 {
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-        return;
     buf b;
     buf_init(&b);
-    buf_put(&b, MAGIC, sizeof MAGIC - 1);
-    put_i64(&b, (int64_t)key->len);
-    buf_put(&b, key->data, key->len);
     put_result(&b, r);
-    cache_seal(&b);
-    char *final = cache_path(dir, key, ".bin");
-    file_write_atomic(final, b.data, b.len);
-    free(final);
+    put_entry(dir, key, ".bin", &b);
+    buf_free(&b);
+}
+
+/* ------------------------------------------------------------ proofs */
+
+void cache_proof_key(buf *key, const sim_board *b, const sim_limits *lim, const sim_prove_opts *o)
+{
+    cache_key(key, b, lim, false);
+    buf_puts(key, "proof\n");
+    put_i64(key, o->measure);
+    put_i64(key, o->sometimes);
+    put_i64(key, o->jobs);
+    put_i64(key, o->faults);
+}
+
+bool cache_get_proof(const char *dir, const buf *key, sim_proof *out)
+{
+    reader r;
+    char *data = open_entry(dir, key, ".proof", &r);
+    if (!data)
+        return false;
+    memset(out, 0, sizeof *out);
+    out->holds = get_i64(&r) != 0;
+    out->found = get_i64(&r) != 0;
+    out->jobs = (int)get_i64(&r);
+    out->faults = (int)get_i64(&r);
+    out->runs = get_i64(&r);
+    out->executions = get_i64(&r);
+    out->events = get_i64(&r);
+    out->estimate = get_i64(&r);
+    out->cx_faults = (int)get_i64(&r);
+    out->cx_events = get_i64(&r);
+    out->cx_value = get_f64(&r);
+    int64_t n = get_i64(&r);
+    if (!r.bad && n >= 0 && (uint64_t)n == r.left) {
+        out->n_choices = (size_t)n;
+        out->choices = xmalloc(n ? (size_t)n : 1);
+        get(&r, out->choices, (size_t)n);
+    } else {
+        r.bad = true;
+    }
+    bool ok = !r.bad && r.left == 0;
+    if (!ok)
+        sim_proof_free(out);
+    free(data);
+    return ok;
+}
+
+void cache_put_proof(const char *dir, const buf *key, const sim_proof *p)
+{
+    buf b;
+    buf_init(&b);
+    put_i64(&b, p->holds);
+    put_i64(&b, p->found);
+    put_i64(&b, p->jobs);
+    put_i64(&b, p->faults);
+    put_i64(&b, p->runs);
+    put_i64(&b, p->executions);
+    put_i64(&b, p->events);
+    put_i64(&b, p->estimate);
+    put_i64(&b, p->cx_faults);
+    put_i64(&b, p->cx_events);
+    put_f64(&b, p->cx_value);
+    put_i64(&b, (int64_t)p->n_choices);
+    buf_put(&b, (const char *)p->choices, p->n_choices);
+    put_entry(dir, key, ".proof", &b);
     buf_free(&b);
 }

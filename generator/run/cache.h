@@ -6,6 +6,7 @@
 #ifndef BP_CACHE_H
 #define BP_CACHE_H
 
+#include "proof.h"
 #include "simcore.h"
 #include "base/diag.h"
 #include "base/util.h"
@@ -41,5 +42,13 @@ bool cache_unseal(const char *data, size_t *len);
 /* Store a result (written to a temporary file and renamed, so readers never
  * see half a file). Failures are silent: the cache is only a speed-up. */
 void cache_put(const char *dir, const buf *key, const sim_result *r);
+
+/* Proofs (proof.h): the key of proving o on board b (as sim_prove_board
+ * made it) under lim; a stored proof without its trace (sim_replay of its
+ * choices gives it back), read into out (free with sim_proof_free) or
+ * stored as cache_get and cache_put do. */
+void cache_proof_key(buf *key, const sim_board *b, const sim_limits *lim, const sim_prove_opts *o);
+bool cache_get_proof(const char *dir, const buf *key, sim_proof *out);
+void cache_put_proof(const char *dir, const buf *key, const sim_proof *p);
 
 #endif

@@ -196,11 +196,6 @@ static int budget(site *s, item_list *l)
     }
     if (proof_budget(s, &total) != 0)
         return -1;
-    for (size_t i = 0; i < s->n_boards; i++) {
-        sboard *b = s->boards[i];
-        b->proof_share =
-            simulate_event_share(b->proof_events, total, SITE_MAX_EVENTS, s->lim.max_board_events);
-    }
     for (size_t i = 0; i < l->n; i++) {
         run_item *it = &l->v[i];
         it->lim = s->lim;
@@ -292,6 +287,8 @@ void simulate_site(site *s)
                        "%s", b->run_error);
         else if (ran_here && s->opt.cache)
             cache_put(s->opt.cache, &it->key, &b->result);
+        if (!b->run_failed && it->same_as == SIZE_MAX)
+            s->events_run += (int64_t)(b->result.m[SIM_M_EVENTS].mean * b->result.replications);
     }
     free(todo);
 out:
@@ -402,6 +399,37 @@ static void fault_words(buf *w, const bp_board *bb, const sim_proof *p)
         buf_puts(w, "no fault at all");
 }
 
+/* sim_prove through the cache: a proof stored by an earlier build under
+ * the same key (and within what this build's budget leaves, lim) is taken
+ * with its counterexample's events replayed from its choices; a new one is
+ * stored. Returns 0, or -1 with a sentence in msg. */
+static int prove_cached(site *s, const sim_board *pb, const sim_limits *lim,
+                        const sim_prove_opts *o, sim_proof *out, char *msg, size_t n)
+{
+    buf key;
+    buf_init(&key);
+    int rc = -1;
+    if (s->opt.cache) {
+        cache_proof_key(&key, pb, &s->lim, o);
+        if (cache_get_proof(s->opt.cache, &key, out)) {
+            if (out->events <= lim->max_board_events &&
+                (!out->found || sim_replay(pb, lim, out->choices, out->n_choices, &out->trace,
+                                           &out->n_trace, NULL, msg, n) == 0)) {
+                out->trace_truncated = out->found && out->n_trace >= lim->max_trace;
+                rc = 0;
+                goto done;
+            }
+            sim_proof_free(out); /* proved again: this build's budget says what happens */
+        }
+    }
+    rc = sim_prove(pb, lim, o, out, msg, n);
+    if (rc == 0 && s->opt.cache)
+        cache_put_proof(s->opt.cache, &key, out);
+done:
+    buf_free(&key);
+    return rc;
+}
+
 /* Prove each board's claim (expect: {never: ...}) and report one that
  * does not hold, with its shortest counterexample's faults. */
 static void prove_claims(site *s)
@@ -414,15 +442,19 @@ static void prove_claims(site *s)
         const bp_claim *c = &bb->claim;
         sim_prove_opts o = {c->measure, c->sometimes, c->jobs, c->faults, 0, false};
         sim_board pb = sim_prove_board(&bb->sim, c->jobs);
-        sim_limits lim = s->lim; /* its share of the budget (proof_budget) */
-        if (b->proof_share > 0)
-            lim.max_board_events = b->proof_share;
+        /* the proofs run one after another, each within what the build's
+         * runs and the proofs before it left of the budget */
+        sim_limits lim = s->lim;
+        int64_t left = SITE_MAX_EVENTS - s->events_run;
+        if (left < lim.max_board_events)
+            lim.max_board_events = left > 0 ? left : 1;
         char msg[512];
-        if (sim_prove(&pb, &lim, &o, &b->proof, msg, sizeof msg) != 0) {
+        if (prove_cached(s, &pb, &lim, &o, &b->proof, msg, sizeof msg) != 0) {
             diag_error(&s->d, bb->path, bb->expect_pos.line, bb->expect_pos.col, "%s", msg);
             continue;
         }
         b->proved = true;
+        s->events_run += b->proof.events;
         if (b->proof.holds)
             continue;
         const char *m = sim_measure_name(c->measure);
