@@ -36,10 +36,13 @@ class Page(html.parser.HTMLParser):
         self.ids = {}  # id -> (line, col) of its first use
         self.dups = []  # (id, line, col)
         self.links = []  # (url, line, col)
+        self.base = None  # <base href>: what relative links are read from
 
     def handle_starttag(self, tag, attrs):
         line, col = self.getpos()
         a = dict(attrs)
+        if tag == "base" and a.get("href") is not None and self.base is None:
+            self.base = a["href"]
         for key in ("id",) + (("name",) if tag == "a" else ()):
             v = a.get(key)
             if v is None:
@@ -92,6 +95,11 @@ def main(argv):
         doc = load(page, cache)
         for ident, line, col in doc.dups:
             problems.append(f"{rel}:{line}:{col}: error: id '{ident}' is used twice")
+        # a page's <base href> (an embed page's "../../") moves where its
+        # relative links start, as in a browser
+        here = os.path.dirname(page)
+        if doc.base:
+            here = os.path.normpath(os.path.join(here, doc.base))
         for url, line, col in doc.links:
             where = f"{rel}:{line}:{col}"
             u = urllib.parse.urlsplit(url)
@@ -103,7 +111,7 @@ def main(argv):
                 continue
             if u.path:
                 target = os.path.normpath(
-                    os.path.join(os.path.dirname(page), urllib.parse.unquote(u.path))
+                    os.path.join(here, urllib.parse.unquote(u.path))
                 )
                 if u.path.startswith("/"):
                     problems.append(
@@ -123,7 +131,7 @@ def main(argv):
                     problems.append(f"{where}: error: '{url}': no such file")
                     continue
             else:
-                target = page
+                target = os.path.join(here, "index.html") if doc.base else page
             if not u.fragment:
                 continue
             if not target.endswith(".html"):

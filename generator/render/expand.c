@@ -638,7 +638,18 @@ int expand_placeholder(void *ctx, const char *inner, size_t len, int line, int c
             return expand_err_word(&a, &w[0], msg);
         }
         *block = true;
-        return directives[i].expand(pc, &a, w, n, out);
+        /* whether this element needs the page script or the simulator: its
+         * embed page loads only what it needs */
+        size_t start = out->len;
+        bool page_js = pc->interactive, page_live = pc->live;
+        pc->interactive = pc->live = false;
+        int rc = directives[i].expand(pc, &a, w, n, out);
+        bool js = pc->interactive, live = pc->live;
+        pc->interactive |= page_js;
+        pc->live |= page_live;
+        if (rc == 0)
+            embed_directive(pc, name, out, start, js, live);
+        return rc;
     }
     if (n >= 2 && !(w[1].len == 1 && w[1].s[0] == '|')) {
         /* Several words but no directive: most likely a misspelt one. */

@@ -141,6 +141,15 @@ int expand_placeholder(void *ctx, const char *inner, size_t len, int line, int c
 const bp_catalog_value *expand_catalog_value(const ph_at *a, const word *w, const char *section,
                                              const char *field);
 
+/* ------------------------------------------------------------ embed.c */
+
+/* After directive's element was appended to out from start: write its
+ * embed page, SLUG/embed/ID/index.html (js, live: the element needs the
+ * page script, the simulator), and append its "Share" note with the
+ * <iframe> snippet. Only boards, compares, levels, timelines and charts. */
+void embed_directive(page_ctx *pc, const char *directive, buf *out, size_t start, bool js,
+                     bool live);
+
 /* ------------------------------------------------------------ directive.c */
 
 /* The word as a string (caller frees). */

@@ -390,6 +390,10 @@ void search_sections(page_info *pi, const char *html, size_t len)
         } else if (!closing && !strcmp(name.data, "a") && attr_value(tag, tl, "class", &val) &&
                    strstr(val.data ? val.data : "", "bp-anchor")) {
             strcpy(skip, "a"); /* a heading's "#" self-link */
+        } else if (!closing && !strcmp(name.data, "details") &&
+                   attr_value(tag, tl, "class", &val) &&
+                   strstr(val.data ? val.data : "", "bp-share")) {
+            strcpy(skip, "details"); /* a figure's Share note: its snippet */
         } else if (!closing && h && attr_value(tag, tl, "id", &val) && val.len) {
             section_begin(&c, val.data);
             heading = name.data[1] - '0';

@@ -10,7 +10,8 @@ numbers.
 
 Environment: BUILD (build folder, default build), BENCH_RUNS, BENCH_TMP (where
 the build-vs-Hugo outputs go; default /dev/shm when writable), BENCH_ONLY
-(some of the sections sim prove wasm live builds real serve files search, space-separated;
+(some of the sections sim prove wasm live builds real serve files search embed,
+space-separated;
 all when unset)."""
 import gzip
 import json
@@ -655,6 +656,29 @@ def bench_search():
             "", "", "", "", "")
 
 
+def bench_embed():
+    """A static board's embed page (render/embed.c) on the real site: what a
+    browser fetches for it, the page, the stylesheet and the largest of the
+    board's four drawings (it loads one), raw and gzipped; at most 60 KB."""
+    sec = "Embeds (SLUG/embed/ID/, the real site)"
+    out = os.path.join(TMP, "embed-real")
+    run([BP, "build", "-q", "--out", out, "--cache", os.path.join(OUT, "embed-cache")], cwd=ROOT)
+    emb = os.path.join(out, "idempotent-messages", "embed", "ship-by-order", "index.html")
+    svgs = [os.path.join(out, "idempotent-messages", "ship-by-order%s.svg" % s)
+            for s in ("", "-dark", "-narrow", "-narrow-dark")]
+    svg = max(svgs, key=os.path.getsize)
+    files = [emb, os.path.join(out, "static", "boardpress.css"), svg]
+    raw = gz = 0
+    for f in files:
+        with open(f, "rb") as h:
+            data = h.read()
+        raw += len(data)
+        gz += len(gzip.compress(data, 9))
+    row(sec, "a static board's embed page and all it loads (ship-by-order)",
+        "%.1f KB, %.1f KB gzipped" % (raw / 1000, gz / 1000), "", "", "", "",
+        "≤ 60 KB transferred", raw <= 60 * 1000)
+
+
 # ------------------------------------------------------------------ file writing
 
 def bench_files():
@@ -855,6 +879,8 @@ def main():
             bench_files()
         if want("search"):
             bench_search()
+        if want("embed"):
+            bench_embed()
     finally:
         rmtree(TMP)
     load1 = os.getloadavg()

@@ -48,15 +48,23 @@ const MIN_TEXT = 11; // CSS px (issue 17; draw.h DRAW_MIN_TEXT)
 const DARK_MAX = 0.3; // mean relative luminance of a dark drawing
 const LIGHT_MIN = 0.6;
 
-// Every page of the site: each folder with an index.html, as a URL path.
+// Every page of the site: each folder with an index.html, as a URL path;
+// of the figures' embed pages (SLUG/embed/ID/) only the first of each kind
+// (a live level, a compare, a static board), as they share one layout.
 function pages(root) {
   const out = [];
+  const embeds = [];
   const walk = (dir, rel) => {
-    if (fs.existsSync(path.join(dir, 'index.html'))) out.push(rel);
+    if (fs.existsSync(path.join(dir, 'index.html'))) (/(^|\/)embed\/[^/]+\/$/.test(rel) ? embeds : out).push(rel);
     for (const e of fs.readdirSync(dir, { withFileTypes: true }))
       if (e.isDirectory() && e.name !== 'static') walk(path.join(dir, e.name), rel + e.name + '/');
   };
   walk(root, '');
+  const kinds = ['bp-live-level', 'bp-compare"', 'bp-figure bp-board"'];
+  for (const kind of kinds) {
+    const first = embeds.sort().find((rel) => fs.readFileSync(path.join(root, rel, 'index.html'), 'utf8').includes(kind));
+    if (first && !out.includes(first)) out.push(first);
+  }
   return out.sort();
 }
 
