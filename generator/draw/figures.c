@@ -202,36 +202,52 @@ int figure_board_live(site *s, sboard *b, const sim_measure *counted, size_t n_c
     return draw_figure(s, b, counted, n_counted, live, n_live, true, path, line, col);
 }
 
-int figure_timeline(site *s, sboard *b, const char *path, int line, int col)
+/* A timeline of trace into *fig, once (*drawn, *failed): figure_timeline
+ * and figure_counterexample; what names the drawing in the error. */
+static int timeline_once(site *s, const sboard *b, const sim_trace_entry *trace, size_t n_trace,
+                         bool truncated, bool *drawn, bool *failed, sfigure *fig, const char *what,
+                         const char *path, int line, int col)
 {
     pthread_mutex_lock(&draw_lock);
-    if (!b->tl_drawn) {
-        b->tl_drawn = true;
+    if (!*drawn) {
+        *drawn = true;
         buf key;
         buf_init(&key);
         char err[256];
         bool cached = false;
-        if (s->opt.cache && !b->result.trace_truncated) {
-            drawcache_key_timeline(&key, b->board, b->result.trace, b->result.n_trace);
-            cached = drawcache_get(s->opt.cache, &key, &b->tl);
+        if (s->opt.cache && !truncated) {
+            drawcache_key_timeline(&key, b->board, trace, n_trace);
+            cached = drawcache_get(s->opt.cache, &key, fig);
         }
-        board_draw d = {b->board, NULL, 0, b->result.trace, b->result.n_trace, NULL, 0};
-        if (b->result.trace_truncated) {
+        board_draw d = {b->board, NULL, 0, trace, n_trace, NULL, 0};
+        if (truncated) {
             snprintf(err, sizeof err, "its trace is longer than the timeline can show");
-            b->tl_failed = true;
-        } else if (!cached && S_draw_all(S_timeline_look, &d, &b->tl, err, sizeof err) != 0) {
-            b->tl_failed = true;
+            *failed = true;
+        } else if (!cached && S_draw_all(S_timeline_look, &d, fig, err, sizeof err) != 0) {
+            *failed = true;
         }
-        if (b->tl_failed)
-            diag_error(&s->d, path, line, col, "cannot draw the timeline of '%s': %s", b->board->id,
-                       err);
+        if (*failed)
+            diag_error(&s->d, path, line, col, "cannot draw the %s of '%s': %s", what,
+                       b->board->id, err);
         else if (!cached && s->opt.cache)
-            drawcache_put(s->opt.cache, &key, &b->tl);
+            drawcache_put(s->opt.cache, &key, fig);
         buf_free(&key);
     }
-    int rc = b->tl_failed ? -1 : 0;
+    int rc = *failed ? -1 : 0;
     pthread_mutex_unlock(&draw_lock);
     return rc;
+}
+
+int figure_timeline(site *s, sboard *b, const char *path, int line, int col)
+{
+    return timeline_once(s, b, b->result.trace, b->result.n_trace, b->result.trace_truncated,
+                         &b->tl_drawn, &b->tl_failed, &b->tl, "timeline", path, line, col);
+}
+
+int figure_counterexample(site *s, sboard *b, const char *path, int line, int col)
+{
+    return timeline_once(s, b, b->proof.trace, b->proof.n_trace, b->proof.trace_truncated,
+                         &b->cx_drawn, &b->cx_failed, &b->cx, "counterexample", path, line, col);
 }
 
 /* ------------------------------------------------------------ charts */

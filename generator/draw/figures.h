@@ -14,6 +14,8 @@
  * -1 after reporting at path:line:col (where a page shows it). */
 int figure_board(site *s, sboard *b, const char *path, int line, int col);
 int figure_timeline(site *s, sboard *b, const char *path, int line, int col);
+/* The timeline of the shortest counterexample of b's proof (b->cx). */
+int figure_counterexample(site *s, sboard *b, const char *path, int line, int col);
 /* The diagram of a live level's variant (draw_board_live): its notes name
  * their measures for the page to rewrite (a sandbox, without goals, notes
  * the measures it counts), live are the settings the reader changes. */

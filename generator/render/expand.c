@@ -567,6 +567,11 @@ static const struct {
       "reader's words: how many ways N jobs can meet up to K faults, that none has the "
       "measure, and what the proof does not cover."},
      expand_proof},
+    {{"counterexample", "{{ counterexample ID }}",
+      "The shortest run of a board's claim `expect: {sometimes: MEASURE, jobs: N, faults: K}` "
+      "(fewest faults, then fewest events), drawn as a timeline, with its faults in the "
+      "reader's words."},
+     expand_counterexample},
     {{"level", "{{ level ID }}",
       "A playable level: the reader picks options and sees each goal "
       "pass or fail (see docs/levels.md)."},

@@ -2,50 +2,61 @@
  * words, with the numbers of the proof (runs, jobs, faults) and one
  * sentence of what it covers and what not (sim-core/MODEL.md "Proofs"). */
 #include "render/render_internal.h"
+#include "draw/figures.h"
+#include "run/simulate.h"
 
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* "no payment is charged twice": the claim's measure at 0, said of one
- * unit of the board's traffic. */
-static void never_words(buf *out, const bp_board *b, sim_measure m)
+/* The claim's measure said of one unit of the board's traffic: at 0 for
+ * never ("no payment is charged twice"), above 0 for sometimes ("a payment
+ * is charged twice"). */
+static void claim_words(buf *out, const bp_board *b, sim_measure m, bool some)
 {
     const char *noun = board_noun(b, false);
     const char *verb = b->sim.traffic.op == SIM_OP_SET ? "written" : "charged";
+    const char *a = !some ? "no" : strchr("aeiou", noun[0]) ? "an" : "a";
+    const char *an = some ? "an" : "no";
     switch (m) {
     case SIM_M_DUPLICATES:
     case SIM_M_CHARGED_TWICE:
-        buf_printf(out, "no %s is %s twice", noun, verb);
+        buf_printf(out, "%s %s is %s twice", a, noun, verb);
         break;
     case SIM_M_LOST_WRITES:
-        buf_printf(out, "no %s is lost: every one takes effect", noun);
+        buf_printf(out, "%s %s is lost%s", a, noun, some ? "" : ": every one takes effect");
         break;
     case SIM_M_ERRORS:
-        buf_printf(out, "no %s ends in an error", noun);
+        buf_printf(out, "%s %s ends in an error", a, noun);
         break;
     case SIM_M_LOST_EVENTS:
-        buf_printf(out, "no %s that takes effect fails to send its event on", noun);
+        if (some)
+            buf_printf(out, "%s %s is recorded but its event never reaches the next service", a,
+                       noun);
+        else
+            buf_printf(out, "no %s is recorded without its event reaching the next service",
+                       noun);
         break;
     case SIM_M_GHOST_EVENTS:
-        buf_printf(out, "no event reaches the next service for a %s whose change was undone",
+        buf_printf(out, "%s event reaches the next service for a %s whose change was undone", an,
                    noun);
         break;
     case SIM_M_DOWNSTREAM_DUPLICATES:
-        buf_puts(out, "no event is applied twice by the next service");
+        buf_printf(out, "%s event is applied twice by the next service", an);
         break;
     case SIM_M_DOWNSTREAM_LOST_WRITES:
-        buf_puts(out, "every event that reaches the next service takes effect there");
+        buf_puts(out, some ? "an event that reaches the next service takes no effect there"
+                           : "every event that reaches the next service takes effect there");
         break;
     case SIM_M_DOWNSTREAM_ERRORS:
-        buf_puts(out, "the next service never gives up on an event");
+        buf_printf(out, "the next service %s up on an event", some ? "gives" : "never gives");
         break;
     case SIM_M_DEAD_LETTERED:
-        buf_printf(out, "no %s ends in the dead-letter queue", noun);
+        buf_printf(out, "%s %s ends in the dead-letter queue", a, noun);
         break;
     default:
-        buf_printf(out, "%s stays at 0", sim_measure_name(m));
+        buf_printf(out, "%s %s 0", sim_measure_name(m), some ? "is above" : "stays at");
         break;
     }
 }
@@ -96,12 +107,45 @@ void proof_fault_kinds(buf *out, const bp_board *b)
 /* The one sentence of what a proof of jobs and faults covers and not. */
 void proof_scope(buf *out, const bp_board *b, int jobs, int faults)
 {
+    buf k;
+    buf_init(&k);
+    proof_fault_kinds(&k, b);
     buf_printf(out,
                "The proof tries every wait, work and network time at two values, its typical "
                "one and its slow one (the median and the 99th percentile), in every order "
-               "they give; other times, more than %d %s and more than %d fault%s are covered "
-               "only by the measured numbers.",
-               jobs, board_noun(b, jobs != 1), faults, faults == 1 ? "" : "s");
+               "they give; other times, more than %d %s",
+               jobs, board_noun(b, jobs != 1));
+    if (faults == 0 || k.len == 0)
+        buf_puts(out, " and any lost message or crash");
+    else
+        buf_printf(out, " and more than %d fault%s", faults, faults == 1 ? "" : "s");
+    buf_puts(out, " are covered only by the measured numbers.");
+    buf_free(&k);
+}
+
+/* "3 payments can meet up to 2 faults (lost messages or crashes)", or
+ * without a fault to meet "the times of 3 payments can fall, with nothing
+ * lost and no crash": what a proof of jobs and faults on b runs through. */
+static void meet_words(buf *t, const bp_board *b, int jobs, int faults)
+{
+    buf k;
+    buf_init(&k);
+    proof_fault_kinds(&k, b);
+    if (faults == 0 || k.len == 0)
+        buf_printf(t, "the times of %d %s can fall, with nothing lost and no crash", jobs,
+                   board_noun(b, jobs != 1));
+    else
+        buf_printf(t, "%d %s can meet up to %d fault%s (%s)", jobs, board_noun(b, jobs != 1),
+                   faults, faults == 1 ? "" : "s", k.data);
+    buf_free(&k);
+}
+
+/* "697,472 ways 3 payments can meet ...": the runs of proof p on board b. */
+static void ways_words(buf *t, const bp_board *b, const sim_proof *p)
+{
+    count_words(t, p->runs);
+    buf_printf(t, " way%s ", p->runs == 1 ? "" : "s");
+    meet_words(t, b, p->jobs, p->faults);
 }
 
 /* The board of {{ DIRECTIVE ID }} with a claim, proved; else NULL after
@@ -152,21 +196,9 @@ int expand_proof(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
     buf t;
     buf_init(&t);
     buf_puts(&t, "Proved: in every one of the ");
-    count_words(&t, p->runs);
-    buf_printf(&t, " ways %d %s can meet ", p->jobs, board_noun(bb, p->jobs != 1));
-    if (p->faults == 0) {
-        buf_puts(&t, "no fault");
-    } else {
-        buf_printf(&t, "up to %d fault%s", p->faults, p->faults == 1 ? "" : "s");
-        buf k;
-        buf_init(&k);
-        proof_fault_kinds(&k, bb);
-        if (k.len)
-            buf_printf(&t, " (%s)", k.data);
-        buf_free(&k);
-    }
+    ways_words(&t, bb, p);
     buf_puts(&t, ", ");
-    never_words(&t, bb, bb->claim.measure);
+    claim_words(&t, bb, bb->claim.measure, false);
     buf_puts(&t, ". ");
     proof_scope(&t, bb, p->jobs, p->faults);
     buf_puts(out, "<p class=\"bp-proof\" data-board=\"");
@@ -176,4 +208,57 @@ int expand_proof(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
     buf_puts(out, "</p>\n");
     buf_free(&t);
     return 0;
+}
+
+/* {{ counterexample ID }}: the shortest run of a sometimes-claim's proof
+ * drawn as a timeline, with what happens in it and why it is the
+ * shortest. */
+int expand_counterexample(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
+{
+    sboard *b = proof_board(pc, a, w, n, "counterexample");
+    if (!b)
+        return -1;
+    const bp_board *bb = b->board;
+    const sim_proof *p = &b->proof;
+    if (figure_counterexample(pc->s, b, pc->page->path, a->line, a->col) != 0)
+        return -1;
+    char *stem = xasprintf("%s-counterexample", bb->id);
+    buf pic;
+    buf_init(&pic);
+    fig_spec f = {&b->cx, stem, "bp-diagram", 0, 0, false, NULL};
+    int rc = expand_figure(pc, &f, &pic);
+    if (rc == 0) {
+        buf t;
+        buf_init(&t);
+        buf_puts(&t, "of every way ");
+        meet_words(&t, bb, p->jobs, p->faults);
+        buf_puts(&t, ", the shortest in which ");
+        claim_words(&t, bb, bb->claim.measure, true);
+        if (p->cx_faults == 0) {
+            buf_puts(&t, " needs no fault at all: the times alone do it. ");
+        } else {
+            buf_printf(&t, " has %d fault%s, and no run with fewer has one: ", p->cx_faults,
+                       p->cx_faults == 1 ? "" : "s");
+            simulate_fault_words(&t, bb, p, true);
+            buf_puts(&t, ". ");
+        }
+        proof_scope(&t, bb, p->jobs, p->faults);
+        buf_puts(out, "<figure class=\"bp-figure bp-timeline bp-counterexample\" id=\"");
+        char *base = xasprintf("counterexample-%s", bb->id);
+        expand_unique_id(pc, out, base);
+        free(base);
+        buf_printf(out, "\" data-board=\"");
+        buf_html_s(out, bb->id);
+        buf_printf(out, "\" data-faults=\"%d\">", p->cx_faults);
+        buf_put(out, pic.data, pic.len);
+        buf_puts(out, "<figcaption>");
+        buf_html_s(out, bb->title);
+        buf_puts(out, ": ");
+        buf_html(out, t.data, t.len);
+        buf_puts(out, "</figcaption></figure>\n");
+        buf_free(&t);
+    }
+    buf_free(&pic);
+    free(stem);
+    return rc;
 }

@@ -229,6 +229,8 @@ int expand_key_numbers(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out
 int expand_level(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out);
 /* {{ proof ID }} (proof.c): what the board's `never` claim proved. */
 int expand_proof(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out);
+/* {{ counterexample ID }} (proof.c): the shortest run of a sometimes-claim. */
+int expand_counterexample(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out);
 /* The board of {{ DIRECTIVE ID }} (proof, counterexample: the claim it
  * needs is never, sometimes), proved; else NULL after reporting. */
 sboard *proof_board(page_ctx *pc, const ph_at *a, word *w, size_t n, const char *directive);

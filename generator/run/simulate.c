@@ -362,36 +362,57 @@ static void unwinnable_text(buf *b, const slevel *sl)
     buf_printf(b, ", misses %zu goal%s", fewest, fewest == 1 ? "" : "s");
 }
 
-/* The faults of a proof's counterexample, in the order they happen:
- * "a crash at processor (job 1, 0.512 s), a lost reply processor -> broker
- * (job 2, ...)", or "no fault at all". */
-static void fault_words(buf *w, const bp_board *bb, const sim_proof *p)
+/* A part by id (author) or by label, its first letter lowered unless the
+ * label starts with a capitalised word ("payment processor", "HTTP API"). */
+static void put_part(buf *w, const bp_board *bb, int part, bool reader)
 {
+    const char *s = reader ? bb->parts[part].label : bb->parts[part].id;
+    if (reader && s[0] >= 'A' && s[0] <= 'Z' && !(s[1] >= 'A' && s[1] <= 'Z')) {
+        buf_putc(w, (char)(s[0] - 'A' + 'a'));
+        s++;
+    }
+    buf_puts(w, s);
+}
+
+void simulate_fault_words(buf *w, const bp_board *bb, const sim_proof *p, bool reader)
+{
+    static const char *const author[] = {"a crash at", "a lost reply", "a lost send",
+                                         "a lost call", "a lost call response",
+                                         "a failed call at", "a failed delivery at"};
+    static const char *const words[] = {"a crash of the", "a lost acknowledgment from the",
+                                        "a lost message from the", "a lost call from the",
+                                        "a lost answer to the", "a failed call at the",
+                                        "a failed delivery at the"};
+    const char *const *say = reader ? words : author;
     size_t n = 0;
     for (size_t i = 0; i < p->n_trace; i++) {
         const sim_trace_entry *e = &p->trace[i];
-        const char *what = NULL;
+        int what = -1;
         if (e->kind == SIM_TR_CRASH)
-            what = "a crash at";
+            what = 0;
         else if (e->kind == SIM_TR_LOST_REPLY)
-            what = "a lost reply";
+            what = 1;
         else if (e->kind == SIM_TR_LOST_REQUEST && i > 0 &&
                  (p->trace[i - 1].kind == SIM_TR_SEND || p->trace[i - 1].kind == SIM_TR_PUBLISH))
-            what = "a lost send";
+            what = 2;
         else if (e->kind == SIM_TR_CALL_LOST && e->detail != 0)
-            what = e->detail == 1 ? "a lost call" : "a lost call response";
+            what = e->detail == 1 ? 3 : 4;
         else if (e->kind == SIM_TR_CALL_FAILED)
-            what = "a failed call at";
+            what = 5;
         else if (e->kind == SIM_TR_FAILED && e->detail == 0)
-            what = "a failed delivery at";
-        if (!what)
+            what = 6;
+        if (what < 0)
             continue;
         buf_puts(w, n++ ? ", " : "");
-        buf_printf(w, "%s %s", what, bb->parts[e->part].id);
+        buf_printf(w, "%s ", say[what]);
+        put_part(w, bb, e->part, reader);
         if (e->peer >= 0 && e->kind != SIM_TR_CRASH && e->kind != SIM_TR_CALL_FAILED &&
-            e->kind != SIM_TR_FAILED)
-            buf_printf(w, " -> %s", bb->parts[e->peer].id);
-        buf_printf(w, " (job %lld, ", (long long)e->job);
+            e->kind != SIM_TR_FAILED) {
+            buf_puts(w, reader ? " to the " : " -> ");
+            put_part(w, bb, e->peer, reader);
+        }
+        buf_printf(w, " (%s %lld, %s", reader ? board_noun(bb, false) : "job", (long long)e->job,
+                   reader ? "at " : "");
         fmt_seconds(w, (double)e->t_us / 1e6);
         buf_putc(w, ')');
     }
@@ -467,7 +488,7 @@ static void prove_claims(site *s)
         }
         buf w;
         buf_init(&w);
-        fault_words(&w, bb, &b->proof);
+        simulate_fault_words(&w, bb, &b->proof, false);
         diag_error(&s->d, bb->path, bb->expect_pos.line, bb->expect_pos.col,
                    "the board claims 'never %s' for %d jobs with up to %d faults, but a run "
                    "with %d fault%s has %g: %s",

@@ -24,4 +24,10 @@ int64_t simulate_event_share(int64_t bound, int64_t total, int64_t budget, int64
  * contradicts, and every level that cannot be won or is won at the start. */
 void simulate_check_claims(site *s);
 
+/* The faults of a proof's counterexample, in the order they happen, for
+ * the author ("a crash at processor (job 1, 0.512 s), a lost reply
+ * processor -> broker (job 2, ...)") or the reader ("a crash of the Payment
+ * processor (payment 1, 0.512 s)"), or "no fault at all". */
+void simulate_fault_words(buf *w, const bp_board *bb, const sim_proof *p, bool reader);
+
 #endif
