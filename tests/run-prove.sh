@@ -87,4 +87,27 @@ grep -q "error: the proof of 8 jobs with up to 6 faults needs about [0-9]* runs,
 "$BP" prove "$tmp/nokey.yaml" --jobs 9 >/dev/null 2>&1; [ $? = 2 ] || fail "--jobs 9 should exit 2"
 "$BP" prove "$tmp/nokey.yaml" --never duplicats >/dev/null 2>&1; [ $? = 2 ] || fail "an unknown measure should exit 2"
 set -e
+
+# In a page: {{ proof }} states the prover's own count, {{ counterexample }}
+# draws the shortest run in every look and names its one fault.
+site="$tmp/site"
+cp -a "$root/tests/bad/base" "$site"
+cp "$cat_" "$site/content/catalog.yaml" 2>/dev/null || true
+for b in intx after; do
+  pol=key-in-transaction; claim=never
+  [ $b = after ] && { pol=key-after-effect; claim=sometimes; }
+  board "$b" "$pol"
+  sed -i -e '/^goals:/,$d' "$tmp/$b.yaml"
+  echo "expect: {$claim: duplicates, jobs: 2, faults: 1}" >>"$tmp/$b.yaml"
+  cp "$tmp/$b.yaml" "$site/content/boards/$b.yaml"
+done
+printf -- '---\ntitle: A page\nboards: [boards/intx.yaml, boards/after.yaml]\n---\n{{ proof intx }}\n\n{{ counterexample after }}\n' >"$site/content/page.md"
+(cd "$site" && "$BP" build -q --no-cache --out public) || fail "a site with a proof and a counterexample does not build"
+runs=$("$BP" prove "$tmp/intx.yaml" --catalog "$site/content/catalog.yaml" --never duplicates --jobs 2 --faults 1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["runs"])')
+html="$site/public/page/index.html"
+grep -q "data-runs=\"$runs\"" "$html" || fail "the proof does not state the prover's $runs runs: $(grep -o 'bp-proof.*' "$html" | head -c 300)"
+for look in "" -narrow -dark -narrow-dark; do
+  [ -s "$site/public/page/after-counterexample$look.svg" ] || fail "no counterexample drawing after-counterexample$look.svg: $(ls "$site/public/page")"
+done
+grep -q 'has 1 fault, and no run with fewer has one: a crash of the' "$html" || fail "the counterexample does not name its crash: $(grep -o 'bp-counterexample.*' "$html" | head -c 400)"
 echo "prove: ok"
