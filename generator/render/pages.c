@@ -208,6 +208,14 @@ static void render_page(site *s, const render_sink *sink, void *out, bp_page *p,
     if (!diag_failed_since(&s->d, mark)) {
         check_shown(&pc);
         search_sections(pi, body.data ? body.data : "", body.len);
+        /* the About page explains the notation itself */
+        if (!s->cfg.about || strcmp(s->cfg.about, p->slug) != 0) {
+            char *about = s->cfg.about
+                              ? xasprintf("%s%s/", p->is_home ? "" : "../", s->cfg.about)
+                              : NULL;
+            notation_note(&body, about);
+            free(about);
+        }
     }
     /* Pages without a placeholder for a listed board still publish its
      * results: results.json holds every measured result of the page. */

@@ -264,6 +264,11 @@ int expand_live_level(page_ctx *pc, const ph_at *a, slevel *sl, buf *out);
 /* A fault count as a rate with its exact interval: "0 in 10,000 jobs (at
  * most 3 per 10,000 at 95 %)". */
 void numbers_rate(buf *out, const sim_rate *rt, const char *nouns);
+/* After the block that holds the page body's first number in a notation
+ * ("0 (at most 0.15 at 95 %)", "112 ± 6.8", a run-by-run difference), a
+ * note that explains the forms the page uses (notation.c); about_url: the
+ * About page, or NULL. */
+void notation_note(buf *body, const char *about_url);
 /* 0 with the board's rate of m in *rt when that rate is what to quote
  * (sim_rate.preferred), else -1. */
 int numbers_preferred_rate(const sboard *b, sim_measure m, sim_rate *rt);
