@@ -53,7 +53,7 @@ static const char page_text[] =
     "\n"
     "## What to write next\n"
     "\n"
-    "Placeholders, directives (compare, key-numbers, timeline, level, chart) and\n"
+    "Placeholders, directives (`boardpress help directive` lists them) and\n"
     "filters are in docs/pages.md; `boardpress help directive compare` prints one.\n"
     "`make serve` shows this page at http://127.0.0.1:8000/%s/ and reloads it as\n"
     "you save.\n";
