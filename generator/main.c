@@ -58,8 +58,9 @@ static const struct {
      "          meet up to K faults (default 2): each fault the board can have\n"
      "          happens or not, each duration is short or long; prints JSON with\n"
      "          the shortest counterexample when the claim does not hold. The claim:\n"
-     "          --never MEASURE, --sometimes MEASURE, else the board's first goal\n"
-     "          of at most 0 on a fault count"},
+     "          --never MEASURE, --sometimes MEASURE, else the board's expect:\n"
+     "          claim with its bounds, else its first goal of at most 0 on a\n"
+     "          fault count"},
     {"watch", "watch [build options]",
      "build, then rebuild whenever content, templates or static change"},
     {"serve", "serve [build options] [--port N] [--bind ADDR]",

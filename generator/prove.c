@@ -79,6 +79,7 @@ int prove_main(int argc, char **argv)
 {
     const char *path = NULL, *catalog_path = "content/catalog.yaml", *claim = NULL;
     sim_prove_opts o = {0, false, 3, 2, 0, false};
+    bool jobs_given = false, faults_given = false;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         if (a[0] != '-') {
@@ -97,6 +98,8 @@ int prove_main(int argc, char **argv)
         if (i + 1 >= argc)
             return usage("missing value after", a);
         const char *v = argv[++i];
+        jobs_given |= strcmp(a, "--jobs") == 0;
+        faults_given |= strcmp(a, "--faults") == 0;
         if (strcmp(a, "--jobs") == 0 && (o.jobs = number(v, 1, SIM_PROVE_MAX_JOBS)) < 0)
             return usage("--jobs takes a number from 1 to 8, found", v);
         if (strcmp(a, "--faults") == 0 && (o.faults = number(v, 0, SIM_PROVE_MAX_FAULTS)) < 0)
@@ -120,11 +123,23 @@ int prove_main(int argc, char **argv)
     ynode *root = cat ? yaml_load(path, "board", &d) : NULL;
     bp_board *b = root ? board_from_tree(path, root, cat, &lim, &d) : NULL;
     if (b) {
+        /* without --never/--sometimes, the board's own claim (expect:
+         * {never: ...}) with its bounds, unless --jobs/--faults say others;
+         * else a goal of at most 0 */
         int m = claim ? sim_measure_from_name(claim) : claim_of_goals(b);
+        if (!claim && b->claim.present) {
+            m = (int)b->claim.measure;
+            o.sometimes = b->claim.sometimes;
+            if (!jobs_given)
+                o.jobs = b->claim.jobs;
+            if (!faults_given)
+                o.faults = b->claim.faults;
+        }
         if (m < 0) {
             diag_error(&d, path, b->pos.line, b->pos.col,
-                       "the board has no goal of at most 0 on a fault count to prove; give "
-                       "--never MEASURE or --sometimes MEASURE");
+                       "the board has no claim (expect: {never: MEASURE}) and no goal of at "
+                       "most 0 on a fault count to prove; give --never MEASURE or "
+                       "--sometimes MEASURE");
             goto done;
         }
         o.measure = (sim_measure)m;

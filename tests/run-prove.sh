@@ -79,7 +79,19 @@ sed 's/^goals:/goals_x:/; /duplicates: {max: 0}/d' "$tmp/nokey.yaml" >"$tmp/nocl
 sed '/^goals:/d; /duplicates: {max: 0}/d' "$tmp/nokey.yaml" >"$tmp/noclaim.yaml"
 "$BP" prove "$tmp/noclaim.yaml" --catalog "$cat_" >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc = 1 ] || fail "a board that claims nothing should exit 1, got $rc"
-grep -q "noclaim.yaml:1:1: error: the board has no goal of at most 0" "$tmp/err" || fail "$(cat "$tmp/err")"
+grep -q "noclaim.yaml:1:1: error: the board has no claim (expect: {never: MEASURE}) and no goal of at most 0" "$tmp/err" || fail "$(cat "$tmp/err")"
+# a board whose claim is its expect: is proved with the claim's own bounds
+sed '/^goals:/d; /duplicates: {max: 0}/d' "$tmp/intx.yaml" >"$tmp/claimed.yaml"
+echo 'expect: {never: duplicates, jobs: 2, faults: 1}' >>"$tmp/claimed.yaml"
+"$BP" prove "$tmp/claimed.yaml" --catalog "$cat_" >"$tmp/e.json" 2>"$tmp/err" || fail "a claim-only board: $(cat "$tmp/err")"
+"$BP" prove "$tmp/claimed.yaml" --catalog "$cat_" --faults 2 >"$tmp/f.json" 2>"$tmp/err" || fail "$(cat "$tmp/err")"
+python3 - "$tmp" <<'PY' || fail "a board's claim and its bounds are not what prove used"
+import json, sys
+e, f = (json.load(open("%s/%s.json" % (sys.argv[1], n))) for n in "ef")
+assert e["claim"] == "never" and e["measure"] == "duplicates" and e["holds"] is True, e
+assert (e["jobs"], e["faults"]) == (2, 1), e
+assert (f["jobs"], f["faults"]) == (2, 2) and f["runs"] > e["runs"], (e, f)
+PY
 "$BP" prove "$tmp/intx.yaml" --catalog "$cat_" --jobs 8 --faults 6 >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc = 1 ] || fail "a proof over the work budget should exit 1, got $rc"
 grep -q "error: the proof of 8 jobs with up to 6 faults needs about [0-9]* runs, more than the work budget" "$tmp/err" || fail "$(cat "$tmp/err")"
