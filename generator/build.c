@@ -204,6 +204,10 @@ int site_build_report(const site_options *o, build_report *r)
     }
 
     int status = diag_exit_status(&s.d);
+    if (status == 0 && s.warnings.len && s.d.out) {
+        fputs(s.warnings.data, s.d.out);
+        fflush(s.d.out);
+    }
     if (!o->quiet && status == 0 && o->write && !s.cfg.base_url[0])
         fprintf(stderr, "boardpress: note: site.yaml has no base_url, so the pages have no share "
                         "tags (og:image needs an absolute address); their cards are written all "

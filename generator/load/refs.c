@@ -32,6 +32,11 @@ typedef struct {
 
 /* ------------------------------------------------------------ files */
 
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 /* The file a page refers to, checked to stay inside the content folder.
  * Returns the full path (caller frees) or NULL (reported); real, when not
  * NULL, gets the resolved path (PATH_MAX bytes). */
@@ -313,6 +318,94 @@ static void load_chart_ref(site *s, tree_cache *tc, const bp_page *p, const bp_r
     free(board_path);
 }
 
+/* ------------------------------------------------------------ after them all */
+
+/* A level is named by its id on a page as a board is ({{ level x }},
+ * {{ x.duplicates }}, the #board- and #level- anchors): one id, one thing. */
+static void level_ids_not_boards(site *s)
+{
+    for (size_t i = 0; i < s->n_levels; i++) {
+        const bp_level *l = s->levels[i]->level;
+        for (size_t k = 0; l && k < s->n_boards; k++) {
+            const bp_board *b = s->boards[k]->board;
+            if (b && strcmp(b->id, l->id) == 0)
+                diag_error(&s->d, l->path, l->pos.line, l->pos.col,
+                           "level id '%s' is also the id of the board in %s; a page names "
+                           "boards and levels by id, so give the level another (such as "
+                           "'%s-level')",
+                           l->id, b->path, l->id);
+        }
+    }
+}
+
+/* Is the file at real (resolved) one of those a page uses: a listed board,
+ * level or chart, or a board a level or chart names (read into tc)? */
+static bool file_used(const site *s, const tree_cache *tc, const char *real)
+{
+    for (size_t i = 0; i < tc->n; i++)
+        if (tc->files[i].real && strcmp(tc->files[i].real, real) == 0)
+            return true;
+    char r[PATH_MAX];
+    for (size_t i = 0; i < s->n_levels; i++) {
+        char *full = xasprintf("%s/%s", s->opt.content, s->levels[i]->file);
+        bool same = realpath(full, r) && strcmp(r, real) == 0;
+        free(full);
+        if (same)
+            return true;
+    }
+    for (size_t i = 0; i < s->n_charts; i++) {
+        char *full = xasprintf("%s/%s", s->opt.content, s->charts[i]->file);
+        bool same = realpath(full, r) && strcmp(r, real) == 0;
+        free(full);
+        if (same)
+            return true;
+    }
+    return false;
+}
+
+/* A board, level or chart file in its folder that no page uses is most
+ * likely one a page forgot to list: say so (once the build succeeds, so
+ * a failed build's errors stand alone), without failing the build. */
+static void unused_files(site *s, const tree_cache *tc)
+{
+    static const char *const folders[] = {"boards", "levels", "charts"};
+    static const char *const how[] = {
+        "list it in a page's boards: (or name it as a level's or chart's board:)",
+        "list it in a page's levels: and show it with {{ level ID }}",
+        "list it in a page's charts: and show it with {{ chart ID }}"};
+    for (size_t f = 0; f < 3; f++) {
+        char *dir = xasprintf("%s/%s", s->opt.content, folders[f]);
+        DIR *dh = opendir(dir);
+        char **names = NULL;
+        size_t n = 0;
+        for (struct dirent *e; dh && (e = readdir(dh));) {
+            size_t len = strlen(e->d_name);
+            if (e->d_name[0] == '.' ||
+                !((len > 5 && strcmp(e->d_name + len - 5, ".yaml") == 0) ||
+                  (len > 4 && strcmp(e->d_name + len - 4, ".yml") == 0)))
+                continue;
+            names = xrealloc(names, (n + 1) * sizeof *names);
+            names[n++] = xstrdup(e->d_name);
+        }
+        if (dh)
+            closedir(dh);
+        if (n > 1) /* readdir's order is the disk's */
+            qsort(names, n, sizeof *names, cmp_names);
+        for (size_t i = 0; i < n; i++) {
+            char *full = xasprintf("%s/%s", dir, names[i]);
+            char real[PATH_MAX];
+            if (realpath(full, real) && !file_used(s, tc, real))
+                buf_printf(&s->warnings,
+                           "%s: warning: no page uses this %.*s file; %s, or delete it\n", full,
+                           (int)strlen(folders[f]) - 1, folders[f], how[f]);
+            free(full);
+            free(names[i]);
+        }
+        free(names);
+        free(dir);
+    }
+}
+
 /* ------------------------------------------------------------ every page's */
 
 void refs_load(site *s)
@@ -327,6 +420,8 @@ void refs_load(site *s)
         for (size_t k = 0; k < p->n_charts; k++)
             load_chart_ref(s, &tc, p, &p->charts[k]);
     }
+    level_ids_not_boards(s);
+    unused_files(s, &tc);
     /* the trees are needed while pages, levels and charts load, not after */
     for (size_t i = 0; i < tc.n; i++) {
         free(tc.files[i].real);

@@ -258,6 +258,7 @@ static void free_config(site_config *c)
 
 void site_free(site *s)
 {
+    buf_free(&s->warnings);
     for (size_t i = 0; i < s->n_pages; i++)
         page_free(s->pages[i]);
     free(s->pages);

@@ -430,6 +430,7 @@ typedef struct {
     size_t shared;     /* variants identical to another, simulated once */
     int64_t events_run; /* events the distinct variants took (cached ones too): the
                          * build's budget left for proofs is what they did not */
+    buf warnings;      /* "PATH: warning: ..." lines said only when the build succeeds */
 } site;
 
 /* An empty site for these options (messages to stderr); free with site_free. */
