@@ -164,7 +164,9 @@ def machine():
             mem = "%.0f GiB" % (int(f.readline().split()[1]) / 1024 / 1024)
     except OSError:
         pass
-    hugo = subprocess.run(["hugo", "version"], capture_output=True, text=True).stdout.split()
+    hugo = []  # a section run alone (BENCH_ONLY=search) needs no hugo; `make bench` installs it
+    if shutil.which("hugo"):
+        hugo = subprocess.run(["hugo", "version"], capture_output=True, text=True).stdout.split()
     simpy = subprocess.run([PY, "-c", "import simpy; print(simpy.__version__)"],
                            capture_output=True, text=True).stdout.strip()
     return ("%d cores (`nproc`), %s, %s RAM, Linux %s; inputs and outputs on %s "
