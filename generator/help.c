@@ -56,7 +56,11 @@ static const doc_line part_key_docs[] = {
     {"dead_letter", "The id of a `dead-letter-queue` part: a message whose tries ran out goes "
                     "there instead of being dropped (at-least-once delivery only)."},
     {"redelivery_after", "How long a broker waits for a consumer's ack before it delivers the "
-                         "message again."},
+                         "message again: one duration for every try, or a back-off "
+                         "`{first: 1 s, factor: 2, max: 1 min, jitter: full}` (try k waits "
+                         "first × factor^(k−1), at most max; full jitter draws each wait "
+                         "uniformly below that; first left out is the catalog's, factor 2, "
+                         "max none, jitter none)."},
     {"delivery", "`at-least-once` waits for the ack and redelivers; `at-most-once` counts a "
                  "message as done when it is handed over (no retry)."},
     {"dedup_window", "A broker drops a publish whose message ID it saw this long ago or less "
@@ -283,6 +287,9 @@ static void field_value(buf *b, const field_def *f)
         break;
     case FT_DURATION:
         buf_puts(b, "duration above 0");
+        break;
+    case FT_BACKOFF:
+        buf_puts(b, "duration above 0, or `{first, factor, max, jitter}` (jitter `none` or `full`)");
         break;
     case FT_TTL:
         buf_puts(b, "duration, `forever` or a retention name");

@@ -542,6 +542,11 @@ static int check_sender(checker *c, const sim_hop_topology *h)
             return fail(c, si, -1, "delivery must be at-least-once or at-most-once");
         if (s->delivery == SIM_DELIVERY_AT_LEAST_ONCE)
             TRY(check_positive(c, si, "redelivery_after", s->redelivery_after_us));
+        if (!(s->backoff_factor == 0 || (s->backoff_factor >= 1 && s->backoff_factor <= 1000)))
+            return fail(c, si, -1, "redelivery_after's factor must be between 1 and 1000");
+        if (s->backoff_max_us != 0 && s->backoff_max_us < s->redelivery_after_us)
+            return fail(c, si, -1, "redelivery_after's max must not be shorter than its first wait");
+        TRY(check_nonneg_duration(c, si, -1, "redelivery_after's max", s->backoff_max_us));
         if (s->dedup_window_us < 0)
             return fail(c, si, -1, "dedup_window must not be negative");
         if (s->dead_letter < 0 || (size_t)s->dead_letter > c->b->n_parts)

@@ -543,6 +543,20 @@ static void on_restart(sim_model *m, sim_hop *h)
 
 /* ------------------------------------------------------------ sender events */
 
+/* How long the sender waits for try try_no's reply: the first wait, times
+ * the back-off factor for each try before, at most the cap; with jitter a
+ * uniform draw below that (MODEL.md "Back-off"). */
+static int64_t timer_of(sim_model *m, sim_hop *h, uint32_t c, uint32_t try_no)
+{
+    double d = (double)h->timer_us, cap = (double)h->backoff_max_us;
+    for (uint32_t k = 1; k < try_no && h->backoff_factor > 1 && d < cap; k++)
+        d *= h->backoff_factor;
+    d = d < cap ? d : cap;
+    if (h->jitter)
+        d *= model_unit(m, copy_who(h, c, try_no), h->d0 + D_JITTER);
+    return (int64_t)(d + 0.5);
+}
+
 static void send(sim_model *m, sim_hop *h, uint32_t c)
 {
     uint32_t try_no = ++h->cur_try[c];
@@ -551,7 +565,8 @@ static void send(sim_model *m, sim_hop *h, uint32_t c)
         h->first_us[c] = m->now;
     if (!h->at_most_once) {
         *mflags_of(h, c) |= F_WAITING;
-        model_push(m, h->lane0 + L_TIMER, h->timer_us, h->ev0 + EV_S_TIMER, c, try_no, 0, 0);
+        model_push(m, h->lane0 + L_TIMER, timer_of(m, h, c, try_no), h->ev0 + EV_S_TIMER, c,
+                   try_no, 0, 0);
     }
     if (model_chance(m, copy_who(h, c, try_no), h->d0 + D_SEND_LOST, h->lose_request)) {
         trc(m, h, SIM_TR_LOST_REQUEST, c, h->t.sender, h->t.handler, try_no);

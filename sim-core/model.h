@@ -124,6 +124,7 @@ enum {
     D_CALL_TIME,       /* the provider's time */
     D_CALL_REPLY_LOST, /* the call's response is lost */
     D_HANDLER_FAIL,    /* the handler fails the delivery (fail) */
+    D_JITTER,          /* the broker's jittered wait after that try */
     D_HOP_STRIDE = 16
 };
 
@@ -201,6 +202,9 @@ typedef struct {
     sim_idempotency policy;
     uint32_t tries;
     int64_t timer_us, deliver_us, reply_us;
+    double backoff_factor;  /* > 1: the timer of try k is timer_us * factor^(k-1) ... */
+    int64_t backoff_max_us; /* ... at most this */
+    bool jitter;            /* full jitter: drawn uniformly below that */
     int64_t call_us, call_reply_us, call_timeout_us, restart_us;
     int64_t key_ttl_us, provider_ttl_us, lease_us, dedup_window_us;
     double lose_request, lose_reply, call_lose_request, call_lose_reply;

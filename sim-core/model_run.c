@@ -117,6 +117,9 @@ static void hop_setup(sim_hop *h, const sim_board *b, const sim_hop_topology *t,
     h->policy = hp->idempotency;
     h->tries = (uint32_t)sp->tries;
     h->timer_us = h->broker_fed ? sp->redelivery_after_us : sp->timeout_us;
+    h->backoff_factor = h->broker_fed ? sp->backoff_factor : 0;
+    h->backoff_max_us = sp->backoff_max_us > 0 ? sp->backoff_max_us : SIM_DURATION_CAP_US;
+    h->jitter = h->broker_fed && sp->backoff_jitter;
     h->deliver_us = dl->rtt_us / 2;
     h->reply_us = round_trips(dl->reply_round_trips, dl->rtt_us);
     h->lose_request = dl->lose_request;

@@ -151,7 +151,11 @@ typedef struct {
     double fixed_usd_month; /* the kind's fixed price per month, if any */
     /* as a sender (broker to consumer, users to service) */
     int tries;                   /* sends in all, >= 1 */
-    int64_t redelivery_after_us; /* broker: no ack by then -> send again */
+    int64_t redelivery_after_us; /* broker: no ack by then -> send again (the first wait) */
+    double backoff_factor;       /* broker: each further wait is this many times the one before;
+                                    0 or 1: every wait is redelivery_after */
+    int64_t backoff_max_us;      /* broker: the longest wait; 0: no cap */
+    bool backoff_jitter;         /* broker: full jitter: each wait drawn uniformly below it */
     int64_t timeout_us;    /* users/consumer/service: no response by then -> give up on that send */
     sim_delivery delivery; /* broker only */
     sim_message_id message_id; /* users publishing to a broker: the ID of each publish */

@@ -25,7 +25,7 @@
     _Static_assert(sizeof(T) == WIRE_SIZES(lp64, wasm32),                                          \
                    #T " changed: update wire.c (its table, the version), WIRE.md and the test")
 WIRE_GUARD(sim_latency, 16, 16);
-WIRE_GUARD(sim_part, 216, 216);
+WIRE_GUARD(sim_part, 240, 240);
 WIRE_GUARD(sim_link, 72, 64);
 WIRE_GUARD(sim_traffic, 48, 48);
 WIRE_GUARD(sim_goal, 24, 24);
@@ -158,6 +158,9 @@ static const wire_field part_fields[] = {
     F_F64(sim_part, fixed_usd_month),
     F_INT(sim_part, tries),
     F_I64(sim_part, redelivery_after_us),
+    F_F64(sim_part, backoff_factor),
+    F_I64(sim_part, backoff_max_us),
+    F_BOOL(sim_part, backoff_jitter),
     F_I64(sim_part, timeout_us),
     F_ENUM(sim_part, delivery, sim_delivery, SIM_DELIVERY_COUNT),
     F_ENUM(sim_part, message_id, sim_message_id, SIM_MESSAGE_ID_COUNT),

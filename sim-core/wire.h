@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SIM_WIRE_VERSION 5        /* the board encoding; bump on any change */
+#define SIM_WIRE_VERSION 6        /* the board encoding; bump on any change */
 #define SIM_WIRE_RESULT_VERSION 4 /* the results encoding; bump on any change */
 
 /* What one run needs: the board, its limits and whether to keep a trace. */

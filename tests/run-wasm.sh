@@ -31,6 +31,9 @@ trap 'rm -rf "$tmp"' EXIT
 /usr/bin/python3 tests/wasm/variants.py content >"$tmp/variants.tsv"
 # and a board that asks for a precision instead of a number of replications
 printf 'until:until\ttests/wasm/until.yaml\n' >>"$tmp/variants.tsv"
+# and a back-off with full jitter, with and without a trace
+printf 'backoff:backoff\ttests/wasm/backoff.yaml\n' >>"$tmp/variants.tsv"
+printf 'backoff:trace\ttests/wasm/backoff.yaml\t--set\ttraffic.jobs=30\t--replications\t1\t--trace\n' >>"$tmp/variants.tsv"
 n=0
 while IFS=$'\t' read -r -a v; do
   args=("${v[@]:1}")

@@ -128,6 +128,14 @@ void dpart_facts(const bp_board *b, size_t i, char facts[][128], dcolor *colors,
         S_setting(facts[*n], 128, &marks[*n], "redelivers after ", a, "", L);
         colors[(*n)++] = DC_MUTED;
     }
+    if (p->kind == SIM_KIND_BROKER && (p->backoff_factor > 1 || p->backoff_jitter)) {
+        fmt_label_number(a, sizeof a, p->backoff_factor > 1 ? p->backoff_factor : 1);
+        if (p->backoff_max_us > 0)
+            fmt_label_duration(c, sizeof c, p->backoff_max_us);
+        snprintf(facts[*n], 128, "back-off ×%s%s%s%s", a, p->backoff_max_us > 0 ? " to " : "",
+                 p->backoff_max_us > 0 ? c : "", p->backoff_jitter ? ", jitter" : "");
+        colors[(*n)++] = DC_MUTED;
+    }
     L = S_live_part(lv, b, i, "timeout");
     if (p->kind == SIM_KIND_USERS && (S_board_set(b, i, "timeout") || L)) {
         fmt_label_duration(a, sizeof a, p->timeout_us);

@@ -242,6 +242,7 @@ static double field_number(const field_def *f, const void *target)
     case FT_MONEY:
         return *(const double *)at;
     case FT_DURATION:
+    case FT_BACKOFF:
     case FT_TTL:
     case FT_WINDOW: {
         int64_t us = *(const int64_t *)at;

@@ -30,7 +30,7 @@ static const field_def part_fields[] = {
     {"price", FT_MONEY, P(fixed_usd_month), K_SIZED, 0, 0, "fixed price per month", NULL, 0},
     {"external", FT_BOOL, P(external), K_SIZED | K_PROVIDER, 0, 0, "run by someone else", NULL, 0},
     {"tries", FT_INT, P(tries), K_USERS | K_BROKER, 1, 100, "delivery tries", "tries", 1},
-    {"redelivery_after", FT_DURATION, P(redelivery_after_us), K_BROKER, 0, 0, "redelivers after",
+    {"redelivery_after", FT_BACKOFF, P(redelivery_after_us), K_BROKER, 0, 0, "redelivers after",
      NULL, 2},
     {"delivery", FT_DELIVERY, P(delivery), K_BROKER, 0, 0, "delivery", NULL, 0},
     {"dedup_window", FT_WINDOW, P(dedup_window_us), K_BROKER, 0, 0,
@@ -217,6 +217,61 @@ size_t fields_enum_names(field_type t, const char **names, const char **what)
     return 0;
 }
 
+/* redelivery_after (FT_BACKOFF, sim_part only): a duration, every wait
+ * the same; or {first, factor, max, jitter}, each wait factor times the one
+ * before, at most max, and with full jitter drawn below it. first left out
+ * keeps the wait already there (the catalog's); factor is 2, max none. */
+static int read_backoff(const char *path, const ynode *v, sim_part *p, diag *d)
+{
+    if (v->type != YN_MAP) {
+        if (yread_duration(path, v, "redelivery_after", true, &p->redelivery_after_us, d) != 0)
+            return -1;
+        p->backoff_factor = 0;
+        p->backoff_max_us = 0;
+        p->backoff_jitter = false;
+        return 0;
+    }
+    static const char *const keys[] = {"first", "factor", "max", "jitter"};
+    static const char *const jitters[] = {"none", "full"};
+    const ynode *first = ymap_get(v, "first"), *factor = ymap_get(v, "factor");
+    const ynode *max = ymap_get(v, "max"), *jitter = ymap_get(v, "jitter");
+    int64_t first_us = p->redelivery_after_us, max_us = 0;
+    double x = 2;
+    int j = 0, rc = ycheck_keys(path, v, "key|in redelivery_after", keys, 4, d) ? -1 : 0;
+    if (first)
+        rc |= yread_duration(path, first, "first", true, &first_us, d);
+    else if (first_us <= 0) {
+        ymissing(path, v, "first", "redelivery_after", d);
+        rc = -1;
+    }
+    if (factor)
+        rc |= yread_number(path, factor, "factor", 1, 1000, &x, d);
+    if (max && !(max->type == YN_SCALAR && max->plain && strcmp(max->s, "none") == 0))
+        rc |= yread_duration(path, max, "max", true, &max_us, d);
+    if (jitter)
+        rc |= yread_enum(path, jitter, "jitter", jitters, 2, &j, d);
+    if (rc == 0 && max_us > 0 && max_us < first_us) {
+        buf a, b;
+        buf_init(&a);
+        buf_init(&b);
+        fmt_duration_us(&a, max_us);
+        fmt_duration_us(&b, first_us);
+        diag_error(d, YPATH(path, max), max->line, max->col,
+                   "max (%s) is shorter than first (%s); the longest wait is at least the first",
+                   a.data, b.data);
+        buf_free(&a);
+        buf_free(&b);
+        rc = -1;
+    }
+    if (rc != 0)
+        return -1;
+    p->redelivery_after_us = first_us;
+    p->backoff_factor = x;
+    p->backoff_max_us = max_us;
+    p->backoff_jitter = j == 1;
+    return 0;
+}
+
 int field_read(const char *path, const ynode *v, const field_def *f, void *target,
                const bp_catalog *cat, diag *d)
 {
@@ -236,6 +291,8 @@ int field_read(const char *path, const ynode *v, const field_def *f, void *targe
         return yread_prob(path, v, f->name, (double *)at, d);
     case FT_DURATION:
         return yread_duration(path, v, f->name, true, (int64_t *)at, d);
+    case FT_BACKOFF:
+        return read_backoff(path, v, target, d);
     case FT_TTL:
     case FT_WINDOW:
         return read_ttl(path, v, f->name, f->type == FT_WINDOW, (int64_t *)at, cat, d);
@@ -288,6 +345,9 @@ void field_format(buf *b, const field_def *f, const void *target)
     case FT_TTL:
         fmt_duration_us(b, *(const int64_t *)at);
         break;
+    case FT_BACKOFF:
+        fields_backoff_text(b, target);
+        break;
     case FT_MONEY:
         fmt_usd_month(b, *(const double *)at);
         break;
@@ -305,6 +365,22 @@ void field_format(buf *b, const field_def *f, const void *target)
         break;
     }
     }
+}
+
+void fields_backoff_text(buf *b, const sim_part *p)
+{
+    fmt_duration_us(b, p->redelivery_after_us);
+    if (p->backoff_factor > 1) {
+        buf_puts(b, ", then ×");
+        fmt_number(b, p->backoff_factor);
+        buf_puts(b, " each try");
+        if (p->backoff_max_us > 0) {
+            buf_puts(b, " up to ");
+            fmt_duration_us(b, p->backoff_max_us);
+        }
+    }
+    if (p->backoff_jitter)
+        buf_puts(b, ", full jitter");
 }
 
 size_t fields_split_path(char *path, char *segs[5])

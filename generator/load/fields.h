@@ -23,7 +23,8 @@ typedef enum {
     FT_IDEM,     /* sim_idempotency name */
     FT_DELIVERY, /* sim_delivery name */
     FT_PUBLISH,  /* sim_publish name */
-    FT_MSGID     /* sim_message_id name */
+    FT_MSGID,    /* sim_message_id name */
+    FT_BACKOFF   /* a broker's redelivery_after: a duration, or {first, factor, max, jitter} */
 } field_type;
 
 typedef struct {
@@ -46,6 +47,10 @@ const field_def *fields_link(size_t *n);
 void fields_kinds_text(buf *out, unsigned bits);
 /* The field named name in the table, or NULL. */
 const field_def *fields_find(const field_def *table, size_t n, const char *name);
+/* A broker's redelivery_after as pages show it: "5 s", "1 s, then ×2 each
+ * try up to 1 min, full jitter". */
+void fields_backoff_text(buf *b, const sim_part *p);
+
 /* A --set path ("parts.worker.tries") split in place at its dots into at
  * most 5 segments (the fifth keeps any dots left). Returns how many. */
 size_t fields_split_path(char *path, char *segs[5]);

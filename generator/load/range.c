@@ -44,6 +44,7 @@ static range_kind kind_of(field_type t)
     case FT_PROB:
         return RK_PROB;
     case FT_DURATION:
+    case FT_BACKOFF:
     case FT_TTL:
         return RK_DURATION;
     case FT_WINDOW:

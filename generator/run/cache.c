@@ -62,6 +62,9 @@ void cache_key(buf *key, const sim_board *b, const sim_limits *lim, bool want_tr
         put_f64(key, p->fixed_usd_month);
         put_i64(key, p->tries);
         put_i64(key, p->redelivery_after_us);
+        put_f64(key, p->backoff_factor);
+        put_i64(key, p->backoff_max_us);
+        put_i64(key, p->backoff_jitter);
         put_i64(key, p->timeout_us);
         put_i64(key, p->delivery);
         put_i64(key, p->message_id);

@@ -142,7 +142,8 @@
     completion_time: seconds,
     latency_p50: seconds,
     latency_p99: seconds,
-    monthly_cost: usdMonth
+    monthly_cost: usdMonth,
+    dead_letter_time: seconds
   };
 
   /* fmt_measure: a measure's value with its unit; counts are plain numbers. */

@@ -722,6 +722,71 @@ static void refused2(const char *from, const char *to, const char *want)
     refused_in(two_hops, from, to, want);
 }
 
+/* redelivery_after: a duration, or a back-off {first, factor, max, jitter} */
+static const sim_part *broker_with(const char *setting, bp_board **b, diag *d)
+{
+    char *to = xasprintf("{id: broker, kind: message-broker, redelivery_after: %s}", setting);
+    char *text = xasprintf("%.*s%s%s", (int)(strstr(base, "{id: broker") - base), base, to,
+                           strstr(base, "{id: broker") + strlen("{id: broker, kind: message-broker}"));
+    *b = build(text, d);
+    free(to);
+    free(text);
+    if (!*b)
+        fail_msg("%s", d->text);
+    return &(*b)->sim.parts[1];
+}
+
+static void backoff_keys(void **state)
+{
+    (void)state;
+    diag d;
+    bp_board *b;
+    const sim_part *p = broker_with("{first: 1 s, factor: 3, max: 1 min, jitter: full}", &b, &d);
+    assert_int_equal(p->redelivery_after_us, 1000000);
+    assert_true(p->backoff_factor == 3);
+    assert_int_equal(p->backoff_max_us, 60000000);
+    assert_true(p->backoff_jitter);
+    buf t;
+    buf_init(&t);
+    size_t n;
+    field_format(&t, fields_find(fields_part(&n), n, "redelivery_after"), p);
+    assert_string_equal(t.data, "1 s, then ×3 each try up to 1 min, full jitter");
+    buf_free(&t);
+    board_free(b);
+    diag_free(&d);
+    /* left out: the catalog's first wait, factor 2, no cap, no jitter */
+    p = broker_with("{max: none}", &b, &d);
+    assert_int_equal(p->redelivery_after_us,
+                     cat->kinds[SIM_KIND_BROKER].redelivery_after_us);
+    assert_true(p->backoff_factor == 2);
+    assert_int_equal(p->backoff_max_us, 0);
+    assert_false(p->backoff_jitter);
+    board_free(b);
+    diag_free(&d);
+    /* a duration: every wait the same */
+    p = broker_with("750 ms", &b, &d);
+    assert_int_equal(p->redelivery_after_us, 750000);
+    assert_true(p->backoff_factor == 0 && p->backoff_max_us == 0 && !p->backoff_jitter);
+    board_free(b);
+    diag_free(&d);
+    refused("{id: broker, kind: message-broker}",
+            "{id: broker, kind: message-broker, redelivery_after: {first: 2 s, factr: 2, "
+            "jitter: half}}",
+            "b.yaml:7:71: error: unknown key 'factr' in redelivery_after; did you mean "
+            "'factor'?\n"
+            "b.yaml:7:89: error: unknown jitter 'half' (expected 'none' or 'full')\n");
+    refused("{id: broker, kind: message-broker}",
+            "{id: broker, kind: message-broker, redelivery_after: {first: 2 s, factor: 0.5}}",
+            "b.yaml:7:79: error: factor must be between 1 and 1000, found 0.5\n");
+    refused("{id: broker, kind: message-broker}",
+            "{id: broker, kind: message-broker, redelivery_after: {first: 2 min, max: 1 min}}",
+            "b.yaml:7:78: error: max (1 min) is shorter than first (2 min); the longest wait is "
+            "at least the first\n");
+    refused("{id: broker, kind: message-broker}",
+            "{id: broker, kind: message-broker, redelivery_after: {first: 0 s}}",
+            "b.yaml:7:66: error: first must be longer than zero, found 0 s\n");
+}
+
 static void second_release_errors(void **state)
 {
     (void)state;
@@ -954,6 +1019,7 @@ int main(void)
         cmocka_unit_test(model_checks),
         cmocka_unit_test(second_release_keys),
         cmocka_unit_test(second_release_errors),
+        cmocka_unit_test(backoff_keys),
         cmocka_unit_test(overrides),
         cmocka_unit_test(override_errors),
         cmocka_unit_test(loading_files),

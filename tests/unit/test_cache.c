@@ -51,6 +51,9 @@ MUT(m_delivery, tb_sender(t)->delivery = SIM_DELIVERY_AT_MOST_ONCE)
 MUT(m_message_id, t->parts[t->users].message_id = SIM_MESSAGE_ID_PER_PUBLISH)
 MUT(m_dedup_window, tb_sender(t)->dedup_window_us = 300000000)
 MUT(m_dead_letter, tb_sender(t)->dead_letter = 1)
+MUT(m_backoff_factor, tb_sender(t)->backoff_factor = 2)
+MUT(m_backoff_max, tb_sender(t)->backoff_max_us = 60000000)
+MUT(m_backoff_jitter, tb_sender(t)->backoff_jitter = true)
 MUT(m_poison, t->b.traffic.poison = 0.1)
 MUT(m_lease, tb_handler(t)->lease_us += 1)
 MUT(m_crash_commit, tb_handler(t)->crash_after_commit = 0.01)
@@ -112,6 +115,9 @@ static const struct {
     {"message_id", m_message_id},
     {"dedup_window", m_dedup_window},
     {"dead_letter", m_dead_letter},
+    {"backoff_factor", m_backoff_factor},
+    {"backoff_max", m_backoff_max},
+    {"backoff_jitter", m_backoff_jitter},
     {"poison", m_poison},
     {"lease", m_lease},
     {"crash_after_commit", m_crash_commit},

@@ -3,7 +3,10 @@
  * the X poison jobs (X near N·p) each take m deliveries and are moved to
  * the queue: deliveries = (N - X) + X·m, dead_lettered = errors = X, and
  * each one's time from its first delivery to the queue is m·T exactly (each
- * try waits its whole timer, and a redelivery is sent the same instant). */
+ * try waits its whole timer, and a redelivery is sent the same instant).
+ * With back-off {first, factor, max} and no jitter it is the sum of the
+ * waits, min(max, first·factor^(k-1)) for k = 1..m; with full jitter each
+ * wait is uniform below that, so the median is near half the sum. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -57,6 +60,58 @@ static void poison_to_the_queue(void **state)
     check_poison(0.1, 5, 1000000, 31);
     check_poison(0.3, 3, 250000, 32);
     check_poison(0.05, 1, 2000000, 33);
+}
+
+/* A poison message's time to the queue under back-off. */
+static sim_counts backoff_counts(int64_t jobs, int m, int64_t first, double factor, int64_t max,
+                                 bool jitter)
+{
+    tb_board t;
+    tb_init(&t, TB_BROKER, jobs);
+    add_dlq(&t);
+    t.b.traffic.poison = 1;
+    tb_sender(&t)->tries = m;
+    tb_sender(&t)->redelivery_after_us = first;
+    tb_sender(&t)->backoff_factor = factor;
+    tb_sender(&t)->backoff_max_us = max;
+    tb_sender(&t)->backoff_jitter = jitter;
+    tb_handler(&t)->concurrency = 64;
+    return tb_counts(&t, 7);
+}
+
+static void backoff_sums_its_waits(void **state)
+{
+    (void)state;
+    static const struct {
+        int m;
+        int64_t first;
+        double factor;
+        int64_t max, sum;
+    } cases[] = {
+        {5, 1000000, 2, 0, 31000000},         /* 1 + 2 + 4 + 8 + 16 s */
+        {5, 1000000, 2, 10000000, 25000000},  /* 1 + 2 + 4 + 8 + 10 s */
+        {5, 100000, 3, 2000000, 5300000},     /* 0.1 + 0.3 + 0.9 + 2 + 2 s */
+        {4, 1000000, 1.5, 0, 8125000},        /* 1 + 1.5 + 2.25 + 3.375 s */
+        {3, 2000000, 0, 0, 6000000},          /* no back-off: m waits of 2 s */
+        {3, 2000000, 1, 5000000, 6000000},    /* factor 1: the same */
+        {1, 500000, 10, 1000000, 500000},     /* one try: the first wait only */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sim_counts c = backoff_counts(300, cases[i].m, cases[i].first, cases[i].factor,
+                                      cases[i].max, false);
+        assert_int_equal(c.dead_lettered, 300);
+        assert_int_equal(c.deliveries, 300 * cases[i].m);
+        if (c.dead_letter_p50_us != cases[i].sum)
+            fail_msg("case %zu: %lld us to the queue, expected %lld", i,
+                     (long long)c.dead_letter_p50_us, (long long)cases[i].sum);
+    }
+    /* full jitter: each wait uniform below its delay; the median of the
+     * sum (symmetric about its mean) is near half of 1 + 2 + 4 + 8 + 10 s */
+    sim_counts c = backoff_counts(4000, 5, 1000000, 2, 10000000, true);
+    assert_int_equal(c.dead_lettered, 4000);
+    if (llabs(c.dead_letter_p50_us - 12500000) > 500000)
+        fail_msg("jitter: median %lld us to the queue, expected 12.5 s +- 0.5 s",
+                 (long long)c.dead_letter_p50_us);
 }
 
 /* Without the queue nothing is dead-lettered; the errors are the same. */
@@ -137,6 +192,12 @@ static void bad_queues_are_refused(void **state)
     t.links[t.b.n_links] = (sim_link){.from = t.broker, .to = q, .protocol = SIM_PROTO_AMQP};
     t.b.n_links++;
     refused_with(&t, "is a dead-letter-queue: a broker names it with dead_letter");
+    tb_init(&t, TB_BROKER, 10);
+    tb_sender(&t)->backoff_factor = 0.5;
+    refused_with(&t, "redelivery_after's factor must be between 1 and 1000");
+    tb_sender(&t)->backoff_factor = 2;
+    tb_sender(&t)->backoff_max_us = tb_sender(&t)->redelivery_after_us - 1;
+    refused_with(&t, "redelivery_after's max must not be shorter than its first wait");
 }
 
 /* The queue's measures are on a board only when a broker names one. */
@@ -159,6 +220,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(poison_to_the_queue),
+        cmocka_unit_test(backoff_sums_its_waits),
         cmocka_unit_test(no_queue_no_dead_letters),
         cmocka_unit_test(trace_shows_the_move),
         cmocka_unit_test(bad_queues_are_refused),

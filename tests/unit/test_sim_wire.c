@@ -63,7 +63,8 @@ static bool same_part(const sim_part *a, const sim_part *b)
            a->tries == b->tries && a->redelivery_after_us == b->redelivery_after_us &&
            a->timeout_us == b->timeout_us && a->delivery == b->delivery &&
            a->message_id == b->message_id && a->dedup_window_us == b->dedup_window_us &&
-           a->dead_letter == b->dead_letter &&
+           a->dead_letter == b->dead_letter && same_f64(a->backoff_factor, b->backoff_factor) &&
+           a->backoff_max_us == b->backoff_max_us && a->backoff_jitter == b->backoff_jitter &&
            a->concurrency == b->concurrency && same_latency(a->work, b->work) &&
            a->idempotency == b->idempotency && a->key_ttl_us == b->key_ttl_us &&
            same_f64(a->crash_after_effect, b->crash_after_effect) &&
@@ -243,6 +244,9 @@ static bool mutate(fixture *f, int k)
     case 66: b->until_max = 200; return true;
     case 67: t->poison = 0.25; return true;
     case 68: p->dead_letter = 2; return true;
+    case 69: p->backoff_factor = 1.5; return true;
+    case 70: p->backoff_max_us = 60000000; return true;
+    case 71: p->backoff_jitter = true; return true;
     default: return false;
     }
 }
@@ -278,7 +282,7 @@ static void round_trips_every_field(void **state)
         sim_wire_request_free(&d);
         free(b.v);
     }
-    assert_int_equal(fields, 69);
+    assert_int_equal(fields, 72);
 
     sim_wire_request d;
     char msg[256] = "x";
@@ -390,7 +394,7 @@ static void damaged_values_are_refused(void **state)
     w[4] = 1;
     expect_refused(w, n,
                    "bad board bytes at byte 4 (header): the board encoding is version 1; "
-                   "this simulator reads version 5");
+                   "this simulator reads version 6");
     /* limits: max_jobs 10000000 is the zigzag varint 80 da c4 09 */
     size_t at = 5;
     assert_memory_equal(v + at, "\x80\xda\xc4\x09", 4);

@@ -27,7 +27,8 @@ const EXPORTS = ['memory', 'bp_alloc', 'bp_free', 'bp_run', 'bp_result_len', 'bp
 const JSON_KEYS = ['jobs', 'deliveries', 'effects', 'duplicates', 'charged_twice', 'lost_writes',
   'errors', 'error_rate', 'completion_time_s', 'latency_p50_s', 'latency_p99_s',
   'monthly_cost_usd', 'events', 'lost_events', 'ghost_events', 'downstream_deliveries',
-  'downstream_effects', 'downstream_duplicates', 'downstream_lost_writes', 'downstream_errors'];
+  'downstream_effects', 'downstream_duplicates', 'downstream_lost_writes', 'downstream_errors',
+  'dead_lettered', 'dead_letter_time_s'];
 
 let failures = 0;
 function fail(msg) {
