@@ -94,7 +94,9 @@ gen = hello["gen"]
 edit("content/prose.md", "MARKER-0", "MARKER-1")
 kind, ev = st.next_event()
 check(kind == "build" and ev["gen"] == gen + 1 and ev["ok"] is True, "the prose edit's event: %s %s" % (kind, ev))
-check(ev.get("changed") == ["/prose/index.html"], "a prose edit changes its page alone: %s" % ev.get("changed"))
+# its page, and the site's search index, which holds the page's words
+check(ev.get("changed") == ["/prose/index.html", "/search-index.js"],
+      "a prose edit changes its page and the search index alone: %s" % ev.get("changed"))
 
 edit("content/prose.md", "{{ shop.jobs }}", "{{ shop.jobz }}")
 kind, ev = st.next_event()
@@ -136,7 +138,9 @@ check(ev["ok"] and "/prose/index.html" in changed and "/board/index.html" in cha
       "a board edit changes the pages that use it: %s" % changed)
 check("/index.html" not in changed and not any(c.startswith("/static/") for c in changed),
       "... and no other: %s" % changed)
-check(all(c.startswith(("/prose/", "/board/")) for c in changed), "... nor their files: %s" % changed)
+check("/search-index.js" in changed, "... and the search index, which holds their numbers: %s" % changed)
+check(all(c.startswith(("/prose/", "/board/")) or c == "/search-index.js" for c in changed),
+      "... nor other files: %s" % changed)
 edit("content/boards/shop.yaml", "seed: 4", "seed: 3")
 kind, ev = st.next_event()
 
