@@ -383,7 +383,8 @@ button:focus-visible { outline: 3px solid #1565c0; outline-offset: 2px; }
   };
 
   // One error as the terminal prints it, then its source line with the line
-  // number and a caret under the column, then the hint.
+  // number and a caret under the column, then the hint if the message does
+  // not already say it.
   const errorItem = (e) => {
     const pre = el('pre', {}, el('span', { class: 'text' }, e.text));
     if (e.source !== null && e.line > 0) {
@@ -397,7 +398,10 @@ button:focus-visible { outline: 3px solid #1565c0; outline-offset: 2px; }
           el('span', { class: 'caret' }, e.caret),
         );
     }
-    if (e.hint) pre.append('\n', el('span', { class: 'hint' }, 'hint: '), e.hint);
+    // the hint on its own line, unless the message already ends with it
+    // ("...; did you mean 'jobs'?"), as the terminal prints it once
+    if (e.hint && !e.text.endsWith(e.hint))
+      pre.append('\n', el('span', { class: 'hint' }, 'hint: '), e.hint);
     return el('li', {}, pre);
   };
 

@@ -162,7 +162,8 @@ try {
   await until('the page to scroll', async () => (await prose.evaluate(() => window.scrollY)) === 1500);
   await mark(prose);
   const line1 = await editAndBuild('content/prose.md', 'MARKER-0', 'MARKER-1');
-  check(/\(0 simulated, 1 page changed\)$/.test(line1), `a prose edit simulates nothing: ${line1}`);
+  // its page and the search index, which holds the page's words
+  check(/\(0 simulated, 1 page and 1 other file changed\)$/.test(line1), `a prose edit simulates nothing: ${line1}`);
   await until('the new text', async () => (await prose.textContent('body').catch(() => '')).includes('MARKER-1'));
   check(await marked(prose), 'the new text was swapped in, without a reload');
   eq(await prose.evaluate(() => window.scrollY), 1500, 'the scroll position after the swap');
@@ -206,7 +207,8 @@ try {
   eq(item[0], term, 'the overlay shows the error as the terminal printed it');
   eq(item[1], `${String(at.line).padStart(5)} | ${at.text}`, 'then the source line');
   eq(item[2], `      | ${' '.repeat(Number(m[2]) - 1)}^`, 'then a caret under the column');
-  check(item[3] && item[3].startsWith('hint: did you mean'), `then the hint: ${o.items[0]}`);
+  check(term.endsWith("did you mean 'jobs'?"), `the message ends with its hint: ${term}`);
+  eq(item.length, 3, `and the hint is not said twice: ${o.items[0]}`);
   check(await marked(prose), 'the failed build did not reload the page');
   check((await prose.textContent('body')).includes('MARKER-1'), 'the last good page stays behind the overlay');
   await prose.screenshot({ path: path.join(SHOTS, 'serve-overlay.png') });
@@ -269,7 +271,8 @@ try {
   const seeds = () => prose.evaluate(() => [...document.querySelectorAll('td[data-label="Seed"]')].map((t) => t.textContent).join());
   eq(await seeds(), '3', "the long page's table of runs names the board's seed");
   const line6 = await editAndBuild('content/boards/shop.yaml', 'seed: 3', 'seed: 4');
-  check(/\(1 simulated, 2 pages[ )]/.test(line6), `a board edit simulates that board alone, 2 pages change: ${line6}`);
+  // the two pages that use it and the board's embed page (SLUG/embed/ID/)
+  check(/\(1 simulated, 3 pages[ )]/.test(line6), `a board edit simulates that board alone, 3 pages change: ${line6}`);
   await until('the board page to reload', async () => !(await marked(board).catch(() => true)));
   await until('the new seed on the long page', async () => (await seeds()) === '4');
   check(await marked(prose), 'the long page, which shows no drawing of the board, took its new numbers in place');
