@@ -7,6 +7,7 @@
 #include "base/diag.h"
 #include "load/ydoc.h"
 #include "model/site.h"
+#include "proof.h"
 #include "simcore.h"
 
 #include <stdbool.h>
@@ -38,6 +39,9 @@ int board_max_replications(const bp_board *b);
  * to prove, {never: MEASURE, jobs: N, faults: K} (or sometimes:), into
  * b->claim (claim.c); problems are reported to d. */
 void board_read_expect(bp_board *b, const char *path, const ynode *v, diag *d);
+/* The prover's options for a board's claim: its measure, never or
+ * sometimes, and its jobs and faults. */
+sim_prove_opts board_claim_opts(const bp_claim *c);
 
 /* The keys a board file and its traffic take, in the loader's order (for
  * the reference, boardpress help). Static; never freed. */

@@ -60,3 +60,8 @@ void board_read_expect(bp_board *b, const char *path, const ynode *v, diag *d)
     }
     b->claim = (bp_claim){true, some != NULL, (sim_measure)measures[at], (int)jobs, (int)faults};
 }
+
+sim_prove_opts board_claim_opts(const bp_claim *c)
+{
+    return (sim_prove_opts){c->measure, c->sometimes, c->jobs, c->faults, 0, false};
+}

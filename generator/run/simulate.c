@@ -139,7 +139,7 @@ static int proof_budget(site *s, int64_t *total)
             continue;
         const bp_board *bb = b->board;
         const bp_claim *c = &bb->claim;
-        sim_prove_opts o = {c->measure, c->sometimes, c->jobs, c->faults, 0, false};
+        sim_prove_opts o = board_claim_opts(c);
         sim_board pb = sim_prove_board(&bb->sim, c->jobs);
         int64_t runs = 0, events = 0;
         char msg[512];
@@ -461,7 +461,7 @@ static void prove_claims(site *s)
             continue;
         const bp_board *bb = b->board;
         const bp_claim *c = &bb->claim;
-        sim_prove_opts o = {c->measure, c->sometimes, c->jobs, c->faults, 0, false};
+        sim_prove_opts o = board_claim_opts(c);
         sim_board pb = sim_prove_board(&bb->sim, c->jobs);
         /* the proofs run one after another, each within what the build's
          * runs and the proofs before it left of the budget */
