@@ -315,6 +315,17 @@
       if (window.bpSearchIndex) { ready(); return; }
       var s = document.createElement("script");
       s.src = indexUrl;
+      /* the preview (boardpress serve) tells this script when the index
+       * changed, instead of reloading the page: the next use loads it anew */
+      s.setAttribute("data-refetch", "");
+      s.addEventListener("bp-refetch", function () {
+        s.remove();
+        delete window.bpSearchIndex;
+        index = null;
+        loading = false;
+        box.removeAttribute("data-ready");
+        if (document.activeElement === input) { load(); }
+      });
       s.onload = ready;
       s.onerror = function () {
         loading = false;

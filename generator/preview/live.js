@@ -330,9 +330,19 @@ if (typeof document === 'undefined') {
       changed.has(fileOf(l.href)),
     );
     const sheetFiles = new Set(sheets.map((l) => fileOf(l.href)));
+    // data a page script loads on use and can load again (a script marked
+    // data-refetch: the search index): the script is told, and drops it
+    const refetch = new Set();
+    for (const el of document.querySelectorAll('script[data-refetch][src]')) {
+      const f = fileOf(el.src);
+      if (!changed.has(f)) continue;
+      refetch.add(f);
+      el.dispatchEvent(new CustomEvent('bp-refetch', { bubbles: true }));
+    }
     // a file the page uses that is not its own and not a stylesheet (an
     // image, a script): what a swap would not fetch again
-    for (const f of used()) if (changed.has(f) && f !== own && !sheetFiles.has(f)) return reload();
+    for (const f of used())
+      if (changed.has(f) && f !== own && !sheetFiles.has(f) && !refetch.has(f)) return reload();
     for (const l of sheets) swapSheet(l, d.gen);
     if (changed.has(own)) swapOrReload();
   };

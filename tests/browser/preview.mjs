@@ -184,6 +184,21 @@ try {
   eq(await prose.evaluate(() => window.scrollY), 1500, 'the scroll position after the second swap');
   console.log('serve-browser: a prose edit shows without a manual reload or a navigation, scrolled where it was');
 
+  // 1b. With the search index loaded (the reader used the search box), a
+  // prose edit still swaps in: the search script drops the old index and
+  // loads the new one, which finds the new word.
+  await prose.focus('#bp-search-input');
+  await until('the search index', async () => (await prose.locator('[data-ready]').count()) > 0);
+  await mark(prose);
+  await editAndBuild('content/prose.md', 'NEW-PARAGRAPH', 'Searchable zanzibarword');
+  await until('the edited paragraph', async () => (await prose.textContent('body').catch(() => '')).includes('zanzibarword'));
+  check(await marked(prose), 'with the search index loaded, the edit was swapped in, without a reload');
+  await prose.fill('#bp-search-input', 'zanzibarword');
+  await until('a search result for the new word', async () =>
+    (await prose.locator('[role="option"]').count()) > 0,
+  );
+  console.log('serve-browser: with the search index loaded, a prose edit swaps in and the new index finds the new word');
+
   // 2. A broken placeholder: the overlay, over the last good page, with the
   // error as the terminal printed it, the source line and the caret.
   await mark(prose);
