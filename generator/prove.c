@@ -59,6 +59,8 @@ static void proof_json(buf *out, const bp_board *b, const sim_prove_opts *o, con
                ",\"jobs\":%d,\"faults\":%d,\"runs\":%lld,\"events\":%lld,\"seconds\":", p->jobs,
                p->faults, (long long)p->runs, (long long)p->events);
     fmt_json_number(out, seconds);
+    /* what the budget predicted before the proof ran (sim_prove_estimate) */
+    buf_printf(out, ",\"estimate\":%lld", (long long)p->estimate);
     if (o->brute) /* every run made, beyond the fault bound too */
         buf_printf(out, ",\"executions\":%lld", (long long)p->executions);
     if (p->found) {

@@ -4,6 +4,7 @@
 #include "proof.h"
 
 #include "model.h"
+#include "rng.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,23 +94,106 @@ static int run_one(prover *p, const uint8_t *want, size_t n_want, sim_trace_buf 
     return 0;
 }
 
-/* The runs the first run's choice points predict: every combination of its
- * durations and traffic choices, times its ways to place up to k faults. */
-static double estimate(const sim_choices *ch, int k)
+/* The ways to place at most k faults on f chances. */
+static double placements(double f, int k)
 {
-    double free_ways = 1, faults = 0;
-    for (size_t i = 0; i < ch->n; i++) {
-        if (ch->kind[i] == CH_FAULT)
-            faults++;
-        else
-            free_ways *= ch->opts[i];
-    }
     double ways = 0, binom = 1;
-    for (int i = 0; i <= k && i <= faults; i++) {
+    for (int i = 0; i <= k && i <= f; i++) {
         ways += binom;
-        binom = binom * (faults - i) / (i + 1);
+        binom = binom * (f - i) / (i + 1);
     }
-    return free_ways * ways;
+    return ways;
+}
+
+/* The size of the tree of runs, before it is explored, by Knuth's
+ * estimator (Knuth 1975, "Estimating the efficiency of backtrack
+ * programs") with importance sampling: a walk from the fault-free run down
+ * to a run with no children, each step to one child drawn with probability
+ * q (a fixed key: the same estimate every time), counts 1 + 1/q1 +
+ * 1/(q1 q2) + ...; its mean over walks is the tree's size, whatever the q.
+ * The q are in proportion to a guess of each child's subtree: the
+ * combinations of the run's choices after the changed one (every option of
+ * each duration and traffic choice, every placement of the faults left),
+ * so the walks agree the closer the guess is. ESTIMATE_WALKS walks; *events
+ * likewise the events of all runs, *first the fault-free run's. Returns 0,
+ * or -1 with a sentence. */
+#define ESTIMATE_WALKS 32
+static int estimate(prover *p, double *runs, double *events, int64_t *first, char *msg, size_t n)
+{
+    const uint64_t key = rng_stream_key(31, 0);
+    const int k_max = p->o->faults;
+    const bool all = p->o->brute;
+    uint8_t *want = NULL;
+    double *guess = NULL;
+    size_t cap = 0;
+    double sum_runs = 0, sum_events = 0;
+    int rc = 0;
+    for (int w = 0; w < ESTIMATE_WALKS && rc == 0; w++) {
+        size_t n_want = 0;
+        int f = 0;
+        double weight = 1;
+        for (uint32_t depth = 0;; depth++) {
+            sim_counts c;
+            if ((rc = run_one(p, want, n_want, NULL, &c, msg, n)) != 0)
+                break;
+            if (w == 0 && depth == 0)
+                *first = c.events;
+            sum_runs += weight;
+            sum_events += weight * (double)c.events;
+            const sim_choices *ch = &p->ch;
+            if (ch->n > cap) {
+                double *g = realloc(guess, ch->n * sizeof *g);
+                uint8_t *v = realloc(want, ch->n);
+                if (g)
+                    guess = g;
+                if (v)
+                    want = v;
+                if (!g || !v) {
+                    snprintf(msg, n, "not enough memory to prove the board");
+                    rc = -1;
+                    break;
+                }
+                cap = ch->n;
+            }
+            /* guess[i]: one child's subtree at choice i, 0 past the bound */
+            double free_ways = 1, total = 0;
+            int fault_points = 0;
+            for (size_t i = ch->n; i-- > n_want;) {
+                int nf = f + (ch->kind[i] == CH_FAULT);
+                guess[i] = nf <= k_max || all
+                               ? free_ways * placements(fault_points, all ? fault_points : k_max - nf)
+                               : 0;
+                total += guess[i] * (ch->opts[i] - 1);
+                if (ch->kind[i] == CH_FAULT)
+                    fault_points++;
+                else if (free_ways < 1e300)
+                    free_ways *= ch->opts[i];
+            }
+            if (total == 0)
+                break;
+            double r = rng_uniform(key, (uint64_t)w, depth) * total;
+            size_t i = n_want;
+            while (i + 1 < ch->n && r >= guess[i] * (ch->opts[i] - 1)) {
+                r -= guess[i] * (ch->opts[i] - 1);
+                i++;
+            }
+            while (guess[i] == 0) /* rounding past the last child */
+                i--;
+            uint32_t opt = 1 + (uint32_t)(r / guess[i]);
+            if (opt >= ch->opts[i])
+                opt = ch->opts[i] - 1u;
+            weight *= total / guess[i];
+            f += ch->kind[i] == CH_FAULT;
+            memcpy(want, ch->pick, i); /* past the prefix every pick is option 0 */
+            want[i] = (uint8_t)opt;
+            n_want = i + 1;
+        }
+    }
+    free(want);
+    free(guess);
+    *runs = sum_runs / ESTIMATE_WALKS;
+    *events = sum_events / ESTIMATE_WALKS;
+    return rc;
 }
 
 static int check_opts(const sim_board *b, const sim_prove_opts *o, char *msg, size_t n)
@@ -166,13 +250,6 @@ static int explore_level(prover *p, size_t f, sim_proof *out, char *msg, size_t 
         bool within = f <= (size_t)o->faults;
         if (within)
             out->runs++;
-        if (out->executions == 1) {
-            double e = estimate(&p->ch, o->faults);
-            out->estimate = e < 9e18 ? (int64_t)e : INT64_MAX;
-            double work = (double)out->estimate * (double)(c.events > 0 ? c.events : 1);
-            if ((o->max_runs > 0 && out->estimate > o->max_runs) || work > (double)budget)
-                return too_big(p, out->estimate, false, msg, n);
-        }
         if ((o->max_runs > 0 && out->executions > o->max_runs) || out->events > budget)
             return too_big(p, out->executions, true, msg, n);
         double v = sim_measure_value(&c, o->measure, p->cost);
@@ -217,33 +294,64 @@ static sim_model *driven_model(const sim_board *b, const sim_limits *lim, char *
     return m;
 }
 
-int sim_prove_estimate(const sim_board *b, const sim_limits *lim, const sim_prove_opts *o,
-                       int64_t *runs, int64_t *events, char *msg, size_t n)
+/* The opening sim_prove_estimate and sim_prove share: the board checked,
+ * the claim's options checked, the driven model made. Returns 0, or -1
+ * with a sentence (p then holds nothing to close). */
+static int prover_open(prover *p, const sim_board *b, const sim_limits *lim,
+                       const sim_prove_opts *o, char *msg, size_t n)
 {
-    sim_limits def = sim_limits_default();
-    if (!lim)
-        lim = &def;
+    memset(p, 0, sizeof *p);
     if (sim_board_hops(b) == 0) { /* the check's sentence */
         sim_model_free(driven_model(b, lim, msg, n));
         return -1;
     }
     if (check_opts(b, o, msg, n) != 0)
         return -1;
-    prover p = {b, lim, o, driven_model(b, lim, msg, n), {0}, 0, NULL, 0, false};
-    if (!p.m)
+    p->b = b;
+    p->lim = lim;
+    p->o = o;
+    p->m = driven_model(b, lim, msg, n);
+    if (!p->m)
         return -1;
-    p.m->drive = &p.ch;
-    sim_counts c;
-    int rc = run_one(&p, NULL, 0, NULL, &c, msg, n);
-    if (rc == 0) {
-        double e = estimate(&p.ch, o->faults);
-        *runs = e < 9e18 ? (int64_t)e : INT64_MAX;
-        double per = (double)sim_events_estimate(b, NULL, NULL);
-        double w = e * (per > (double)c.events ? per : (double)c.events);
-        *events = w < 9e18 ? (int64_t)w : INT64_MAX;
+    p->m->drive = &p->ch;
+    return 0;
+}
+
+static void prover_close(prover *p)
+{
+    for (size_t f = 0; f < p->n_levels; f++) {
+        for (size_t i = 0; i < p->level[f].n; i++)
+            free(p->level[f].v[i].c);
+        free(p->level[f].v);
     }
-    choice_free(&p.ch);
-    sim_model_free(p.m);
+    free(p->level);
+    choice_free(&p->ch);
+    sim_model_free(p->m);
+}
+
+/* The estimate (sim_prove_estimate's numbers); -1 with a sentence. */
+static int predict(prover *p, int64_t *runs, int64_t *events, char *msg, size_t n)
+{
+    double r = 0, e = 0;
+    int64_t first = 0;
+    if (estimate(p, &r, &e, &first, msg, n) != 0)
+        return -1;
+    *runs = r < 9e18 ? (int64_t)(r + 0.5) : INT64_MAX;
+    /* the walks' events, and no fewer than the fault-free run's each */
+    double w = r * (double)first > e ? r * (double)first : e;
+    *events = w < 9e18 ? (int64_t)w : INT64_MAX;
+    return 0;
+}
+
+int sim_prove_estimate(const sim_board *b, const sim_limits *lim, const sim_prove_opts *o,
+                       int64_t *runs, int64_t *events, char *msg, size_t n)
+{
+    sim_limits def = sim_limits_default();
+    prover p;
+    if (prover_open(&p, b, lim ? lim : &def, o, msg, n) != 0)
+        return -1;
+    int rc = predict(&p, runs, events, msg, n);
+    prover_close(&p);
     return rc;
 }
 
@@ -254,19 +362,21 @@ int sim_prove(const sim_board *b, const sim_limits *lim, const sim_prove_opts *o
     sim_limits def = sim_limits_default();
     if (!lim)
         lim = &def;
-    if (sim_board_hops(b) == 0) { /* the check's sentence */
-        sim_model_free(driven_model(b, lim, msg, n));
-        return -1;
-    }
-    if (check_opts(b, o, msg, n) != 0)
+    prover p;
+    if (prover_open(&p, b, lim, o, msg, n) != 0)
         return -1;
     out->jobs = o->jobs;
     out->faults = o->faults;
-    prover p = {b, lim, o, driven_model(b, lim, msg, n), {0}, sim_monthly_cost(b), NULL, 0, false};
+    p.cost = sim_monthly_cost(b);
     int rc = -1;
-    if (!p.m)
+    int64_t events = 0;
+    if (predict(&p, &out->estimate, &events, msg, n) != 0)
         goto done;
-    p.m->drive = &p.ch;
+    int64_t budget = lim->max_board_events > 0 ? lim->max_board_events : INT64_MAX;
+    if ((o->max_runs > 0 && out->estimate > o->max_runs) || events > budget) {
+        too_big(&p, out->estimate, false, msg, n);
+        goto done;
+    }
     uint8_t none = 0;
     push(&p, 0, &none, 0, 0); /* the first run: every choice its first option */
     if (p.oom) {
@@ -290,14 +400,7 @@ int sim_prove(const sim_board *b, const sim_limits *lim, const sim_prove_opts *o
     }
     rc = 0;
 done:
-    for (size_t f = 0; f < p.n_levels; f++) {
-        for (size_t i = 0; i < p.level[f].n; i++)
-            free(p.level[f].v[i].c);
-        free(p.level[f].v);
-    }
-    free(p.level);
-    choice_free(&p.ch);
-    sim_model_free(p.m);
+    prover_close(&p);
     if (rc != 0)
         sim_proof_free(out);
     return rc;

@@ -34,7 +34,7 @@ typedef struct {
     int64_t runs;       /* distinct runs within the bounds explored */
     int64_t executions; /* runs of the model, brute force's beyond the bounds included */
     int64_t events;     /* events over all executions */
-    int64_t estimate;   /* the runs the fault-free run's choice points predicted */
+    int64_t estimate;   /* the runs predicted before the proof (sim_prove_estimate) */
     /* the shortest run found (fewest faults, then fewest events) */
     int cx_faults;
     int64_t cx_events;
@@ -59,11 +59,11 @@ int sim_prove(const sim_board *b, const sim_limits *lim, const sim_prove_opts *o
               char *msg, size_t n);
 void sim_proof_free(sim_proof *p);
 
-/* What proving o on b would take, from its first run (no fault, every
- * choice its first option) before the proof starts: *runs the runs its
- * choice points predict (as sim_proof.estimate), *events those runs times
- * the larger of sim_events_estimate and the first run's events. Returns 0,
- * or -1 with a sentence in msg (as sim_prove). */
+/* What proving o on b would take, before the proof starts: *runs the
+ * size of its tree of runs by Knuth's estimator (32 walks from the
+ * fault-free run, MODEL.md "Proofs"; as sim_proof.estimate), *events the
+ * events of those runs. Returns 0, or -1 with a sentence in msg (as
+ * sim_prove). */
 int sim_prove_estimate(const sim_board *b, const sim_limits *lim, const sim_prove_opts *o,
                        int64_t *runs, int64_t *events, char *msg, size_t n);
 

@@ -55,6 +55,8 @@ for e in cx["events"]:
 # one fault fewer: no counterexample, so the one above is the shortest
 assert b["holds"] is True and "counterexample" not in b and b["runs"] >= 1, b
 assert c["holds"] is True and "counterexample" not in c and c["runs"] > a["runs"], (a, c)
+# the budget's prediction, made before the proof ran, is near what it made
+assert c["runs"] / 3 <= c["estimate"] <= c["runs"] * 3, c
 assert d["holds"] is True and d["claim"] == "sometimes" and d["witness"]["faults"] == 1, d
 PY
 

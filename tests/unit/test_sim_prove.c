@@ -243,6 +243,42 @@ static void seed_changes_nothing(void **state)
     sim_proof_free(&b);
 }
 
+/* The estimate the budget uses, made before the proof runs, is within a
+ * factor of 3 of the runs the proof then makes, on boards whose claim holds
+ * (the whole tree is explored): no fault to place, lost acks, crashes,
+ * racing copies, two hops. */
+static void estimate_within_a_small_factor(void **state)
+{
+    (void)state;
+    tb_board t[5];
+    int jobs[5] = {3, 3, 3, 2, 3}, faults[5] = {0, 2, 2, 2, 1};
+    sim_measure m[5] = {SIM_M_DUPLICATES, SIM_M_DUPLICATES, SIM_M_DUPLICATES, SIM_M_DUPLICATES,
+                        SIM_M_DUPLICATES};
+    race_board(&t[0], SIM_IDEM_KEY_IN_TRANSACTION);
+    consumer(&t[1], SIM_IDEM_KEY_IN_TRANSACTION);
+    tb_delivery(&t[1])->lose_reply = 0.01;
+    tb_handler(&t[1])->crash_after_effect = 0.01;
+    race_board(&t[2], SIM_IDEM_KEY_IN_TRANSACTION);
+    tb_delivery(&t[2])->lose_reply = 0.01;
+    tb_handler(&t[2])->crash_after_effect = 0.01;
+    consumer(&t[3], SIM_IDEM_KEY_IN_TRANSACTION);
+    tb_delivery(&t[3])->lose_reply = 0.01;
+    tb_delivery(&t[3])->lose_request = 0.01;
+    tb_handler(&t[3])->crash_after_effect = 0.01;
+    tb_handler(&t[3])->crash_after_commit = 0.01;
+    race_board(&t[4], SIM_IDEM_KEY_IN_TRANSACTION);
+    tb_handler(&t[4])->crash_after_commit = 0.01;
+    for (int i = 0; i < 5; i++) {
+        sim_proof p = proved(&t[i], m[i], jobs[i], faults[i]);
+        assert_true(p.holds);
+        print_message("board %d: %lld runs, estimated %lld\n", i, (long long)p.runs,
+                      (long long)p.estimate);
+        assert_true(p.estimate * 3 >= p.runs);
+        assert_true(p.estimate <= p.runs * 3);
+        sim_proof_free(&p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -255,6 +291,7 @@ int main(void)
         cmocka_unit_test(sometimes_finds_a_witness),
         cmocka_unit_test(budget_and_brute_force),
         cmocka_unit_test(seed_changes_nothing),
+        cmocka_unit_test(estimate_within_a_small_factor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
