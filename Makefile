@@ -286,68 +286,108 @@ install: all
 	install -m 755 $(BUILD)/boardpress $(DESTDIR)$(PREFIX)/bin/boardpress
 
 # ---------------------------------------------------------------- tests
-# Every test kind is a script under tests/ named run-*.sh; they run in name
-# order after the cmocka suites, each given the sanitizer build of boardpress.
+# Every test kind is a script under tests/ named run-*.sh, found by its name
+# (a new one needs no registration), given the sanitizer build of boardpress.
+# `make test` runs every cmocka suite and every script, TEST_JOBS at a time;
+# `make check` the fast tier (below). Each step writes its own log in
+# build/test/ (build/check/) and prints one line with its wall and CPU
+# seconds, or "FAILED: tests/run-x.sh" and its log. Any two scripts can run
+# side by side: each makes its own temporary folders or its own
+# build/test-NAME/, takes port 0, and starts its own browser.
 TEST_SCRIPTS := $(sort $(wildcard tests/run-*.sh))
+TEST_NAMES := $(patsubst tests/run-%.sh,%,$(TEST_SCRIPTS))
+UNIT_NAMES := $(notdir $(ASAN_TESTS))
 export ASAN_OPTIONS := detect_leaks=1:abort_on_error=1:strict_string_checks=1
 export UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
 
-.PHONY: test unit-tests test-build
+# The longest steps start first, so that the lanes end together (measured
+# CPU seconds, docs/architecture.md#tests); the rest follow in name order.
+TEST_FIRST := crash layout fuzz live-browser trust inview browser serve-browser \
+              ownership bad interrupt valgrind serve wasm
+TEST_ORDER := $(foreach n,$(TEST_FIRST),$(filter $(n),$(TEST_NAMES))) \
+              $(filter-out $(TEST_FIRST),$(TEST_NAMES))
+TEST_JOBS ?= 2
+TEST_LOG := $(BUILD)/test
+TEST_STEPS := $(addprefix test-run/,$(TEST_ORDER)) $(addprefix test-unit/,$(UNIT_NAMES))
+
+.PHONY: test unit-tests test-build test-steps
 test: test-deps
-	@$(MAKE) --no-print-directory test-build
-	@$(MAKE) --no-print-directory unit-tests
-	@for s in $(TEST_SCRIPTS); do \
-	  echo "== $$s"; BP=$(ASAN_BUILD)/boardpress BUILD=$(BUILD) bash "$$s" || { echo "FAILED: $$s"; exit 1; }; \
-	done
-	@echo "make test: all suites passed"
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) test-build fuzz-build
+	@$(call run_steps,make test,$(TEST_LOG),$(TEST_JOBS),$(TEST_STEPS),)
 
 test-build: $(ASAN_BUILD)/boardpress $(ASAN_TESTS) $(BUILD)/boardpress $(WASM) \
             $(ASAN_BUILD)/tests/fmt_dump
 
 # The page's number formatting for tests/live/fmt.js (generator/web/bp-fmt.js
-# against generator/base/fmt.c).
-$(ASAN_BUILD)/tests/fmt_dump: tests/live/fmt_dump.c $(ASAN_GEN_OBJ) $(ASAN_SIM_OBJ)
+# against generator/base/fmt.c), linked with the library as the suites are.
+$(ASAN_BUILD)/tests/fmt_dump: tests/live/fmt_dump.c | $(ASAN_LIB)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)
-	$(Q)$(CC) $(ASAN_CFLAGS) -D_DEFAULT_SOURCE -Isim-core -Igenerator $(PKG_CFLAGS) -o $@ $^ $(PKG_LIBS)
+	$(Q)$(CC) $(ASAN_CFLAGS) -D_DEFAULT_SOURCE -Isim-core -Igenerator $(PKG_CFLAGS) -o $@ $< \
+	  -L$(ASAN_BUILD) -lbp -Wl,-rpath,'$$ORIGIN/..' $(PKG_LIBS)
 
+# The cmocka suites alone, every layout round.
 unit-tests: test-build
-	@fail=0; for t in $(ASAN_TESTS); do \
-	  echo "== $$t"; "$$t" || fail=1; \
-	done; \
-	if [ $$fail != 0 ]; then echo "unit tests FAILED"; exit 1; fi
+	@$(call run_steps,unit tests,$(TEST_LOG),$(TEST_JOBS),$(addprefix test-unit/,$(UNIT_NAMES)),)
 
 # make check: the fast tier, for every save (under a minute on two cores).
 # The unit suites with the random-layout rounds cut to CHECK_ROUNDS, and the
-# scripts that take seconds, two at a time; each prints one line, or its
-# log when it fails. No browser, no package installs (the scripts' tools
-# come with `make test-deps`). `make test` runs everything.
+# scripts that take seconds, CHECK_JOBS at a time. No browser, no package
+# installs (the scripts' tools come with `make test-deps`).
 CHECK_SCRIPTS ?= golden cli cache includes ownership html serve prove docs words
 CHECK_ROUNDS ?= 20
 CHECK_JOBS ?= 2
-CHECK_LOG := $(BUILD)/check
-CHECK_UNITS := $(addprefix check-unit/,$(notdir $(ASAN_TESTS)))
-CHECK_RUNS := $(addprefix check-run/,$(CHECK_SCRIPTS))
+CHECK_STEPS := $(addprefix test-unit/,$(UNIT_NAMES)) $(addprefix test-run/,$(CHECK_SCRIPTS))
 
-.PHONY: check check-all $(CHECK_UNITS) $(CHECK_RUNS)
+.PHONY: check
 check: deps
 	@$(MAKE) --no-print-directory test-build
-	@rm -rf $(CHECK_LOG); mkdir -p $(CHECK_LOG); start=$$(date +%s); \
-	$(MAKE) --no-print-directory -j$(CHECK_JOBS) -k check-all || { echo "make check: FAILED"; exit 1; }; \
-	echo "make check: all passed in $$(( $$(date +%s) - start )) s"
-check-all: $(CHECK_UNITS) $(CHECK_RUNS)
+	@$(call run_steps,make check,$(BUILD)/check,$(CHECK_JOBS),$(CHECK_STEPS),BP_LAYOUT_ROUNDS=$(CHECK_ROUNDS))
 
-# $(call check_step,NAME,COMMAND): runs COMMAND into NAME's log.
-define check_step
-@t0=$$(date +%s%N); if $(2) >$(CHECK_LOG)/$(1).log 2>&1; then \
-  printf '  ok   %-22s %5.1f s\n' $(1) "$$(( ($$(date +%s%N) - t0) / 1000000 ))e-3"; \
-else printf '  FAIL %s:\n' $(1); sed 's/^/    /' $(CHECK_LOG)/$(1).log; exit 1; fi
+# $(call run_steps,WHAT,LOGDIR,JOBS,STEPS,UNIT_ENV): runs STEPS, JOBS at a
+# time, each into LOGDIR/NAME.log; then one line with the wall time, the
+# CPU seconds of all steps and the load, or the steps that failed.
+define run_steps
+rm -rf $(2); mkdir -p $(2); start=$$(date +%s); \
+$(MAKE) --no-print-directory -O -j$(3) -k test-steps STEPS='$(4)' STEP_LOG=$(2) UNIT_ENV='$(5)' || true; \
+wall=$$(( $$(date +%s) - start )); \
+cpu=$$(cat $(2)/*.cpu 2>/dev/null | awk '{s += $$1} END {printf "%.0f", s}'); \
+load=$$(cut -d' ' -f1-3 /proc/loadavg); \
+if ls $(2)/*.failed >/dev/null 2>&1; then \
+  echo "$(1): FAILED: $$(cd $(2) && ls *.failed | sed 's/\.failed$$//' | tr '\n' ' ')(logs in $(2)/; $$wall s)"; exit 1; \
+fi; \
+echo "$(1): all $(words $(4)) passed in $$wall s ($$cpu s CPU; load $$load)"
 endef
 
-$(CHECK_UNITS): check-unit/%:
-	$(call check_step,$*,BP_LAYOUT_ROUNDS=$(CHECK_ROUNDS) $(ASAN_BUILD)/tests/$*)
-$(CHECK_RUNS): check-run/%:
-	$(call check_step,run-$*,BP=$(ASAN_BUILD)/boardpress BUILD=$(BUILD) bash tests/run-$*.sh)
+# One step: test-run/NAME runs tests/run-NAME.sh, test-unit/NAME a suite
+# (alone: `make test-run/crash`; its log in build/test/).
+STEP_LOG ?= $(TEST_LOG)
+UNIT_ENV ?=
+.PHONY: $(addprefix test-run/,$(TEST_NAMES)) $(addprefix test-unit/,$(UNIT_NAMES))
+test-steps: $(STEPS)
+
+# $(call step,NAME,WHAT,COMMAND): COMMAND into NAME's log; "ok" with its
+# wall and CPU seconds (bash's `times`, in the shell itself: its children's), or FAILED
+# and the log.
+define step
+@mkdir -p $(STEP_LOG); rm -f $(STEP_LOG)/$(1).failed; t0=$$(date +%s%N); \
+if $(3) >$(STEP_LOG)/$(1).log 2>&1; then rc=0; else rc=$$?; fi; \
+ms=$$(( ($$(date +%s%N) - t0) / 1000000 )); \
+times >$(STEP_LOG)/$(1).times; \
+cpu=$$(awk 'NR == 2 {for (i = 1; i <= 2; i++) {split($$i, a, /[ms]/); s += a[1] * 60 + a[2]}} END {printf "%.1f", s}' $(STEP_LOG)/$(1).times); \
+echo "$$cpu" >$(STEP_LOG)/$(1).cpu; \
+if [ $$rc = 0 ]; then \
+  printf '  ok   %-26s %6.1f s %7.1f s CPU\n' $(1) "$$ms"e-3 "$$cpu"; \
+else \
+  touch $(STEP_LOG)/$(1).failed; \
+  echo "FAILED: $(2) (exit $$rc; log $(STEP_LOG)/$(1).log):"; sed 's/^/    /' $(STEP_LOG)/$(1).log; exit 1; \
+fi
+endef
+
+$(addprefix test-unit/,$(UNIT_NAMES)): test-unit/%:
+	$(call step,$*,$(ASAN_BUILD)/tests/$*,$(UNIT_ENV) $(ASAN_BUILD)/tests/$*)
+$(addprefix test-run/,$(TEST_NAMES)): test-run/%:
+	$(call step,run-$*,tests/run-$*.sh,BP=$(ASAN_BUILD)/boardpress BUILD=$(BUILD) bash tests/run-$*.sh)
 
 # ---------------------------------------------------------------- bench, fuzz
 # make bench: the release build (-O2, no sanitizers) against its references

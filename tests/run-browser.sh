@@ -6,16 +6,9 @@
 # Screenshots go to tests/browser/screenshots/ (git-ignored).
 # Env: BP (default build/boardpress), BUILD (default build),
 #      BP_CHROMIUM (default /usr/bin/chromium).
-set -euo pipefail
-cd "$(dirname "$0")/.."
-BP=${BP:-build/boardpress}
-BUILD=${BUILD:-build}
-out=$BUILD/test-browser/site
-mkdir -p "$BUILD/test-browser"
-
-# Chromium, and playwright-core as the lockfile pins it
-tests/browser/ready.sh
-
-"$BP" build -q --content tests/browser/site --out "$out"
+. "$(dirname "$0")/lib.sh"
+browser_ready
+workdir browser
+"$BP" build -q --content tests/browser/site --out "$work/site"
 cd tests/browser
-exec node test.mjs "../../$out" screenshots
+node test.mjs "$work/site" "$SHOTS"

@@ -5,12 +5,8 @@
 # changed inside the viewport, and every option a level's verdict.
 # Env: BP (default build/boardpress), BUILD (default build),
 #      BP_CHROMIUM (default /usr/bin/chromium).
-set -euo pipefail
-cd "$(dirname "$0")/.."
-BP=${BP:-build/boardpress}
-BUILD=${BUILD:-build}
-out=$BUILD/test-inview
-mkdir -p "$out"
-tests/browser/ready.sh
-"$BP" build -q --out "$out/site" --cache "$out/cache"
-exec node tests/browser/inview.mjs "$out/site"
+. "$(dirname "$0")/lib.sh"
+browser_ready
+workdir inview
+"$BP" build -q --out "$work/site" --cache "$work/cache"
+node tests/browser/inview.mjs "$work/site"

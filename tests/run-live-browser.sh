@@ -7,21 +7,14 @@
 # tests/run-browser.sh installs it (tests/browser/package-lock.json).
 # Env: BP (default build/boardpress), BUILD (default build),
 #      BP_CHROMIUM (default /usr/bin/chromium).
-set -euo pipefail
-cd "$(dirname "$0")/.."
-BP=${BP:-build/boardpress}
-BUILD=${BUILD:-build}
-out=$BUILD/test-live-browser
-mkdir -p "$out"
-
-# Chromium, and playwright-core as the lockfile pins it
-tests/browser/ready.sh
-
-"$BP" build -q --out "$out/content" --cache "$out/cache"
-"$BP" build -q --content tests/browser/live-site --out "$out/fixture" --cache "$out/cache"
+. "$(dirname "$0")/lib.sh"
+browser_ready
+workdir live-browser
+"$BP" build -q --out "$work/content" --cache "$work/cache"
+"$BP" build -q --content tests/browser/live-site --out "$work/fixture" --cache "$work/cache"
 # the native numbers to compare with: the release build (the sanitizer
 # build gives the same bits, tests/run-wasm.sh; it is only slower)
 native=$BUILD/boardpress
 [ -x "$native" ] || native=$BP
-exec node tests/browser/live.mjs "$native" tests/browser/screenshots \
-  "$out/content:content" "$out/fixture:tests/browser/live-site"
+node tests/browser/live.mjs "$native" "$SHOTS" \
+  "$work/content:content" "$work/fixture:tests/browser/live-site"

@@ -7,22 +7,10 @@
 # live reload, the error overlay, the stylesheet swap, many tabs, Ctrl-C.
 # Screenshots go to tests/browser/screenshots/ (git-ignored).
 # Env: BP (default build/boardpress), BP_CHROMIUM (default /usr/bin/chromium).
-set -euo pipefail
-cd "$(dirname "$0")/.."
-root=$PWD
-BP=$(realpath "${BP:-build/boardpress}")
-chromium=${BP_CHROMIUM:-/usr/bin/chromium}
-if [ ! -x "$chromium" ]; then
-  echo "run-serve-browser: $chromium is missing (make test installs Debian's chromium)"
-  exit 1
-fi
-bash tests/browser/ready.sh
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/bp-serve-browser.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/site"
-cp -r tests/serve/site "$work/site/content"
+. "$(dirname "$0")/lib.sh"
+browser_ready
+workdir serve-browser
+site_copy tests/serve/site "$work/site"
 cp content/catalog.yaml "$work/site/content/"
-cp -r templates static "$work/site/"
 cd tests/browser
-node preview.mjs "$BP" "$work/site" "$root/tests/browser/screenshots"
+node preview.mjs "$BP" "$work/site" "$SHOTS"
