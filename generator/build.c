@@ -2,8 +2,8 @@
  *
  *   load      content/ into the site model              load/load.h
  *   simulate  every board variant once, then the claims  run/simulate.h
- *   draw      drawings an earlier build made, from the   draw/figures.h
- *             cache; the rest as pages first show them
+ *   draw      every drawing the pages can show, on       draw/figures.h
+ *             --jobs threads (or from the drawing cache)
  *   render    every page through its template            render/render.h
  *   write     into a new output tree, swapped in only    write/output.h
  *             when nothing failed; a site with live boards
@@ -180,9 +180,8 @@ int site_build_report(const site_options *o, build_report *r)
     outdir *out = go_on(&s, r) && o->write ? outdir_begin(&oo, &s.d) : NULL;
     if (go_on(&s, r)) {
         render_sink sink = {out_open, out_write, out_close, out};
-        figure_from_cache(&s);
+        draw_site(&s);
         render_site(&s, out ? &sink : NULL);
-        figure_to_cache(&s);
         if (out) {
             /* after every page's files and the site's own */
             outdir_set_seq(out, s.n_pages + 1);

@@ -1,20 +1,17 @@
-/* figures.c — the drawings of the site model (figures.h): a board's
- * diagram with the measured numbers a page quotes on it, its timeline, a
- * chart; each drawn once, on first use, or taken from the drawing cache. */
+/* figures.c — the draw stage (figures.h): every drawing the pages can
+ * show, one job per drawing, each made the same way (S_draw_job): its
+ * inputs gathered from the model, its cache key, the cache or its kind's
+ * drawing code, the cache again. What differs between kinds is one row of
+ * `kinds`. The jobs run on --jobs threads; each writes only its own slot
+ * (an sfigure and its sdrawn on the model). */
 #include "draw/figures.h"
 #include "base/fmt.h"
 #include "draw/draw.h"
 #include "draw/drawcache.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Drawings are kept on the model's shared boards and made with cairo.
- * Pages that draw render on one thread (render/pages.c); the lock keeps
- * drawing one at a time should that ever change. */
-static pthread_mutex_t draw_lock = PTHREAD_MUTEX_INITIALIZER;
 
 _Static_assert(FIGURE_LOOKS == DRAW_LOOKS, "a figure holds every look draw.h has");
 
@@ -147,148 +144,69 @@ static void board_notes(const sboard *b, const sim_measure *counted, size_t n_co
     }
 }
 
-static int draw_figure(site *s, sboard *b, const sim_measure *counted, size_t n_counted,
-                       const draw_live *live, size_t n_live, bool is_live, const char *path,
-                       int line, int col)
-{
-    pthread_mutex_lock(&draw_lock);
-    if (!b->drawn) {
-        b->drawn = true;
-        draw_note notes[8];
-        char texts[8][64];
-        size_t n = 0;
-        if (b->ran && !b->run_failed)
-            board_notes(b, counted, n_counted, is_live, notes, texts, &n);
-        buf key;
-        buf_init(&key);
-        char err[256];
-        if (s->opt.cache)
-            drawcache_key_board(&key, b->board, notes, n, live, n_live);
-        board_draw d = {b->board, notes, n, NULL, 0, live, n_live};
-        if (s->opt.cache && drawcache_get(s->opt.cache, &key, &b->fig)) {
-            /* drawn by an earlier build, from exactly these inputs */
-        } else if (S_draw_board_all(&d, &b->fig, err, sizeof err) != 0) {
-            diag_error(&s->d, path, line, col, "cannot draw board '%s': %s", b->board->id, err);
-            b->draw_failed = true;
-        } else if (s->opt.cache) {
-            drawcache_put(s->opt.cache, &key, &b->fig);
-        }
-        buf_free(&key);
-    }
-    int rc = b->draw_failed ? -1 : 0;
-    pthread_mutex_unlock(&draw_lock);
-    return rc;
-}
 
-int figure_card(const site *s, const sboard *b, const char *title, const char *desc, buf *png,
-                char *err, size_t errn)
-{
+/* ------------------------------------------------------------ the jobs */
+
+typedef enum { FIG_BOARD, FIG_LIVE, FIG_TIMELINE, FIG_COUNTEREXAMPLE, FIG_CHART } fig_kind;
+
+/* One drawing to make, and where it goes. */
+typedef struct {
+    fig_kind kind;
+    sfigure *fig;
+    sdrawn *st;
+    sboard *b;        /* every kind but a chart */
+    const slevel *sl; /* FIG_LIVE: the level of variant b */
+    size_t combo;     /* ... and its index there */
+    const schart *sc; /* FIG_CHART */
+    bool cached;      /* taken from the drawing cache */
+} fig_job;
+
+/* What a job's drawing is made from, gathered by its kind's `gather`. */
+typedef struct {
+    board_draw d; /* boards and timelines */
     draw_note notes[8];
     char texts[8][64];
-    size_t n = 0;
-    if (b && b->ran && !b->run_failed)
-        board_notes(b, NULL, 0, false, notes, texts, &n);
-    return draw_card(s->cfg.title, title, desc, b ? b->board : NULL, notes, n, png, err, errn);
-}
+    draw_live live[8];
+    bool truncated;           /* a timeline's trace is longer than it can show */
+    draw_chart chart;         /* a chart ... */
+    double *ys;               /* ... its values */
+    draw_series *series;      /* ... and lines */
+    const sim_result **points; /* ... its points' results for the key (NULL: one did not run) */
+} fig_in;
 
-int figure_board(site *s, sboard *b, const char *path, int line, int col)
+/* The measured notes of a board's diagram (a live variant's with the
+ * settings the reader changes, each labelled as the page shows it). */
+static void gather_board(const fig_job *j, fig_in *in)
 {
-    return draw_figure(s, b, NULL, 0, NULL, 0, false, path, line, col);
-}
-
-int figure_board_live(site *s, sboard *b, const sim_measure *counted, size_t n_counted,
-                      const draw_live *live, size_t n_live, const char *path, int line, int col)
-{
-    return draw_figure(s, b, counted, n_counted, live, n_live, true, path, line, col);
-}
-
-/* A timeline of trace into *fig, once (*drawn, *failed): figure_timeline
- * and figure_counterexample; what names the drawing in the error. */
-static int timeline_once(site *s, const sboard *b, const sim_trace_entry *trace, size_t n_trace,
-                         bool truncated, bool *drawn, bool *failed, sfigure *fig, const char *what,
-                         const char *path, int line, int col)
-{
-    pthread_mutex_lock(&draw_lock);
-    if (!*drawn) {
-        *drawn = true;
-        buf key;
-        buf_init(&key);
-        char err[256];
-        bool cached = false;
-        if (s->opt.cache && !truncated) {
-            drawcache_key_timeline(&key, b->board, trace, n_trace);
-            cached = drawcache_get(s->opt.cache, &key, fig);
-        }
-        board_draw d = {b->board, NULL, 0, trace, n_trace, NULL, 0};
-        if (truncated) {
-            snprintf(err, sizeof err, "its trace is longer than the timeline can show");
-            *failed = true;
-        } else if (!cached && S_draw_all(S_timeline_look, &d, fig, err, sizeof err) != 0) {
-            *failed = true;
-        }
-        if (*failed)
-            diag_error(&s->d, path, line, col, "cannot draw the %s of '%s': %s", what,
-                       b->board->id, err);
-        else if (!cached && s->opt.cache)
-            drawcache_put(s->opt.cache, &key, fig);
-        buf_free(&key);
+    const sboard *b = j->b;
+    const sim_measure *counted = NULL;
+    size_t n_counted = 0;
+    bool live = j->kind == FIG_LIVE;
+    if (live) {
+        const bp_level *l = j->sl->level;
+        counted = l->counts;
+        n_counted = l->n_counts;
+        for (size_t i = 0; i < l->n_choices && in->d.n_live < 8; i++)
+            if (l->choices[i].range)
+                in->live[in->d.n_live++] = (draw_live){
+                    l->choices[i].set,
+                    l->choices[i].options[j->sl->opts[j->combo * l->n_choices + i]].label};
+        in->d.live = in->live;
     }
-    int rc = *failed ? -1 : 0;
-    pthread_mutex_unlock(&draw_lock);
-    return rc;
+    if (b->ran && !b->run_failed)
+        board_notes(b, counted, n_counted, live, in->notes, in->texts, &in->d.n_notes);
+    in->d.b = b->board;
+    in->d.notes = in->notes;
 }
 
-int figure_timeline(site *s, sboard *b, const char *path, int line, int col)
+static void gather_timeline(const fig_job *j, fig_in *in)
 {
-    return timeline_once(s, b, b->result.trace, b->result.n_trace, b->result.trace_truncated,
-                         &b->tl_drawn, &b->tl_failed, &b->tl, "timeline", path, line, col);
-}
-
-int figure_counterexample(site *s, sboard *b, const char *path, int line, int col)
-{
-    return timeline_once(s, b, b->proof.trace, b->proof.n_trace, b->proof.trace_truncated,
-                         &b->cx_drawn, &b->cx_failed, &b->cx, "counterexample", path, line, col);
-}
-
-/* ------------------------------------------------------------ charts */
-
-int figure_chart(site *s, schart *sc)
-{
-    pthread_mutex_lock(&draw_lock);
-    const bp_chart *c = sc->chart;
-    if (!sc->drawn) {
-        sc->drawn = true;
-        size_t ns = c->n_series ? c->n_series : 1;
-        double *ys = xcalloc(ns * c->n_x, sizeof *ys);
-        draw_series *series = xcalloc(ns, sizeof *series);
-        for (size_t k = 0; k < ns; k++) {
-            for (size_t x = 0; x < c->n_x; x++)
-                ys[k * c->n_x + x] = sc->points[k * c->n_x + x].result.m[c->measure].mean;
-            series[k].name = c->n_series ? c->series[k].label : c->title;
-            series[k].n = c->n_x;
-            series[k].x = c->x;
-            series[k].y = ys + k * c->n_x;
-        }
-        draw_chart dc = {c->title,
-                         c->x_label,
-                         c->y_label ? c->y_label : fmt_measure_label(c->measure),
-                         c->x_percent,
-                         sim_measure_unit(c->measure) == SIM_UNIT_RATIO,
-                         c->x_seconds,
-                         sim_measure_unit(c->measure) == SIM_UNIT_SECONDS,
-                         series,
-                         ns};
-        char err[256];
-        if (S_draw_all(S_chart_look, &dc, &sc->fig, err, sizeof err) != 0) {
-            diag_error(&s->d, c->path, c->pos.line, c->pos.col, "cannot draw the chart: %s", err);
-            sc->draw_failed = true;
-        }
-        free(ys);
-        free(series);
-    }
-    int rc = sc->draw_failed ? -1 : 0;
-    pthread_mutex_unlock(&draw_lock);
-    return rc;
+    const sboard *b = j->b;
+    bool cx = j->kind == FIG_COUNTEREXAMPLE;
+    in->d.b = b->board;
+    in->d.tr = cx ? b->proof.trace : b->result.trace;
+    in->d.n_tr = cx ? b->proof.n_trace : b->result.n_trace;
+    in->truncated = cx ? b->proof.trace_truncated : b->result.trace_truncated;
 }
 
 /* The results of a chart's points, in its point order (caller frees), or
@@ -306,37 +224,282 @@ static const sim_result **chart_points(const schart *sc)
     return r;
 }
 
-void figure_from_cache(site *s)
+static void gather_chart(const fig_job *j, fig_in *in)
 {
-    for (size_t i = 0; s->opt.cache && i < s->n_charts; i++) {
-        schart *sc = s->charts[i];
-        const sim_result **r = sc->chart && sc->points ? chart_points(sc) : NULL;
-        if (!r)
-            continue;
-        buf key;
-        buf_init(&key);
-        drawcache_key_chart(&key, sc->chart, r, sc->n_points);
-        if (drawcache_get(s->opt.cache, &key, &sc->fig))
-            sc->from_cache = sc->drawn = true;
-        buf_free(&key);
-        free(r);
+    const schart *sc = j->sc;
+    const bp_chart *c = sc->chart;
+    size_t ns = c->n_series ? c->n_series : 1;
+    in->ys = xcalloc(ns * c->n_x, sizeof *in->ys);
+    in->series = xcalloc(ns, sizeof *in->series);
+    for (size_t k = 0; k < ns; k++) {
+        for (size_t x = 0; x < c->n_x; x++)
+            in->ys[k * c->n_x + x] = sc->points[k * c->n_x + x].result.m[c->measure].mean;
+        in->series[k].name = c->n_series ? c->series[k].label : c->title;
+        in->series[k].n = c->n_x;
+        in->series[k].x = c->x;
+        in->series[k].y = in->ys + k * c->n_x;
+    }
+    in->chart = (draw_chart){c->title,
+                             c->x_label,
+                             c->y_label ? c->y_label : fmt_measure_label(c->measure),
+                             c->x_percent,
+                             sim_measure_unit(c->measure) == SIM_UNIT_RATIO,
+                             c->x_seconds,
+                             sim_measure_unit(c->measure) == SIM_UNIT_SECONDS,
+                             in->series,
+                             ns};
+    in->points = chart_points(sc);
+}
+
+static bool key_board(const fig_job *j, const fig_in *in, buf *key)
+{
+    drawcache_key_board(key, j->b->board, in->notes, in->d.n_notes, in->d.live, in->d.n_live);
+    return true;
+}
+
+static bool key_timeline(const fig_job *j, const fig_in *in, buf *key)
+{
+    drawcache_key_timeline(key, j->b->board, in->d.tr, in->d.n_tr);
+    return true;
+}
+
+static bool key_chart(const fig_job *j, const fig_in *in, buf *key)
+{
+    if (!in->points)
+        return false;
+    drawcache_key_chart(key, j->sc->chart, in->points, j->sc->n_points);
+    return true;
+}
+
+static int make_board(const fig_in *in, sfigure *fig, char *err, size_t errn)
+{
+    return S_draw_board_all(&in->d, fig, err, errn);
+}
+
+static int make_timeline(const fig_in *in, sfigure *fig, char *err, size_t errn)
+{
+    return S_draw_all(S_timeline_look, &in->d, fig, err, errn);
+}
+
+static int make_chart(const fig_in *in, sfigure *fig, char *err, size_t errn)
+{
+    return S_draw_all(S_chart_look, &in->chart, fig, err, errn);
+}
+
+/* Each kind of drawing: what it is made from, its cache key (false: it
+ * has none), how it is drawn, and what a page says when it cannot be
+ * ("cannot draw WHAT: why", WHAT naming the board when named). */
+static const struct {
+    void (*gather)(const fig_job *j, fig_in *in);
+    bool (*key)(const fig_job *j, const fig_in *in, buf *key);
+    int (*make)(const fig_in *in, sfigure *fig, char *err, size_t errn);
+    const char *what;
+    bool named;
+} kinds[] = {
+    [FIG_BOARD] = {gather_board, key_board, make_board, "board", true},
+    [FIG_LIVE] = {gather_board, key_board, make_board, "board", true},
+    [FIG_TIMELINE] = {gather_timeline, key_timeline, make_timeline, "the timeline of", true},
+    [FIG_COUNTEREXAMPLE] = {gather_timeline, key_timeline, make_timeline, "the counterexample of",
+                            true},
+    [FIG_CHART] = {gather_chart, key_chart, make_chart, "the chart", false},
+};
+
+/* Make job j's drawing: from the cache when an earlier build made it from
+ * the same inputs, else drawn (and stored); or why it cannot be, in its
+ * sdrawn. */
+static void S_draw_job(const char *cache, fig_job *j)
+{
+    fig_in in;
+    memset(&in, 0, sizeof in);
+    kinds[j->kind].gather(j, &in);
+    char err[256] = "";
+    buf key;
+    buf_init(&key);
+    bool keyed = cache && !in.truncated && kinds[j->kind].key(j, &in, &key);
+    int rc = 0;
+    if (in.truncated) {
+        snprintf(err, sizeof err, "its trace is longer than the timeline can show");
+        rc = -1;
+    } else if (keyed && drawcache_get(cache, &key, j->fig)) {
+        j->cached = true;
+    } else {
+        rc = kinds[j->kind].make(&in, j->fig, err, sizeof err);
+        if (rc == 0 && keyed)
+            drawcache_put(cache, &key, j->fig);
+    }
+    if (rc != 0) {
+        j->st->failed = true;
+        j->st->msg = kinds[j->kind].named
+                         ? xasprintf("cannot draw %s '%s': %s", kinds[j->kind].what,
+                                     j->b->board->id, err)
+                         : xasprintf("cannot draw %s: %s", kinds[j->kind].what, err);
+    }
+    buf_free(&key);
+    free(in.ys);
+    free(in.series);
+    free(in.points);
+}
+
+/* ------------------------------------------------------------ the stage */
+
+typedef struct {
+    fig_job *jobs;
+    size_t n, cap;
+    const char *cache;
+} fig_jobs;
+
+/* Want one drawing: its job, or NULL when a page listed it before. */
+static fig_job *want(fig_jobs *q, fig_kind kind, sfigure *fig, sdrawn *st, sboard *b)
+{
+    if (st->wanted)
+        return NULL;
+    st->wanted = true;
+    q->jobs = xgrow(q->jobs, sizeof *q->jobs, &q->cap, q->n + 1);
+    q->jobs[q->n] = (fig_job){kind, fig, st, b, NULL, 0, NULL, false};
+    return &q->jobs[q->n++];
+}
+
+/* What a page's board can show: its diagram, its timeline when it is small
+ * enough for one, and the counterexample of its claim when it claims
+ * "sometimes" and the proof found one. */
+static void want_board(fig_jobs *q, sboard *b)
+{
+    if (!b || !b->board)
+        return;
+    want(q, FIG_BOARD, &b->fig, &b->fig_st, b);
+    if (b->want_trace)
+        want(q, FIG_TIMELINE, &b->tl, &b->tl_st, b);
+    if (b->proved && b->board->claim.present && b->board->claim.sometimes)
+        want(q, FIG_COUNTEREXAMPLE, &b->cx, &b->cx_st, b);
+}
+
+/* A level's variants: each combination's diagram (and timeline, with
+ * timeline: true); a live level's drawn variants with their settings. */
+static void want_level(fig_jobs *q, slevel *sl)
+{
+    if (!sl || !sl->loaded)
+        return;
+    const bp_level *l = sl->level;
+    if (l->live) {
+        for (size_t d = 0; sl->live && d < sl->live->n_drawn; d++) {
+            size_t c = sl->live->drawn[d];
+            sboard *b = &sl->combos[c];
+            fig_job *j = want(q, FIG_LIVE, &b->fig, &b->fig_st, b);
+            if (j) {
+                j->sl = sl;
+                j->combo = c;
+            }
+        }
+        return;
+    }
+    for (size_t c = 0; c < l->n_combos; c++) {
+        sboard *b = &sl->combos[c];
+        want(q, FIG_BOARD, &b->fig, &b->fig_st, b);
+        if (l->timeline && b->want_trace)
+            want(q, FIG_TIMELINE, &b->tl, &b->tl_st, b);
     }
 }
 
-void figure_to_cache(site *s)
+static void want_chart(fig_jobs *q, schart *sc)
 {
-    for (size_t i = 0; s->opt.cache && i < s->n_charts; i++) {
-        schart *sc = s->charts[i];
-        if (sc->from_cache || !sc->drawn || sc->draw_failed || !sc->fig.alt)
-            continue;
-        const sim_result **r = chart_points(sc);
-        if (!r)
-            continue;
-        buf key;
-        buf_init(&key);
-        drawcache_key_chart(&key, sc->chart, r, sc->n_points);
-        drawcache_put(s->opt.cache, &key, &sc->fig);
-        buf_free(&key);
-        free(r);
-    }
+    if (!sc || !sc->chart || !sc->points)
+        return;
+    fig_job *j = want(q, FIG_CHART, &sc->fig, &sc->fig_st, NULL);
+    if (j)
+        j->sc = sc;
 }
+
+static void draw_at(void *ctx, size_t i)
+{
+    fig_jobs *q = ctx;
+    S_draw_job(q->cache, &q->jobs[i]);
+}
+
+void draw_site(site *s)
+{
+    fig_jobs q = {NULL, 0, 0, s->opt.cache};
+    for (size_t i = 0; i < s->n_pages; i++) {
+        const bp_page *p = s->pages[i];
+        for (size_t k = 0; k < p->n_boards; k++)
+            want_board(&q, site_board_file(s, p->boards[k].path));
+        for (size_t k = 0; k < p->n_levels; k++)
+            want_level(&q, site_level_file(s, p->levels[k].path));
+        for (size_t k = 0; k < p->n_charts; k++)
+            want_chart(&q, site_chart_file(s, p->charts[k].path));
+    }
+    /* fontconfig's configuration and cairo's font faces are made on first
+     * use; make them here, on one thread, before the jobs share them
+     * (cairo locks its font caches and each FreeType face it uses) */
+    if (q.n) {
+        draw_text_width("0", 12, false);
+        draw_text_width("0", 12, true);
+    }
+    threads_for_each(s->opt.jobs, q.n, q.n, draw_at, NULL, &q);
+    for (size_t i = 0; i < q.n; i++) {
+        if (q.jobs[i].st->failed)
+            s->draw_failures++;
+        else if (!q.jobs[i].cached)
+            s->drawn++;
+    }
+    free(q.jobs);
+}
+
+/* ------------------------------------------------------------ what pages ask */
+
+/* 0 when the drawing of st was made; else -1, said once, by the first
+ * page that asks (the renderer asks in page order when any failed:
+ * render/pages.c). */
+static int S_shown(site *s, sdrawn *st, const char *path, int line, int col)
+{
+    if (!st->wanted) {
+        diag_error(&s->d, path, line, col,
+                   "internal error: the draw stage did not make this drawing (draw/figures.c "
+                   "draws what the pages list)");
+        return -1;
+    }
+    if (!st->failed)
+        return 0;
+    if (!st->reported) {
+        st->reported = true;
+        diag_error(&s->d, path, line, col, "%s", st->msg);
+    }
+    return -1;
+}
+
+int figure_board(site *s, sboard *b, const char *path, int line, int col)
+{
+    return S_shown(s, &b->fig_st, path, line, col);
+}
+
+int figure_board_live(site *s, sboard *b, const char *path, int line, int col)
+{
+    return S_shown(s, &b->fig_st, path, line, col);
+}
+
+int figure_timeline(site *s, sboard *b, const char *path, int line, int col)
+{
+    return S_shown(s, &b->tl_st, path, line, col);
+}
+
+int figure_counterexample(site *s, sboard *b, const char *path, int line, int col)
+{
+    return S_shown(s, &b->cx_st, path, line, col);
+}
+
+int figure_chart(site *s, schart *sc)
+{
+    const bp_chart *c = sc->chart;
+    return S_shown(s, &sc->fig_st, c->path, c->pos.line, c->pos.col);
+}
+
+int figure_card(const site *s, const sboard *b, const char *title, const char *desc, buf *png,
+                char *err, size_t errn)
+{
+    draw_note notes[8];
+    char texts[8][64];
+    size_t n = 0;
+    if (b && b->ran && !b->run_failed)
+        board_notes(b, NULL, 0, false, notes, texts, &n);
+    return draw_card(s->cfg.title, title, desc, b ? b->board : NULL, notes, n, png, err, errn);
+}
+

@@ -1,42 +1,41 @@
-/* figures.h — the drawings a site's pages show, made from the site model on
- * first use and kept on it: a board's diagram with its measured numbers, a
- * small board's timeline, a chart of its points. Each is taken from the
- * drawing cache (drawcache.h) when an earlier build made it from the same
- * inputs, and stored there when it is new. */
+/* figures.h — the draw stage: every drawing the site's pages can show,
+ * made from the site model after the simulations and before the pages
+ * render, on --jobs threads, and kept on the model: a board's diagram with
+ * its measured numbers (a live level's variants with their settings
+ * marked), a small board's timeline, the timeline of a proof's shortest
+ * counterexample, a chart of its points. Each is taken from the drawing
+ * cache (drawcache.h) when an earlier build made it from the same inputs,
+ * and stored there when it is new. The renderer only reads them. */
 #ifndef BP_FIGURES_H
 #define BP_FIGURES_H
 
 #include "draw/draw.h"
 #include "model/site.h"
 
-/* Draw board b's diagram (b->fig) or its timeline (b->tl), in every look,
- * once; later calls give the first one's outcome. Returns 0, or
- * -1 after reporting at path:line:col (where a page shows it). */
+/* Draw everything the pages list (their boards, levels and charts) can
+ * show, each in all four looks, into the sfigure beside its sdrawn
+ * (site.h). A drawing that fails reports nothing here: the page that shows
+ * it does (figure_board and the rest), so one never shown costs no error.
+ * Counts into s->drawn and s->draw_failures. */
+void draw_site(site *s);
+
+/* What a page calls before it shows board b's diagram (b->fig), its
+ * timeline (b->tl), the counterexample of its proof (b->cx), a live
+ * level's variant (figure_board_live) or a chart (sc->fig): 0 when the
+ * draw stage made it, else -1, and the first page (in page order) to ask
+ * reports why at path:line:col (a chart: at its own file). */
 int figure_board(site *s, sboard *b, const char *path, int line, int col);
+int figure_board_live(site *s, sboard *b, const char *path, int line, int col);
 int figure_timeline(site *s, sboard *b, const char *path, int line, int col);
-/* The timeline of the shortest counterexample of b's proof (b->cx). */
 int figure_counterexample(site *s, sboard *b, const char *path, int line, int col);
-/* The diagram of a live level's variant (draw_board_live): its notes name
- * their measures for the page to rewrite (a sandbox, without goals, notes
- * the measures it counts), live are the settings the reader changes. */
-int figure_board_live(site *s, sboard *b, const sim_measure *counted, size_t n_counted,
-                      const draw_live *live, size_t n_live, const char *path, int line, int col);
+int figure_chart(site *s, schart *sc);
 
 /* A page's share card (draw_card): the site's title, the page's title and
  * description, and board b (NULL: none) with the notes its figure has,
- * appended to png. Returns 0, or -1 with a sentence in err. */
+ * appended to png. Returns 0, or -1 with a sentence in err. Cards show a
+ * page's first board, known once the page rendered: render/cards.c draws
+ * them then, on --jobs threads. */
 int figure_card(const site *s, const sboard *b, const char *title, const char *desc, buf *png,
                 char *err, size_t errn);
-
-/* Draw a chart (sc->fig, every look) from its points' results once. Returns 0,
- * or -1 after reporting at the chart file. */
-int figure_chart(site *s, schart *sc);
-
-/* Charts drawn by an earlier build from the same points are put in place
- * before the pages render (figure_from_cache), the new ones stored after
- * (figure_to_cache). Board diagrams and timelines go through the cache as
- * they are drawn. Both do nothing without a cache folder. */
-void figure_from_cache(site *s);
-void figure_to_cache(site *s);
 
 #endif

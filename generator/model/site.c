@@ -238,9 +238,12 @@ static void free_sboard(sboard *b)
     if (b->ran)
         sim_result_free(&b->result);
     sfigure_free(&b->fig);
+    free(b->fig_st.msg);
     sfigure_free(&b->tl);
+    free(b->tl_st.msg);
     sim_proof_free(&b->proof);
     sfigure_free(&b->cx);
+    free(b->cx_st.msg);
 }
 
 static void free_config(site_config *c)
@@ -287,6 +290,7 @@ void site_free(site *s)
         free(sc->points);
         chart_free(sc->chart);
         sfigure_free(&sc->fig);
+        free(sc->fig_st.msg);
         free(sc->file);
         free(sc);
     }

@@ -330,6 +330,16 @@ typedef struct {
 /* Free what a figure holds (not f itself). */
 void sfigure_free(sfigure *f);
 
+/* What the draw stage (draw/figures.h) made of one drawing: the figure
+ * beside it holds its renderings, or msg says why it could not be drawn
+ * (a page that shows it says so, at its placeholder). */
+typedef struct {
+    bool wanted;   /* a page can show it: the draw stage drew it (or tried) */
+    bool failed;   /* it could not be drawn: msg is why */
+    bool reported; /* the first page that shows it has said so */
+    char *msg;     /* "cannot draw board 'x': ...", without its place */
+} sdrawn;
+
 /* One board variant to simulate and draw: a board file as it is, one
  * combination of a level, or one point of a chart. */
 typedef struct {
@@ -341,16 +351,16 @@ typedef struct {
     int run_failed;
     char run_error[256];
     sim_result result;
-    /* draw/: the drawings, made on first use */
-    bool drawn, draw_failed;
+    /* draw/: the drawings, made by the draw stage */
+    sdrawn fig_st;
     sfigure fig; /* the diagram */
-    bool tl_drawn, tl_failed;
+    sdrawn tl_st;
     sfigure tl; /* the timeline */
     /* run/: the board's claim proved (board->claim), when it has one */
     bool proved;
     sim_proof proof;
     int64_t proof_events; /* its estimate (sim_prove_estimate), in the build's budget */
-    bool cx_drawn, cx_failed;
+    sdrawn cx_st;
     sfigure cx; /* the shortest counterexample's timeline */
 } sboard;
 
@@ -398,8 +408,7 @@ typedef struct {
     bp_chart *chart;
     sboard *points; /* series-major: [s * n_x + x] */
     size_t n_points;
-    bool drawn, draw_failed;
-    bool from_cache; /* its drawing was an earlier build's */
+    sdrawn fig_st;
     sfigure fig;
 } schart;
 
@@ -428,6 +437,8 @@ typedef struct {
     size_t runs;       /* simulations done */
     size_t cached;     /* results taken from the cache */
     size_t shared;     /* variants identical to another, simulated once */
+    size_t drawn;         /* drawings the draw stage made (the rest came from its cache) */
+    size_t draw_failures; /* drawings it could not make (pages that show them say why) */
     int64_t events_run; /* events the distinct variants took (cached ones too): the
                          * build's budget left for proofs is what they did not */
     buf warnings;      /* "PATH: warning: ..." lines said only when the build succeeds */

@@ -268,18 +268,10 @@ int expand_live_level(page_ctx *pc, const ph_at *a, slevel *sl, buf *out)
     size_t nc = l->n_choices;
     /* each diagram with its ranges' values as the page labels them */
     int rc = 0;
-    for (size_t d = 0; d < lv->n_drawn; d++) {
-        size_t c = lv->drawn[d];
-        draw_live live[8];
-        size_t n_live = 0;
-        for (size_t i = 0; i < nc; i++)
-            if (l->choices[i].range)
-                live[n_live++] = (draw_live){l->choices[i].set,
-                                             l->choices[i].options[sl->opts[c * nc + i]].label};
-        if (figure_board_live(pc->s, &sl->combos[c], l->counts, l->n_counts, live, n_live,
-                              pc->page->path, a->line, a->col) != 0)
+    for (size_t d = 0; d < lv->n_drawn; d++)
+        if (figure_board_live(pc->s, &sl->combos[lv->drawn[d]], pc->page->path, a->line, a->col) !=
+            0)
             rc = -1;
-    }
     if (rc != 0)
         return -1;
     pc->interactive = pc->live = true;

@@ -1,8 +1,8 @@
 /* pages.c — the render stage (render.h): each page's body through
  * Markdown with its placeholders expanded (expand.c), then through its
  * template with the site's and the page's variables, the nav and the page
- * lists; pages that show simulated boards one at a time in page order,
- * the others on --jobs threads; then the default home page and the
+ * lists; every page on --jobs threads (the drawings they show are made
+ * before, by the draw stage); then the default home page and the
  * sitemap. Pages are streamed: only their front matter stays in memory. */
 #include "render/render.h"
 #include "load/page.h"
@@ -323,11 +323,11 @@ static void render_done(void *ctx)
     md_release();
 }
 
-/* Render every page: pages that show simulated boards first, one at a time
- * in page order (their drawings are cached on shared boards, and a drawing
- * error is reported by the first page that meets it), then the pages
- * without on --jobs threads. Memory stays per page in flight: bodies are
- * read, rendered and written one page at a time. */
+/* Render every page on --jobs threads. When a drawing could not be made,
+ * the pages that show boards, levels or charts render first, one at a time
+ * in page order, so the first of them that shows it says why (and only
+ * it). Memory stays per page in flight: bodies are read, rendered and
+ * written one page at a time. */
 static void render_all(site *s, const render_sink *sink, tmpl **page_t, page_out *res)
 {
     md_init();
@@ -336,7 +336,7 @@ static void render_all(site *s, const render_sink *sink, tmpl **page_t, page_out
     size_t n_todo = 0;
     for (size_t i = 0; i < s->n_pages; i++) {
         const bp_page *p = s->pages[i];
-        if (p->n_boards || p->n_levels || p->n_charts)
+        if (s->draw_failures && (p->n_boards || p->n_levels || p->n_charts))
             render_one(&q, i);
         else
             q.todo[n_todo++] = i;

@@ -1,6 +1,6 @@
 /* render.h — the render stage of a build: every page of the site model to
  * HTML through its template, with its placeholders and directives expanded
- * from the measured results and its drawings made on first use (draw/),
+ * from the measured results and the drawings the draw stage made (draw/),
  * plus the default home page and the sitemap. The files go to a sink the
  * caller gives: the renderer never knows where they end up. */
 #ifndef BP_RENDER_H
@@ -25,9 +25,8 @@ typedef struct {
 } render_sink;
 
 /* Render the site (after simulate_site): templates are loaded once each
- * (templates/), pages that show simulated boards render one at a time in
- * page order, the rest on --jobs threads, each page read, rendered and
- * written then dropped. Every problem is reported to s->d in page order,
+ * (templates/), then every page on --jobs threads (after draw_site:
+ * draw/figures.h), each read, rendered and written then dropped. Every problem is reported to s->d in page order,
  * whatever the threads did. sink NULL: render and check, write nothing
  * (`boardpress check`). */
 void render_site(site *s, const render_sink *sink);
