@@ -158,7 +158,6 @@ typedef struct {
     const slevel *sl; /* FIG_LIVE: the level of variant b */
     size_t combo;     /* ... and its index there */
     const schart *sc; /* FIG_CHART */
-    bool cached;      /* taken from the drawing cache */
 } fig_job;
 
 /* What a job's drawing is made from, gathered by its kind's `gather`. */
@@ -321,7 +320,7 @@ static void S_draw_job(const char *cache, fig_job *j)
         snprintf(err, sizeof err, "its trace is longer than the timeline can show");
         rc = -1;
     } else if (keyed && drawcache_get(cache, &key, j->fig)) {
-        j->cached = true;
+        /* made by an earlier build, from exactly these inputs */
     } else {
         rc = kinds[j->kind].make(&in, j->fig, err, sizeof err);
         if (rc == 0 && keyed)
@@ -355,7 +354,7 @@ static fig_job *want(fig_jobs *q, fig_kind kind, sfigure *fig, sdrawn *st, sboar
         return NULL;
     st->wanted = true;
     q->jobs = xgrow(q->jobs, sizeof *q->jobs, &q->cap, q->n + 1);
-    q->jobs[q->n] = (fig_job){kind, fig, st, b, NULL, 0, NULL, false};
+    q->jobs[q->n] = (fig_job){kind, fig, st, b, NULL, 0, NULL};
     return &q->jobs[q->n++];
 }
 
@@ -435,12 +434,8 @@ void draw_site(site *s)
         draw_text_width("0", 12, true);
     }
     threads_for_each(s->opt.jobs, q.n, q.n, draw_at, NULL, &q);
-    for (size_t i = 0; i < q.n; i++) {
-        if (q.jobs[i].st->failed)
-            s->draw_failures++;
-        else if (!q.jobs[i].cached)
-            s->drawn++;
-    }
+    for (size_t i = 0; i < q.n; i++)
+        s->draw_failures += q.jobs[i].st->failed;
     free(q.jobs);
 }
 

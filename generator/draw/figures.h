@@ -16,7 +16,7 @@
  * show, each in all four looks, into the sfigure beside its sdrawn
  * (site.h). A drawing that fails reports nothing here: the page that shows
  * it does (figure_board and the rest), so one never shown costs no error.
- * Counts into s->drawn and s->draw_failures. */
+ * Counts the failures into s->draw_failures. */
 void draw_site(site *s);
 
 /* What a page calls before it shows board b's diagram (b->fig), its

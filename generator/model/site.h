@@ -437,8 +437,7 @@ typedef struct {
     size_t runs;       /* simulations done */
     size_t cached;     /* results taken from the cache */
     size_t shared;     /* variants identical to another, simulated once */
-    size_t drawn;         /* drawings the draw stage made (the rest came from its cache) */
-    size_t draw_failures; /* drawings it could not make (pages that show them say why) */
+    size_t draw_failures; /* drawings the draw stage could not make (pages showing them say why) */
     int64_t events_run; /* events the distinct variants took (cached ones too): the
                          * build's budget left for proofs is what they did not */
     buf warnings;      /* "PATH: warning: ..." lines said only when the build succeeds */
