@@ -1,7 +1,8 @@
 /* wire.c — sim_wire_encode/decode: a resolved board as compact bytes, one
- * field table per struct drives both directions; and the fixed-layout
- * results encoding. The format is described in WIRE.md. */
+ * field table per struct (from schema.h's lists) drives both directions;
+ * and the fixed-layout results encoding. The format is described in WIRE.md. */
 #include "wire.h"
+#include "schema.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -11,9 +12,9 @@
 
 /* ------------------------------------------------------------------ guards
  * A field added to (or removed from) a struct below changes its size and
- * stops the build here: add the field to its table (and the results layout),
- * bump SIM_WIRE_VERSION or SIM_WIRE_RESULT_VERSION, update WIRE.md and
- * tests/unit/test_sim_wire.c, then the sizes. Checked on the ABIs we build
+ * stops the build here: add the field to its list in schema.h (or to the
+ * results layout), bump SIM_WIRE_VERSION or SIM_WIRE_RESULT_VERSION,
+ * update WIRE.md and tests/unit/test_sim_wire.c, then the sizes. Checked on the ABIs we build
  * for: LP64 (x86-64, arm64) and wasm32. */
 #if defined(__wasm32__)
 #define WIRE_SIZES(lp64, wasm32) (wasm32)
@@ -23,7 +24,7 @@
 #ifdef WIRE_SIZES
 #define WIRE_GUARD(T, lp64, wasm32)                                                                \
     _Static_assert(sizeof(T) == WIRE_SIZES(lp64, wasm32),                                          \
-                   #T " changed: update wire.c (its table, the version), WIRE.md and the test")
+                   #T " changed: update schema.h (its list), the version, WIRE.md and the test")
 WIRE_GUARD(sim_latency, 16, 16);
 WIRE_GUARD(sim_part, 240, 240);
 WIRE_GUARD(sim_link, 72, 64);
@@ -82,120 +83,37 @@ typedef struct {
 /* The field's offset, and a compile error unless it has type C (a
  * comparison of distinct pointer types is a constraint violation). */
 #define AT(T, m, C) (offsetof(T, m) + 0 * sizeof(&((T *)0)->m == (C *)0))
-#define F_BOOL(T, m)                                                                               \
-    {                                                                                              \
-        W_BOOL, AT(T, m, bool), 0, 0, WIRE_NAME(m)                                                 \
-    }
-#define F_INT(T, m)                                                                                \
-    {                                                                                              \
-        W_INT, AT(T, m, int), 0, 0, WIRE_NAME(m)                                                   \
-    }
-#define F_ENUM(T, m, E, count)                                                                     \
-    {                                                                                              \
-        W_ENUM, AT(T, m, E), 0, (count), WIRE_NAME(m)                                              \
-    }
-#define F_I64(T, m)                                                                                \
-    {                                                                                              \
-        W_I64, AT(T, m, int64_t), 0, 0, WIRE_NAME(m)                                               \
-    }
-#define F_U64(T, m)                                                                                \
-    {                                                                                              \
-        W_U64, AT(T, m, uint64_t), 0, 0, WIRE_NAME(m)                                              \
-    }
-#define F_SIZE(T, m)                                                                               \
-    {                                                                                              \
-        W_SIZE, AT(T, m, size_t), 0, 0, WIRE_NAME(m)                                               \
-    }
-#define F_F64(T, m)                                                                                \
-    {                                                                                              \
-        W_F64, AT(T, m, double), 0, 0, WIRE_NAME(m)                                                \
-    }
-#define F_ID(T, m)                                                                                 \
-    {                                                                                              \
-        W_ID, AT(T, m, const char *), 0, 0, WIRE_NAME(m)                                           \
-    }
-#define F_JOBS(T, m, n)                                                                            \
-    {                                                                                              \
-        W_JOBS, AT(T, m, const int64_t *), AT(T, n, size_t), 0, WIRE_NAME(m)                       \
-    }
+/* One row of a schema.h list as a wire_field of struct T. */
+#define W_AUX_BOOL(T, a) 0, 0
+#define W_AUX_INT(T, a) 0, 0
+#define W_AUX_ENUM(T, a) 0, (a)
+#define W_AUX_I64(T, a) 0, 0
+#define W_AUX_U64(T, a) 0, 0
+#define W_AUX_SIZE(T, a) 0, 0
+#define W_AUX_F64(T, a) 0, 0
+#define W_AUX_ID(T, a) 0, 0
+#define W_AUX_JOBS(T, a) AT(T, a, size_t), 0
+#define WIRE_ROW(T, m, wire, ctype, aux)                                                           \
+    {W_##wire, AT(T, m, ctype), W_AUX_##wire(T, aux), WIRE_NAME(m)},
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-/* The order of each table is the order on the wire. To add a field, append
- * it where it belongs and bump SIM_WIRE_VERSION. */
-static const wire_field request_fields[] = {
-    F_I64(sim_wire_request, limits.max_jobs),
-    F_I64(sim_wire_request, limits.max_events),
-    F_I64(sim_wire_request, limits.max_board_events),
-    F_INT(sim_wire_request, limits.max_replications),
-    F_SIZE(sim_wire_request, limits.max_trace),
-    F_BOOL(sim_wire_request, want_trace),
-};
+/* The order of each list (schema.h) is the order on the wire. */
+#define REQUEST_W(m, wire, ctype, aux) WIRE_ROW(sim_wire_request, m, wire, ctype, aux)
+#define REQUEST_S(m, wire, ctype, aux, ...) REQUEST_W(m, wire, ctype, aux)
+static const wire_field request_fields[] = {SIM_REQUEST_FIELDS(REQUEST_W, REQUEST_S)};
 
 /* sim_board's scalars, its traffic and prices; parts, links and goals follow. */
-static const wire_field board_fields[] = {
-    F_ID(sim_board, id),
-    F_U64(sim_board, seed),
-    F_INT(sim_board, replications),
-    F_F64(sim_board, until),
-    F_INT(sim_board, until_max),
-    F_ENUM(sim_board, expect, sim_expect, SIM_EXPECT_FAIL + 1),
-    F_F64(sim_board, prices.vcpu_usd_month),
-    F_F64(sim_board, prices.gb_usd_month),
-    F_INT(sim_board, traffic.from),
-    F_I64(sim_board, traffic.jobs),
-    F_I64(sim_board, traffic.over_us),
-    F_ENUM(sim_board, traffic.op, sim_op, SIM_OP_COUNT),
-    F_ENUM(sim_board, traffic.arrivals, sim_arrivals, SIM_ARRIVALS_COUNT),
-    F_F64(sim_board, traffic.repeat_share),
-    F_F64(sim_board, traffic.poison),
-};
+#define BOARD_W(m, wire, ctype, aux) WIRE_ROW(sim_board, m, wire, ctype, aux)
+#define BOARD_S(m, wire, ctype, aux, ...) BOARD_W(m, wire, ctype, aux)
+static const wire_field board_fields[] = {SIM_BOARD_FIELDS(BOARD_W, BOARD_S)};
 
-static const wire_field part_fields[] = {
-    F_ENUM(sim_part, kind, sim_kind, SIM_KIND_COUNT),
-    F_F64(sim_part, vcpu),
-    F_F64(sim_part, gb),
-    F_BOOL(sim_part, external),
-    F_F64(sim_part, fixed_usd_month),
-    F_INT(sim_part, tries),
-    F_I64(sim_part, redelivery_after_us),
-    F_F64(sim_part, backoff_factor),
-    F_I64(sim_part, backoff_max_us),
-    F_BOOL(sim_part, backoff_jitter),
-    F_I64(sim_part, timeout_us),
-    F_ENUM(sim_part, delivery, sim_delivery, SIM_DELIVERY_COUNT),
-    F_ENUM(sim_part, message_id, sim_message_id, SIM_MESSAGE_ID_COUNT),
-    F_I64(sim_part, dedup_window_us),
-    F_INT(sim_part, dead_letter),
-    F_INT(sim_part, concurrency),
-    F_I64(sim_part, work.median_us),
-    F_I64(sim_part, work.p99_us),
-    F_ENUM(sim_part, idempotency, sim_idempotency, SIM_IDEM_COUNT),
-    F_I64(sim_part, key_ttl_us),
-    F_F64(sim_part, crash_after_effect),
-    F_F64(sim_part, crash_after_commit),
-    F_I64(sim_part, restart_us),
-    F_I64(sim_part, lease_us),
-    F_ENUM(sim_part, publish, sim_publish, SIM_PUBLISH_COUNT),
-    F_I64(sim_part, relay_every_us),
-    F_I64(sim_part, call.median_us),
-    F_I64(sim_part, call.p99_us),
-    F_F64(sim_part, fail),
-    F_I64(sim_part, write.median_us),
-    F_I64(sim_part, write.p99_us),
-    F_ID(sim_part, id),
-};
+#define PART_W(m, wire, ctype, aux) WIRE_ROW(sim_part, m, wire, ctype, aux)
+#define PART_S(m, wire, ctype, aux, ...) PART_W(m, wire, ctype, aux)
+static const wire_field part_fields[] = {SIM_PART_FIELDS(PART_W, PART_S)};
 
-static const wire_field link_fields[] = {
-    F_INT(sim_link, from),
-    F_INT(sim_link, to),
-    F_ENUM(sim_link, protocol, sim_protocol, SIM_PROTO_COUNT),
-    F_I64(sim_link, rtt_us),
-    F_F64(sim_link, reply_round_trips),
-    F_F64(sim_link, lose_request),
-    F_F64(sim_link, lose_reply),
-    F_JOBS(sim_link, lose_reply_of, n_lose_reply_of),
-    F_BOOL(sim_link, transactional),
-};
+#define LINK_W(m, wire, ctype, aux) WIRE_ROW(sim_link, m, wire, ctype, aux)
+#define LINK_S(m, wire, ctype, aux, ...) LINK_W(m, wire, ctype, aux)
+static const wire_field link_fields[] = {SIM_LINK_FIELDS(LINK_W, LINK_S)};
 
 static const uint8_t board_magic[4] = {'B', 'P', 'S', 'W'};
 static const uint8_t result_magic[4] = {'B', 'P', 'S', 'R'};
@@ -206,6 +124,7 @@ static const uint8_t result_magic[4] = {'B', 'P', 'S', 'R'};
 typedef struct {
     uint8_t *out;
     size_t cap, len;
+    bool blank_ids; /* every W_ID as absent (sim_wire_encode_blank) */
 } writer;
 
 static void put(writer *w, const void *p, size_t n)
@@ -317,6 +236,8 @@ static void put_field(writer *w, const wire_field *f, const void *base)
     case W_ID: {
         const char *s;
         memcpy(&s, p, sizeof s);
+        if (w->blank_ids)
+            s = NULL;
         size_t n = s ? strlen(s) : 0;
         put_var(w, s ? (uint64_t)n + 1 : 0);
         put(w, s, n);
@@ -343,10 +264,10 @@ static void put_fields(writer *w, const wire_field *t, size_t n, const void *bas
         put_field(w, &t[i], base);
 }
 
-size_t sim_wire_encode(const sim_board *b, const sim_limits *lim, bool want_trace, uint8_t *out,
-                       size_t cap)
+static size_t encode(const sim_board *b, const sim_limits *lim, bool want_trace, uint8_t *out,
+                     size_t cap, bool blank_ids)
 {
-    writer w = {out, out ? cap : 0, 0};
+    writer w = {out, out ? cap : 0, 0, blank_ids};
     sim_wire_request req;
     memset(&req, 0, sizeof req);
     req.limits = lim ? *lim : sim_limits_default();
@@ -373,6 +294,18 @@ size_t sim_wire_encode(const sim_board *b, const sim_limits *lim, bool want_trac
             put_real(&w, g->min);
     }
     return w.len;
+}
+
+size_t sim_wire_encode(const sim_board *b, const sim_limits *lim, bool want_trace, uint8_t *out,
+                       size_t cap)
+{
+    return encode(b, lim, want_trace, out, cap, false);
+}
+
+size_t sim_wire_encode_blank(const sim_board *b, const sim_limits *lim, bool want_trace,
+                             uint8_t *out, size_t cap)
+{
+    return encode(b, lim, want_trace, out, cap, true);
 }
 
 /* ------------------------------------------------------------------ reading */
@@ -711,7 +644,7 @@ void sim_wire_request_free(sim_wire_request *req)
 
 size_t sim_wire_result_encode(const sim_result *r, uint8_t *out, size_t cap)
 {
-    writer w = {out, out ? cap : 0, 0};
+    writer w = {out, out ? cap : 0, 0, false};
     size_t nt = r->trace ? r->n_trace : 0;
     put(&w, result_magic, sizeof result_magic);
     put_le(&w, SIM_WIRE_RESULT_VERSION, 4);

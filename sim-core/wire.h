@@ -32,6 +32,12 @@ typedef struct {
 size_t sim_wire_encode(const sim_board *b, const sim_limits *lim, bool want_trace, uint8_t *out,
                        size_t cap);
 
+/* sim_wire_encode's bytes with every id (the board's, each part's) written
+ * as absent: all that decides a run's result, and nothing that does not
+ * (the results cache's key, generator/run/cache.c). */
+size_t sim_wire_encode_blank(const sim_board *b, const sim_limits *lim, bool want_trace,
+                             uint8_t *out, size_t cap);
+
 /* Decode len bytes into req. Returns 0, and req owns the board's arrays and
  * strings (free with sim_wire_request_free); or -1 with a sentence in msg
  * (size n) when the bytes are not a well-formed encoding of this version,

@@ -15,7 +15,7 @@ problem) when
      service that knows only base/, and preview/ only base/ and the model:
      neither sees a board or a page;
   3. a generator file includes a sim-core header other than its public
-     ones (simcore.h, wire.h, proof.h);
+     ones (simcore.h, wire.h, proof.h, schema.h);
   4. libyaml, cmark-gfm, cairo (with fontconfig) or libmicrohttpd is
      included by more than one file, or by a header: each is used from
      exactly one .c file;
@@ -33,7 +33,7 @@ import sys
 
 ORDER = ["sim-core", "base", "model", "load", "run", "draw", "render", "write", "preview", "top"]
 ONLY = {"write": {"base", "write"}, "preview": {"base", "model", "preview"}}
-SIM_PUBLIC = {"sim-core/simcore.h", "sim-core/wire.h", "sim-core/proof.h"}
+SIM_PUBLIC = {"sim-core/simcore.h", "sim-core/wire.h", "sim-core/proof.h", "sim-core/schema.h"}
 LIBRARIES = {
     "libyaml": re.compile(r"^yaml\.h$"),
     "cmark-gfm": re.compile(r"^cmark"),

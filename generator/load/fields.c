@@ -1,5 +1,7 @@
-/* fields.c — the part and link setting tables (see fields.h). */
+/* fields.c — the part and link setting tables (see fields.h), made from
+ * sim-core/schema.h's lists of a board's fields. */
 #include "load/fields.h"
+#include "schema.h"
 #include "load/board.h"
 #include "base/fmt.h"
 #include "load/yread.h"
@@ -14,67 +16,39 @@ _Static_assert(SIM_IDEM_COUNT <= 8 && SIM_DELIVERY_COUNT <= 8 && SIM_PUBLISH_COU
                    SIM_MESSAGE_ID_COUNT <= 8,
                "MAX_ENUM_NAMES holds every enum's names");
 
-#define P(f) offsetof(sim_part, f)
-#define L(f) offsetof(sim_link, f)
+/* The settings of schema.h's lists, in their reading order. */
+#define NOT_A_SETTING(m, wire, ctype, aux)
+#define SETTING(T, m, key, load, kinds, min, max, label, unit, rank, order)                        \
+    [order] = {key, FT_##load, offsetof(T, m), kinds, min, max, label, unit, rank},
+#define PART_SETTING(m, wire, ctype, aux, ...) SETTING(sim_part, m, __VA_ARGS__)
+#define LINK_SETTING(m, wire, ctype, aux, ...) SETTING(sim_link, m, __VA_ARGS__)
+#define ONE_SETTING(m, wire, ctype, aux, ...) +1
 
-#define K_BROKER KIND_BIT(SIM_KIND_BROKER)
-#define K_HANDLER (KIND_BIT(SIM_KIND_CONSUMER) | KIND_BIT(SIM_KIND_SERVICE))
-#define K_USERS KIND_BIT(SIM_KIND_USERS)
-#define K_PROVIDER KIND_BIT(SIM_KIND_PROVIDER)
-#define K_DB KIND_BIT(SIM_KIND_DATABASE)
-#define K_SIZED (K_BROKER | K_HANDLER | K_DB)
+static const field_def part_fields[] = {SIM_PART_FIELDS(NOT_A_SETTING, PART_SETTING)};
+static const field_def link_fields[] = {SIM_LINK_FIELDS(NOT_A_SETTING, LINK_SETTING)};
+/* An order said twice is a build error (an initializer overridden); one
+ * left out makes a table longer than its settings: */
+_Static_assert(sizeof part_fields / sizeof part_fields[0] ==
+                   0 SIM_PART_FIELDS(NOT_A_SETTING, ONE_SETTING),
+               "schema.h: the part settings' orders are 0, 1, 2, ... without a gap");
+_Static_assert(sizeof link_fields / sizeof link_fields[0] ==
+                   0 SIM_LINK_FIELDS(NOT_A_SETTING, ONE_SETTING),
+               "schema.h: the link settings' orders are 0, 1, 2, ... without a gap");
 
-static const field_def part_fields[] = {
-    {"vcpu", FT_NUMBER, P(vcpu), K_SIZED, 0, 0, "size", "vCPU", 0},
-    {"gb", FT_NUMBER, P(gb), K_SIZED, 0, 0, "memory", "GB", 0},
-    {"price", FT_MONEY, P(fixed_usd_month), K_SIZED, 0, 0, "fixed price per month", NULL, 0},
-    {"external", FT_BOOL, P(external), K_SIZED | K_PROVIDER, 0, 0, "run by someone else", NULL, 0},
-    {"tries", FT_INT, P(tries), K_USERS | K_BROKER, 1, 100, "delivery tries", "tries", 1},
-    {"redelivery_after", FT_BACKOFF, P(redelivery_after_us), K_BROKER, 0, 0, "redelivers after",
-     NULL, 2},
-    {"delivery", FT_DELIVERY, P(delivery), K_BROKER, 0, 0, "delivery", NULL, 0},
-    {"dedup_window", FT_WINDOW, P(dedup_window_us), K_BROKER, 0, 0,
-     "drops a repeated message ID within", NULL, 5},
-    {"message_id", FT_MSGID, P(message_id), K_USERS, 0, 0, "message ID of a publish", NULL, 0},
-    {"timeout", FT_DURATION, P(timeout_us), K_USERS | K_HANDLER, 0, 0, "waits for a response", NULL,
-     3},
-    {"concurrency", FT_INT, P(concurrency), K_HANDLER, 1, 10000, "works on at once", "deliveries",
-     0},
-    {"work_median", FT_DURATION, P(work.median_us), K_HANDLER, 0, 0, "work per delivery, median",
-     NULL, 0},
-    {"work_p99", FT_DURATION, P(work.p99_us), K_HANDLER, 0, 0, "work per delivery, 99th percentile",
-     NULL, 0},
-    {"idempotency", FT_IDEM, P(idempotency), K_HANDLER, 0, 0, "duplicate check", NULL, 0},
-    {"key_ttl", FT_TTL, P(key_ttl_us), K_HANDLER | K_PROVIDER, 0, 0, "keeps keys for", NULL, 4},
-    {"lease", FT_DURATION, P(lease_us), K_HANDLER, 0, 0, "holds a claimed key for", NULL, 6},
-    {"crash_after_effect", FT_PROB, P(crash_after_effect), K_HANDLER, 0, 0,
-     "crashes after the effect", NULL, 0},
-    {"crash_after_commit", FT_PROB, P(crash_after_commit), K_HANDLER, 0, 0,
-     "crashes after the commit", NULL, 0},
-    {"restart", FT_DURATION, P(restart_us), K_HANDLER, 0, 0, "restart time", NULL, 0},
-    {"publish", FT_PUBLISH, P(publish), K_HANDLER, 0, 0, "publishes its event", NULL, 0},
-    {"relay_every", FT_DURATION, P(relay_every_us), K_HANDLER, 0, 0, "outbox relay polls every",
-     NULL, 7},
-    {"call_median", FT_DURATION, P(call.median_us), K_PROVIDER, 0, 0, "call, median", NULL, 8},
-    {"call_p99", FT_DURATION, P(call.p99_us), K_PROVIDER, 0, 0, "call, 99th percentile", NULL, 0},
-    {"fail", FT_PROB, P(fail), K_PROVIDER | KIND_BIT(SIM_KIND_CONSUMER), 0, 0,
-     "failure chance per try", NULL, 0},
-    {"write_median", FT_DURATION, P(write.median_us), K_DB, 0, 0, "write, median", NULL, 0},
-    {"write_p99", FT_DURATION, P(write.p99_us), K_DB, 0, 0, "write, 99th percentile", NULL, 0},
-};
-
-static const field_def link_fields[] = {
-    {"rtt", FT_DURATION, L(rtt_us), 0, 0, 0, "round trip", NULL, 0},
-    {"reply_round_trips", FT_NUMBER, L(reply_round_trips), 0, 0, 0, "reply round trips", "RTT", 0},
-    {"lose_request", FT_PROB, L(lose_request), 0, 0, 0, "requests lost", NULL, 0},
-    {"lose_reply", FT_PROB, L(lose_reply), 0, 0, 0, "replies lost", NULL, 0},
-    {"transactional", FT_BOOL, L(transactional), 0, 0, 0, "transactional receive", NULL, 0},
-};
+/* The traffic's numbers (a level's range of one, fields_traffic): not read
+ * through field_read (load_traffic reads the traffic), so only their names,
+ * types, ranges and units are used. */
+#define TRAFFIC_SETTING(m, wire, ctype, aux, key, load, kinds, min, max, label, unit, rank, order) \
+    [order] = {key, FT_##load, 0, kinds, min, max, label, unit, rank},
+static const field_def traffic_fields[] = {SIM_BOARD_FIELDS(NOT_A_SETTING, TRAFFIC_SETTING)};
+_Static_assert(sizeof traffic_fields / sizeof traffic_fields[0] ==
+                   0 SIM_BOARD_FIELDS(NOT_A_SETTING, ONE_SETTING),
+               "schema.h: the traffic settings' orders are 0, 1, 2, ... without a gap");
 
 /* The keys of a board file and of its traffic (board.h). */
 static const char *const board_keys[] = {"id",    "title",   "seed",  "replications", "parts",
                                          "links", "traffic", "goals", "expect"};
-static const char *const traffic_keys[] = {"from",     "jobs",         "over",  "op",
+static const char *const traffic_keys[] = {"from",     "jobs",         "over",   "op",
                                            "arrivals", "repeat_share", "poison", "noun"};
 
 const char *const *board_top_keys(size_t *n)
@@ -101,6 +75,12 @@ const field_def *fields_link(size_t *n)
     return link_fields;
 }
 
+const field_def *fields_traffic(size_t *n)
+{
+    *n = sizeof traffic_fields / sizeof traffic_fields[0];
+    return traffic_fields;
+}
+
 void fields_kinds_text(buf *out, unsigned bits)
 {
     size_t n = 0, total = 0;
@@ -121,6 +101,20 @@ const field_def *fields_find(const field_def *table, size_t n, const char *name)
         if (strcmp(table[i].name, name) == 0)
             return &table[i];
     return NULL;
+}
+
+const field_def *fields_of_path(const char *set)
+{
+    const char *last = strrchr(set, '.');
+    size_t n = 0;
+    const field_def *t = NULL;
+    if (strncmp(set, "parts.", 6) == 0)
+        t = fields_part(&n);
+    else if (strncmp(set, "links.", 6) == 0)
+        t = fields_link(&n);
+    else if (strncmp(set, "traffic.", 8) == 0)
+        t = fields_traffic(&n);
+    return t && last ? fields_find(t, n, last + 1) : NULL;
 }
 
 static const bp_catalog_value *retention(const bp_catalog *cat, const char *name)

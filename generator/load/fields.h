@@ -1,6 +1,8 @@
 /* fields.h — the schema of part and link settings: one table shared by the
  * catalog (which must give every field of every kind) and boards (which may
- * override any of them), plus their display form for pages. */
+ * override any of them), plus their display form for pages. The tables
+ * are made from sim-core/schema.h, the one list of a board's fields: a
+ * new setting is a row there. */
 #ifndef BP_FIELDS_H
 #define BP_FIELDS_H
 
@@ -39,14 +41,21 @@ typedef struct {
                           lowest first: the settings that decide duplicates and losses */
 } field_def;
 
-#define KIND_BIT(k) (1u << (unsigned)(k))
+#define KIND_BIT(k) (1u << (unsigned)(k)) /* schema.h's SIM_KB */
 
 const field_def *fields_part(size_t *n);
 const field_def *fields_link(size_t *n);
+/* The traffic's numbers, which a level may give a range (jobs, over,
+ * repeat_share, poison): name, type, range and unit only (offset 0; the
+ * traffic is read by load_traffic). */
+const field_def *fields_traffic(size_t *n);
 /* "consumer and service": the kinds of kind bits, appended to out. */
 void fields_kinds_text(buf *out, unsigned bits);
 /* The field named name in the table, or NULL. */
 const field_def *fields_find(const field_def *table, size_t n, const char *name);
+/* The setting a --set path names by its first and last segments
+ * ("parts.worker.fail", "links.a.b.rtt", "traffic.poison"), or NULL. */
+const field_def *fields_of_path(const char *set);
 /* A broker's redelivery_after as pages show it: "5 s", "1 s, then ×2 each
  * try up to 1 min, full jitter". */
 void fields_backoff_text(buf *b, const sim_part *p);

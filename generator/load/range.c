@@ -71,18 +71,17 @@ static range_field field_of(const char *path, const bp_choice *ch, diag *d)
     } else if (n == 1 && strcmp(segs[0], "replications") == 0) {
         rf = (range_field){RK_INT, 1, 1000, "runs"};
     } else if (n == 2 && strcmp(segs[0], "traffic") == 0) {
-        if (strcmp(field, "jobs") == 0)
-            rf = (range_field){RK_INT, 1, INT64_MAX, "jobs"};
-        else if (strcmp(field, "over") == 0)
-            rf.kind = RK_DURATION;
-        else if (strcmp(field, "repeat_share") == 0 || strcmp(field, "poison") == 0)
-            rf.kind = RK_PROB;
-        else {
-            static const char *const numbers[] = {"jobs", "over", "repeat_share", "poison"};
+        const field_def *tt = fields_traffic(&nt);
+        if (!(f = fields_find(tt, nt, field))) {
+            const char *names[16];
+            for (size_t i = 0; i < nt && i < 16; i++)
+                names[i] = tt[i].name;
             diag_unknown(d, path, ch->set_pos.line, ch->set_pos.col, "traffic setting for a range",
-                         field, numbers, 4);
+                         field, names, nt < 16 ? nt : 16);
             goto out;
         }
+        rf = (range_field){kind_of(f->type), f->min, f->type == FT_INT ? f->max : INT64_MAX,
+                           f->unit};
     } else if (n == 3 && strcmp(segs[0], "parts") == 0) {
         table = fields_part(&nt);
     } else if (n == 4 && strcmp(segs[0], "links") == 0) {

@@ -6,6 +6,7 @@
 #include "load/refs.h"
 #include "base/fmt.h"
 #include "load/board.h"
+#include "load/fields.h"
 #include "load/level.h"
 #include "load/live.h"
 #include "load/ydoc.h"
@@ -290,11 +291,8 @@ static void load_chart_ref(site *s, tree_cache *tc, const bp_page *p, const bp_r
         return;
     }
     /* x values of probability fields read as percentages */
-    const char *last = strrchr(c->x_set, '.');
-    last = last ? last + 1 : c->x_set;
-    if (strncmp(last, "lose_", 5) == 0 || strcmp(last, "fail") == 0 ||
-        strcmp(last, "crash_after_effect") == 0 || strcmp(last, "crash_after_commit") == 0 ||
-        strcmp(last, "repeat_share") == 0 || strcmp(last, "poison") == 0)
+    const field_def *xf = fields_of_path(c->x_set);
+    if (xf && xf->type == FT_PROB)
         c->x_percent = true;
     size_t ns = c->n_series ? c->n_series : 1;
     sc->n_points = ns * c->n_x;
@@ -380,9 +378,8 @@ static void unused_files(site *s, const tree_cache *tc)
         size_t n = 0;
         for (struct dirent *e; dh && (e = readdir(dh));) {
             size_t len = strlen(e->d_name);
-            if (e->d_name[0] == '.' ||
-                !((len > 5 && strcmp(e->d_name + len - 5, ".yaml") == 0) ||
-                  (len > 4 && strcmp(e->d_name + len - 4, ".yml") == 0)))
+            if (e->d_name[0] == '.' || !((len > 5 && strcmp(e->d_name + len - 5, ".yaml") == 0) ||
+                                         (len > 4 && strcmp(e->d_name + len - 4, ".yml") == 0)))
                 continue;
             names = xrealloc(names, (n + 1) * sizeof *names);
             names[n++] = xstrdup(e->d_name);

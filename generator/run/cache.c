@@ -3,6 +3,7 @@
  * on this machine (the cache is local; a different machine just misses),
  * then a checksum of everything before it (cache_seal). */
 #include "run/cache.h"
+#include "wire.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -33,89 +34,18 @@ static void put_f64(buf *b, double v)
     put_bytes(b, &v, sizeof v);
 }
 
-static void put_latency(buf *b, sim_latency l)
-{
-    put_i64(b, l.median_us);
-    put_i64(b, l.p99_us);
-}
-
+/* The key is the simulator's version and the run's wire encoding
+ * (WIRE.md) with every id blanked: each field of sim-core/schema.h's lists,
+ * the limits and whether a trace is kept, and nothing that leaves the
+ * result as it is. */
 void cache_key(buf *key, const sim_board *b, const sim_limits *lim, bool want_trace)
 {
     buf_puts(key, "boardpress-sim " SIMCORE_VERSION " " BP_SIM_HASH "\n");
-    put_i64(key, (int64_t)b->seed);
-    put_i64(key, b->replications);
-    put_f64(key, b->until);
-    put_i64(key, b->until_max);
-    put_i64(key, want_trace);
-    put_i64(key, lim->max_jobs);
-    put_i64(key, lim->max_events);
-    put_i64(key, lim->max_board_events);
-    put_i64(key, lim->max_replications);
-    put_i64(key, (int64_t)lim->max_trace);
-    put_i64(key, (int64_t)b->n_parts);
-    for (size_t i = 0; i < b->n_parts; i++) {
-        const sim_part *p = &b->parts[i];
-        put_i64(key, p->kind);
-        put_f64(key, p->vcpu);
-        put_f64(key, p->gb);
-        put_i64(key, p->external);
-        put_f64(key, p->fixed_usd_month);
-        put_i64(key, p->tries);
-        put_i64(key, p->redelivery_after_us);
-        put_f64(key, p->backoff_factor);
-        put_i64(key, p->backoff_max_us);
-        put_i64(key, p->backoff_jitter);
-        put_i64(key, p->timeout_us);
-        put_i64(key, p->delivery);
-        put_i64(key, p->message_id);
-        put_i64(key, p->dedup_window_us);
-        put_i64(key, p->dead_letter);
-        put_i64(key, p->concurrency);
-        put_latency(key, p->work);
-        put_i64(key, p->idempotency);
-        put_i64(key, p->key_ttl_us);
-        put_f64(key, p->crash_after_effect);
-        put_f64(key, p->crash_after_commit);
-        put_i64(key, p->restart_us);
-        put_i64(key, p->lease_us);
-        put_i64(key, p->publish);
-        put_i64(key, p->relay_every_us);
-        put_latency(key, p->call);
-        put_f64(key, p->fail);
-        put_latency(key, p->write);
-    }
-    put_i64(key, (int64_t)b->n_links);
-    for (size_t i = 0; i < b->n_links; i++) {
-        const sim_link *l = &b->links[i];
-        put_i64(key, l->from);
-        put_i64(key, l->to);
-        put_i64(key, l->protocol);
-        put_i64(key, l->rtt_us);
-        put_f64(key, l->reply_round_trips);
-        put_f64(key, l->lose_request);
-        put_f64(key, l->lose_reply);
-        put_i64(key, (int64_t)l->n_lose_reply_of);
-        for (size_t k = 0; k < l->n_lose_reply_of; k++)
-            put_i64(key, l->lose_reply_of[k]);
-        put_i64(key, l->transactional);
-    }
-    const sim_traffic *t = &b->traffic;
-    put_i64(key, t->from);
-    put_i64(key, t->jobs);
-    put_i64(key, t->over_us);
-    put_i64(key, t->op);
-    put_i64(key, t->arrivals);
-    put_f64(key, t->repeat_share);
-    put_f64(key, t->poison);
-    for (int m = 0; m < SIM_M_COUNT; m++) {
-        put_i64(key, b->goals[m].has_max);
-        put_i64(key, b->goals[m].has_min);
-        put_f64(key, b->goals[m].max);
-        put_f64(key, b->goals[m].min);
-    }
-    put_i64(key, b->expect);
-    put_f64(key, b->prices.vcpu_usd_month);
-    put_f64(key, b->prices.gb_usd_month);
+    size_t n = sim_wire_encode_blank(b, lim, want_trace, NULL, 0);
+    uint8_t *bytes = xmalloc(n);
+    sim_wire_encode_blank(b, lim, want_trace, bytes, n);
+    buf_put(key, (const char *)bytes, n);
+    free(bytes);
 }
 
 static char *cache_path(const char *dir, const buf *key, const char *suffix)
@@ -124,36 +54,52 @@ static char *cache_path(const char *dir, const buf *key, const char *suffix)
                      suffix);
 }
 
-static void put_result(buf *b, const sim_result *r)
-{
-    put_i64(b, r->replications);
-    put_bytes(b, r->m, sizeof r->m);
-    for (int m = 0; m < SIM_M_COUNT; m++) {
-        put_i64(b, r->goals[m].present);
-        put_f64(b, r->goals[m].worst);
-        put_i64(b, r->goals[m].pass);
+/* ------------------------------------------------------------ bodies
+ * An entry's body is its struct's scalars in the order of a cell table,
+ * each as 8 bytes (an integer, a flag or an enum widened to int64_t, a
+ * double as it is), then what has a length of its own. The result and the
+ * proof both go through put_cells and get_cells. */
+
+typedef enum { C_BOOL, C_INT, C_ENUM, C_I64, C_U64, C_F64 } cell_type;
+
+typedef struct {
+    cell_type type;
+    size_t at;
+} cell;
+
+#define CELL(T, m, type)                                                                           \
+    {                                                                                              \
+        type, offsetof(T, m)                                                                       \
     }
-    put_i64(b, r->all_goals_pass);
-    put_i64(b, r->expect_ok);
-    put_i64(b, (int64_t)r->seed);
-    put_i64(b, r->latency_samples);
-    put_i64(b, r->deterministic);
-    put_i64(b, r->random_faults);
-    put_i64(b, r->until_met);
-    put_i64(b, r->values != NULL);
-    if (r->values)
-        put_bytes(b, r->values, (size_t)r->replications * SIM_M_COUNT * sizeof *r->values);
-    put_i64(b, r->trace_truncated);
-    put_i64(b, (int64_t)r->n_trace);
-    for (size_t i = 0; i < r->n_trace; i++) {
-        const sim_trace_entry *e = &r->trace[i];
-        put_i64(b, e->t_us);
-        put_i64(b, e->kind);
-        put_i64(b, e->job);
-        put_i64(b, e->part);
-        put_i64(b, e->peer);
-        put_i64(b, e->detail);
-        put_i64(b, e->copy);
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+static void put_cells(buf *b, const cell *c, size_t n, const void *base)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *p = (const char *)base + c[i].at;
+        switch (c[i].type) {
+        case C_BOOL:
+            put_i64(b, *(const bool *)p);
+            break;
+        case C_INT:
+            put_i64(b, *(const int *)p);
+            break;
+        case C_ENUM: {
+            unsigned v;
+            memcpy(&v, p, sizeof v);
+            put_i64(b, v);
+            break;
+        }
+        case C_I64:
+            put_i64(b, *(const int64_t *)p);
+            break;
+        case C_U64:
+            put_i64(b, (int64_t) * (const uint64_t *)p);
+            break;
+        case C_F64:
+            put_f64(b, *(const double *)p);
+            break;
+        }
     }
 }
 
@@ -187,6 +133,134 @@ static double get_f64(reader *r)
     double v;
     get(r, &v, sizeof v);
     return v;
+}
+
+static void get_cells(reader *r, const cell *c, size_t n, void *base)
+{
+    for (size_t i = 0; i < n; i++) {
+        char *p = (char *)base + c[i].at;
+        switch (c[i].type) {
+        case C_BOOL:
+            *(bool *)p = get_i64(r) != 0;
+            break;
+        case C_INT:
+            *(int *)p = (int)get_i64(r);
+            break;
+        case C_ENUM: {
+            unsigned v = (unsigned)get_i64(r);
+            memcpy(p, &v, sizeof v);
+            break;
+        }
+        case C_I64:
+            *(int64_t *)p = get_i64(r);
+            break;
+        case C_U64:
+            *(uint64_t *)p = (uint64_t)get_i64(r);
+            break;
+        case C_F64:
+            *(double *)p = get_f64(r);
+            break;
+        }
+    }
+}
+
+/* A result: replications, the measures' stats as they are in memory, each
+ * goal, the flags and counts, the values (a flag, then replications ×
+ * measures doubles), then the trace (truncated, count, entries). */
+static const cell result_head[] = {CELL(sim_result, replications, C_INT)};
+static const cell goal_cells[] = {CELL(sim_goal_result, present, C_BOOL),
+                                  CELL(sim_goal_result, worst, C_F64),
+                                  CELL(sim_goal_result, pass, C_BOOL)};
+static const cell result_cells[] = {CELL(sim_result, all_goals_pass, C_BOOL),
+                                    CELL(sim_result, expect_ok, C_BOOL),
+                                    CELL(sim_result, seed, C_U64),
+                                    CELL(sim_result, latency_samples, C_I64),
+                                    CELL(sim_result, deterministic, C_BOOL),
+                                    CELL(sim_result, random_faults, C_BOOL),
+                                    CELL(sim_result, until_met, C_BOOL)};
+static const cell trace_cells[] = {
+    CELL(sim_trace_entry, t_us, C_I64), CELL(sim_trace_entry, kind, C_ENUM),
+    CELL(sim_trace_entry, job, C_I64),  CELL(sim_trace_entry, part, C_INT),
+    CELL(sim_trace_entry, peer, C_INT), CELL(sim_trace_entry, detail, C_I64),
+    CELL(sim_trace_entry, copy, C_INT)};
+#define TRACE_ENTRY_BYTES (8 * N_OF(trace_cells))
+
+/* A proof: its scalars, then its choices (a count, then the bytes); its
+ * trace is not kept (sim_replay of the choices gives it back). */
+static const cell proof_cells[] = {
+    CELL(sim_proof, holds, C_BOOL),    CELL(sim_proof, found, C_BOOL),
+    CELL(sim_proof, jobs, C_INT),      CELL(sim_proof, faults, C_INT),
+    CELL(sim_proof, runs, C_I64),      CELL(sim_proof, executions, C_I64),
+    CELL(sim_proof, events, C_I64),    CELL(sim_proof, estimate, C_I64),
+    CELL(sim_proof, cx_faults, C_INT), CELL(sim_proof, cx_events, C_I64),
+    CELL(sim_proof, cx_value, C_F64)};
+
+static void put_result(buf *b, const sim_result *r)
+{
+    put_cells(b, result_head, N_OF(result_head), r);
+    put_bytes(b, r->m, sizeof r->m);
+    for (int m = 0; m < SIM_M_COUNT; m++)
+        put_cells(b, goal_cells, N_OF(goal_cells), &r->goals[m]);
+    put_cells(b, result_cells, N_OF(result_cells), r);
+    put_i64(b, r->values != NULL);
+    if (r->values)
+        put_bytes(b, r->values, (size_t)r->replications * SIM_M_COUNT * sizeof *r->values);
+    put_i64(b, r->trace_truncated);
+    put_i64(b, (int64_t)r->n_trace);
+    for (size_t i = 0; i < r->n_trace; i++)
+        put_cells(b, trace_cells, N_OF(trace_cells), &r->trace[i]);
+}
+
+/* Read what put_result wrote; r->bad when it does not read well. */
+static void get_result(reader *r, sim_result *out)
+{
+    get_cells(r, result_head, N_OF(result_head), out);
+    get(r, out->m, sizeof out->m);
+    for (int m = 0; m < SIM_M_COUNT; m++)
+        get_cells(r, goal_cells, N_OF(goal_cells), &out->goals[m]);
+    get_cells(r, result_cells, N_OF(result_cells), out);
+    if (get_i64(r) != 0) { /* the values of replications × measures */
+        size_t nv = (size_t)(out->replications > 0 ? out->replications : 0) * SIM_M_COUNT;
+        if (nv == 0 || r->bad || r->left < nv * sizeof *out->values) {
+            r->bad = true;
+        } else {
+            out->values = xmalloc(nv * sizeof *out->values);
+            get(r, out->values, nv * sizeof *out->values);
+        }
+    }
+    out->trace_truncated = get_i64(r) != 0;
+    int64_t n = get_i64(r);
+    if (r->bad || n < 0 || (uint64_t)n > r->left / TRACE_ENTRY_BYTES) {
+        r->bad = true;
+        return;
+    }
+    out->n_trace = (size_t)n;
+    out->trace = n ? xcalloc((size_t)n, sizeof *out->trace) : NULL;
+    for (size_t i = 0; i < out->n_trace; i++) {
+        get_cells(r, trace_cells, N_OF(trace_cells), &out->trace[i]);
+        if (out->trace[i].kind < 0 || out->trace[i].kind >= SIM_TR_COUNT)
+            r->bad = true;
+    }
+}
+
+static void put_proof(buf *b, const sim_proof *p)
+{
+    put_cells(b, proof_cells, N_OF(proof_cells), p);
+    put_i64(b, (int64_t)p->n_choices);
+    buf_put(b, (const char *)p->choices, p->n_choices);
+}
+
+static void get_proof(reader *r, sim_proof *out)
+{
+    get_cells(r, proof_cells, N_OF(proof_cells), out);
+    int64_t n = get_i64(r);
+    if (r->bad || n < 0 || (uint64_t)n != r->left) {
+        r->bad = true;
+        return;
+    }
+    out->n_choices = (size_t)n;
+    out->choices = xmalloc(n ? (size_t)n : 1);
+    get(r, out->choices, (size_t)n);
 }
 
 void cache_seal(buf *b)
@@ -308,71 +382,41 @@ static void put_entry(const char *dir, const buf *key, const char *suffix, const
     buf_free(&b);
 }
 
+/* Done reading the entry open_entry gave: frees data; whether the body
+ * read well to its last byte. */
+static bool close_entry(const reader *r, char *data)
+{
+    free(data);
+    return !r->bad && r->left == 0;
+}
+
+/* put_entry of a body that write makes. */
+#define PUT_ENTRY(dir, key, suffix, write, v)                                                      \
+    do {                                                                                           \
+        buf body_;                                                                                 \
+        buf_init(&body_);                                                                          \
+        write(&body_, v);                                                                          \
+        put_entry(dir, key, suffix, &body_);                                                       \
+        buf_free(&body_);                                                                          \
+    } while (0)
+
 bool cache_get(const char *dir, const buf *key, sim_result *out)
 {
     reader r;
     char *data = open_entry(dir, key, ".bin", &r);
-    bool ok = data != NULL;
-    if (ok) {
-        memset(out, 0, sizeof *out);
-        out->replications = (int)get_i64(&r);
-        get(&r, out->m, sizeof out->m);
-        for (int m = 0; m < SIM_M_COUNT; m++) {
-            out->goals[m].present = get_i64(&r) != 0;
-            out->goals[m].worst = get_f64(&r);
-            out->goals[m].pass = get_i64(&r) != 0;
-        }
-        out->all_goals_pass = get_i64(&r) != 0;
-        out->expect_ok = get_i64(&r) != 0;
-        out->seed = (uint64_t)get_i64(&r);
-        out->latency_samples = get_i64(&r);
-        out->deterministic = get_i64(&r) != 0;
-        out->random_faults = get_i64(&r) != 0;
-        out->until_met = get_i64(&r) != 0;
-        if (get_i64(&r) != 0) { /* the values of replications × measures */
-            size_t nv = (size_t)(out->replications > 0 ? out->replications : 0) * SIM_M_COUNT;
-            if (nv == 0 || r.bad || r.left < nv * sizeof *out->values) {
-                r.bad = true;
-            } else {
-                out->values = xmalloc(nv * sizeof *out->values);
-                get(&r, out->values, nv * sizeof *out->values);
-            }
-        }
-        out->trace_truncated = get_i64(&r) != 0;
-        int64_t n = get_i64(&r);
-        if (!r.bad && n >= 0 && (uint64_t)n <= r.left / 56) {
-            out->n_trace = (size_t)n;
-            out->trace = n ? xcalloc((size_t)n, sizeof *out->trace) : NULL;
-            for (size_t i = 0; i < out->n_trace; i++) {
-                sim_trace_entry *e = &out->trace[i];
-                e->t_us = get_i64(&r);
-                e->kind = (sim_trace_kind)get_i64(&r);
-                e->job = get_i64(&r);
-                e->part = (int)get_i64(&r);
-                e->peer = (int)get_i64(&r);
-                e->detail = get_i64(&r);
-                e->copy = (int)get_i64(&r);
-                if (e->kind < 0 || e->kind >= SIM_TR_COUNT)
-                    r.bad = true;
-            }
-        } else {
-            r.bad = true;
-        }
-        ok = !r.bad && r.left == 0;
-        if (!ok)
-            sim_result_free(out);
-    }
-    free(data);
+    if (!data)
+        return false;
+    memset(out, 0, sizeof *out);
+    get_result(&r, out);
+    bool ok = close_entry(&r, data);
+    if (!ok)
+        sim_result_free(out);
     return ok;
 }
 
 void cache_put(const char *dir, const buf *key, const sim_result *r)
 {
-    buf b;
-    buf_init(&b);
-    put_result(&b, r);
-    put_entry(dir, key, ".bin", &b);
-    buf_free(&b);
+    PUT_ENTRY(dir, key, ".bin", put_result, r);
 }
 
 /* ------------------------------------------------------------ proofs */
@@ -394,49 +438,14 @@ bool cache_get_proof(const char *dir, const buf *key, sim_proof *out)
     if (!data)
         return false;
     memset(out, 0, sizeof *out);
-    out->holds = get_i64(&r) != 0;
-    out->found = get_i64(&r) != 0;
-    out->jobs = (int)get_i64(&r);
-    out->faults = (int)get_i64(&r);
-    out->runs = get_i64(&r);
-    out->executions = get_i64(&r);
-    out->events = get_i64(&r);
-    out->estimate = get_i64(&r);
-    out->cx_faults = (int)get_i64(&r);
-    out->cx_events = get_i64(&r);
-    out->cx_value = get_f64(&r);
-    int64_t n = get_i64(&r);
-    if (!r.bad && n >= 0 && (uint64_t)n == r.left) {
-        out->n_choices = (size_t)n;
-        out->choices = xmalloc(n ? (size_t)n : 1);
-        get(&r, out->choices, (size_t)n);
-    } else {
-        r.bad = true;
-    }
-    bool ok = !r.bad && r.left == 0;
+    get_proof(&r, out);
+    bool ok = close_entry(&r, data);
     if (!ok)
         sim_proof_free(out);
-    free(data);
     return ok;
 }
 
 void cache_put_proof(const char *dir, const buf *key, const sim_proof *p)
 {
-    buf b;
-    buf_init(&b);
-    put_i64(&b, p->holds);
-    put_i64(&b, p->found);
-    put_i64(&b, p->jobs);
-    put_i64(&b, p->faults);
-    put_i64(&b, p->runs);
-    put_i64(&b, p->executions);
-    put_i64(&b, p->events);
-    put_i64(&b, p->estimate);
-    put_i64(&b, p->cx_faults);
-    put_i64(&b, p->cx_events);
-    put_f64(&b, p->cx_value);
-    put_i64(&b, (int64_t)p->n_choices);
-    buf_put(&b, (const char *)p->choices, p->n_choices);
-    put_entry(dir, key, ".proof", &b);
-    buf_free(&b);
+    PUT_ENTRY(dir, key, ".proof", put_proof, p);
 }

@@ -1,5 +1,6 @@
 /* test_cache.c — the results cache: a key that changes with every input of
- * a run, a round trip that keeps every number and the trace, and misses
+ * a run (every field of sim-core/schema.h's lists, so a new one is tested
+ * as it is added), a round trip that keeps every number and the trace, and misses
  * (never wrong results) for damaged files and hash collisions. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,153 +9,97 @@
 #include <cmocka.h>
 
 #include "run/cache.h"
+#include "schema.h"
+#include "wire.h"
 #include "gen_testlib.h"
 #include "sim_testlib.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-typedef void (*mutate_fn)(tb_board *t, sim_limits *lim, bool *trace);
+/* Every field of schema.h's lists, as the key test changes it. */
+typedef enum { M_BOOL, M_INT, M_ENUM, M_I64, M_U64, M_SIZE, M_F64, M_ID, M_JOBS } mut_type;
 
-#define MUT(name, stmt)                                                                            \
-    static void name(tb_board *t, sim_limits *lim, bool *trace)                                    \
-    {                                                                                              \
-        (void)t;                                                                                   \
-        (void)lim;                                                                                 \
-        (void)trace;                                                                               \
-        stmt;                                                                                      \
-    }
-
-static const int64_t other_jobs[] = {3};
-
-MUT(m_seed, t->b.seed++)
-MUT(m_replications, t->b.replications++)
-MUT(m_until, (t->b.until = 0.02, t->b.until_max = 5))
-MUT(m_until_max, t->b.until_max = 7)
-MUT(m_trace, *trace = !*trace)
-MUT(m_max_events, lim->max_events--)
-MUT(m_max_board_events, lim->max_board_events--)
-MUT(m_max_trace, lim->max_trace++)
-MUT(m_kind, tb_handler(t)->kind = SIM_KIND_SERVICE)
-MUT(m_vcpu, tb_handler(t)->vcpu += 0.5)
-MUT(m_gb, tb_handler(t)->gb += 1)
-MUT(m_external, tb_handler(t)->external = true)
-MUT(m_fixed_price, tb_handler(t)->fixed_usd_month = 1)
-MUT(m_tries, tb_sender(t)->tries = 2)
-MUT(m_redelivery, tb_sender(t)->redelivery_after_us += 1)
-MUT(m_timeout, tb_handler(t)->timeout_us += 1)
-MUT(m_delivery, tb_sender(t)->delivery = SIM_DELIVERY_AT_MOST_ONCE)
-MUT(m_message_id, t->parts[t->users].message_id = SIM_MESSAGE_ID_PER_PUBLISH)
-MUT(m_dedup_window, tb_sender(t)->dedup_window_us = 300000000)
-MUT(m_dead_letter, tb_sender(t)->dead_letter = 1)
-MUT(m_backoff_factor, tb_sender(t)->backoff_factor = 2)
-MUT(m_backoff_max, tb_sender(t)->backoff_max_us = 60000000)
-MUT(m_backoff_jitter, tb_sender(t)->backoff_jitter = true)
-MUT(m_poison, t->b.traffic.poison = 0.1)
-MUT(m_lease, tb_handler(t)->lease_us += 1)
-MUT(m_crash_commit, tb_handler(t)->crash_after_commit = 0.01)
-MUT(m_publish, tb_handler(t)->publish = SIM_PUBLISH_OUTBOX)
-MUT(m_relay_every, tb_handler(t)->relay_every_us += 1)
-MUT(m_concurrency, tb_handler(t)->concurrency = 5)
-MUT(m_work_median, tb_handler(t)->work.median_us += 1)
-MUT(m_work_p99, tb_handler(t)->work.p99_us += 1)
-MUT(m_idempotency, tb_handler(t)->idempotency = SIM_IDEM_KEY_IN_TRANSACTION)
-MUT(m_key_ttl, tb_handler(t)->key_ttl_us = 60000000)
-MUT(m_crash, tb_handler(t)->crash_after_effect = 0.01)
-MUT(m_restart, tb_handler(t)->restart_us += 1)
-MUT(m_call, t->parts[t->provider].call.median_us += 1)
-MUT(m_call_p99, t->parts[t->provider].call.p99_us += 1)
-MUT(m_fail, t->parts[t->provider].fail = 0.1)
-MUT(m_provider_ttl, t->parts[t->provider].key_ttl_us = 1000000)
-MUT(m_write, t->parts[t->provider].write.median_us += 1)
-MUT(m_link_to, tb_delivery(t)->to = t->provider)
-MUT(m_protocol, tb_delivery(t)->protocol = SIM_PROTO_HTTP1)
-MUT(m_rtt, tb_delivery(t)->rtt_us += 1)
-MUT(m_round_trips, tb_delivery(t)->reply_round_trips = 0.5)
-MUT(m_lose_request, tb_delivery(t)->lose_request = 0.1)
-MUT(m_lose_reply, tb_delivery(t)->lose_reply = 0.1)
-MUT(m_lose_reply_of, tb_lose_reply_of(t, other_jobs, 1))
-MUT(m_transactional, tb_delivery(t)->transactional = true)
-MUT(m_jobs, t->b.traffic.jobs++)
-MUT(m_over, t->b.traffic.over_us++)
-MUT(m_op, t->b.traffic.op = SIM_OP_SET)
-MUT(m_arrivals, t->b.traffic.arrivals = SIM_ARRIVALS_POISSON)
-MUT(m_repeat, t->b.traffic.repeat_share = 0.5)
-MUT(m_goal_max, (t->b.goals[SIM_M_DUPLICATES] = (sim_goal){true, false, 0, 0}))
-MUT(m_goal_value, (t->b.goals[SIM_M_DUPLICATES] = (sim_goal){true, false, 1, 0}))
-MUT(m_goal_min, (t->b.goals[SIM_M_JOBS] = (sim_goal){false, true, 0, 1}))
-MUT(m_expect, t->b.expect = SIM_EXPECT_PASS)
-MUT(m_price_vcpu, t->b.prices.vcpu_usd_month = 4)
-MUT(m_price_gb, t->b.prices.gb_usd_month = 2)
-
-static const struct {
+typedef struct {
     const char *name;
-    mutate_fn fn;
-} mutations[] = {
-    {"seed", m_seed},
-    {"replications", m_replications},
-    {"until", m_until},
-    {"until max", m_until_max},
-    {"want_trace", m_trace},
-    {"max_events", m_max_events},
-    {"max_board_events", m_max_board_events},
-    {"max_trace", m_max_trace},
-    {"kind", m_kind},
-    {"vcpu", m_vcpu},
-    {"gb", m_gb},
-    {"external", m_external},
-    {"fixed price", m_fixed_price},
-    {"tries", m_tries},
-    {"redelivery_after", m_redelivery},
-    {"timeout", m_timeout},
-    {"delivery", m_delivery},
-    {"message_id", m_message_id},
-    {"dedup_window", m_dedup_window},
-    {"dead_letter", m_dead_letter},
-    {"backoff_factor", m_backoff_factor},
-    {"backoff_max", m_backoff_max},
-    {"backoff_jitter", m_backoff_jitter},
-    {"poison", m_poison},
-    {"lease", m_lease},
-    {"crash_after_commit", m_crash_commit},
-    {"publish", m_publish},
-    {"relay_every", m_relay_every},
-    {"concurrency", m_concurrency},
-    {"work median", m_work_median},
-    {"work p99", m_work_p99},
-    {"idempotency", m_idempotency},
-    {"key_ttl", m_key_ttl},
-    {"crash_after_effect", m_crash},
-    {"restart", m_restart},
-    {"call median", m_call},
-    {"call p99", m_call_p99},
-    {"fail", m_fail},
-    {"provider key_ttl", m_provider_ttl},
-    {"write", m_write},
-    {"link to", m_link_to},
-    {"protocol", m_protocol},
-    {"rtt", m_rtt},
-    {"reply_round_trips", m_round_trips},
-    {"lose_request", m_lose_request},
-    {"lose_reply", m_lose_reply},
-    {"lose_reply_of", m_lose_reply_of},
-    {"transactional", m_transactional},
-    {"jobs", m_jobs},
-    {"over", m_over},
-    {"op", m_op},
-    {"arrivals", m_arrivals},
-    {"repeat_share", m_repeat},
-    {"goal max", m_goal_max},
-    {"goal value", m_goal_value},
-    {"goal min", m_goal_min},
-    {"expect", m_expect},
-    {"vcpu price", m_price_vcpu},
-    {"gb price", m_price_gb},
-};
+    mut_type type;
+    size_t at;
+    size_t aux; /* M_ENUM: how many values; M_JOBS: the count's offset */
+} mut_field;
+
+#define MUT_AUX_BOOL(T, a) 0
+#define MUT_AUX_INT(T, a) 0
+#define MUT_AUX_ENUM(T, a) (a)
+#define MUT_AUX_I64(T, a) 0
+#define MUT_AUX_U64(T, a) 0
+#define MUT_AUX_SIZE(T, a) 0
+#define MUT_AUX_F64(T, a) 0
+#define MUT_AUX_ID(T, a) 0
+#define MUT_AUX_JOBS(T, a) offsetof(T, a)
+#define MUT_ROW(T, m, wire, aux) {#m, M_##wire, offsetof(T, m), MUT_AUX_##wire(T, aux)},
+#define PART_W(m, wire, ctype, aux) MUT_ROW(sim_part, m, wire, aux)
+#define PART_S(m, wire, ctype, aux, ...) PART_W(m, wire, ctype, aux)
+#define LINK_W(m, wire, ctype, aux) MUT_ROW(sim_link, m, wire, aux)
+#define LINK_S(m, wire, ctype, aux, ...) LINK_W(m, wire, ctype, aux)
+#define BOARD_W(m, wire, ctype, aux) MUT_ROW(sim_board, m, wire, aux)
+#define BOARD_S(m, wire, ctype, aux, ...) BOARD_W(m, wire, ctype, aux)
+#define REQUEST_W(m, wire, ctype, aux) MUT_ROW(sim_wire_request, m, wire, aux)
+#define REQUEST_S(m, wire, ctype, aux, ...) REQUEST_W(m, wire, ctype, aux)
+
+static const mut_field part_fields[] = {SIM_PART_FIELDS(PART_W, PART_S)};
+static const mut_field link_fields[] = {SIM_LINK_FIELDS(LINK_W, LINK_S)};
+static const mut_field board_fields[] = {SIM_BOARD_FIELDS(BOARD_W, BOARD_S)};
+static const mut_field request_fields[] = {SIM_REQUEST_FIELDS(REQUEST_W, REQUEST_S)};
+
+static const int64_t other_jobs[] = {2, 3};
+
+/* Change the field f of the struct at base to another value (an id to
+ * another name). */
+static void mutate(const mut_field *f, void *base)
+{
+    char *p = (char *)base + f->at;
+    switch (f->type) {
+    case M_BOOL:
+        *(bool *)p = !*(bool *)p;
+        break;
+    case M_INT: /* one more, or one less at the top */
+        *(int *)p = *(int *)p == INT_MAX ? INT_MAX - 1 : *(int *)p + 1;
+        break;
+    case M_ENUM: {
+        unsigned v;
+        memcpy(&v, p, sizeof v);
+        v = (v + 1) % (unsigned)f->aux;
+        memcpy(p, &v, sizeof v);
+        break;
+    }
+    case M_I64:
+        *(int64_t *)p = *(int64_t *)p == INT64_MAX ? INT64_MAX - 1 : *(int64_t *)p + 1;
+        break;
+    case M_U64:
+        *(uint64_t *)p += 1;
+        break;
+    case M_SIZE:
+        *(size_t *)p += 1;
+        break;
+    case M_F64:
+        *(double *)p = *(double *)p * 2 + 0.25;
+        break;
+    case M_ID:
+        *(const char **)p = "renamed";
+        break;
+    case M_JOBS: {
+        size_t *n = (size_t *)((char *)base + f->aux);
+        *(const int64_t **)p = other_jobs;
+        *n = *n == 2 ? 1 : 2;
+        break;
+    }
+    }
+}
 
 static void base_board(tb_board *t)
 {
@@ -194,18 +139,61 @@ static void keys(void **state)
     key_of(&k1, &t2, &lim, false);
     assert_true(same_key(&k0, &k1));
     buf_free(&k1);
-    /* every input that does, changes the key */
-    for (size_t i = 0; i < sizeof mutations / sizeof mutations[0]; i++) {
-        tb_board m;
-        base_board(&m);
-        sim_limits ml = sim_limits_default();
-        bool trace = false;
-        mutations[i].fn(&m, &ml, &trace);
-        key_of(&k1, &m, &ml, trace);
-        if (same_key(&k0, &k1))
-            fail_msg("changing %s leaves the cache key as it was", mutations[i].name);
-        buf_free(&k1);
-    }
+    /* every other field changes the key: each of schema.h's lists, on
+     * every part and link, the limits, want_trace and the goals */
+    const struct {
+        const mut_field *f;
+        size_t n;
+        size_t count; /* structs of its kind on the board */
+    } lists[] = {
+        {part_fields, sizeof part_fields / sizeof part_fields[0], t.b.n_parts},
+        {link_fields, sizeof link_fields / sizeof link_fields[0], t.b.n_links},
+        {board_fields, sizeof board_fields / sizeof board_fields[0], 1},
+        {request_fields, sizeof request_fields / sizeof request_fields[0], 1},
+    };
+    size_t tried = 0;
+    for (size_t l = 0; l < sizeof lists / sizeof lists[0]; l++)
+        for (size_t i = 0; i < lists[l].n; i++)
+            for (size_t k = 0; k < lists[l].count; k++) {
+                const mut_field *f = &lists[l].f[i];
+                tb_board m;
+                base_board(&m);
+                sim_wire_request q = {m.b, sim_limits_default(), false};
+                void *base = l == 0   ? (void *)&m.parts[k]
+                             : l == 1 ? (void *)&m.links[k]
+                             : l == 2 ? (void *)&m.b
+                                      : (void *)&q;
+                mutate(f, base);
+                key_of(&k1, &m, &q.limits, q.want_trace);
+                if (f->type == M_ID ? !same_key(&k0, &k1) : same_key(&k0, &k1))
+                    fail_msg("changing %s (struct %zu) %s", f->name, k + 1,
+                             f->type == M_ID ? "changes the cache key"
+                                             : "leaves the cache key as it was");
+                buf_free(&k1);
+                tried++;
+            }
+    assert_true(tried > 60);
+    for (int g = 0; g < SIM_M_COUNT; g++)
+        for (int way = 0; way < 4; way++) {
+            tb_board m;
+            base_board(&m);
+            sim_goal *goal = &m.b.goals[g];
+            if (way == 0)
+                goal->has_max = !goal->has_max;
+            else if (way == 1)
+                goal->has_min = !goal->has_min;
+            else if (way == 2)
+                *goal =
+                    (sim_goal){true, goal->has_min, goal->has_max ? goal->max + 1 : 0, goal->min};
+            else
+                *goal =
+                    (sim_goal){goal->has_max, true, goal->max, goal->has_min ? goal->min + 1 : 0};
+            key_of(&k1, &m, &lim, false);
+            if (same_key(&k0, &k1))
+                fail_msg("changing the goal of %s (way %d) leaves the cache key as it was",
+                         sim_measure_name((sim_measure)g), way);
+            buf_free(&k1);
+        }
     buf_free(&k0);
 }
 
