@@ -6,6 +6,7 @@
 #include "base/fmt.h"
 #include "load/yread.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Enum fields are read and written as int (field_read, field_format). */
@@ -211,6 +212,58 @@ size_t fields_enum_names(field_type t, const char **names, const char **what)
     return 0;
 }
 
+/* redelivery_after's keys, in the order read_backoff and messages use. */
+static const char *const jitter_names[] = {"none", "full"};
+static const field_key backoff_keys[] = {
+    {"first", FT_DURATION, 0, 0, NULL, 0},
+    {"factor", FT_NUMBER, 1, 1000, NULL, 0},
+    {"max", FT_DURATION, 0, 0, NULL, 0},
+    {"jitter", FT_BOOL, 0, 0, jitter_names, 2},
+};
+#define BACKOFF_KEYS (sizeof backoff_keys / sizeof backoff_keys[0])
+
+const field_key *fields_map_keys(const field_def *f, size_t *n)
+{
+    *n = f && f->type == FT_BACKOFF ? BACKOFF_KEYS : 0;
+    return *n ? backoff_keys : NULL;
+}
+
+const field_key *fields_part_key(const char *part_id, const char *setting, const char *key,
+                                 char *err, size_t errn)
+{
+    size_t nf, nk;
+    const field_def *table = fields_part(&nf), *f = fields_find(table, nf, setting);
+    const field_key *keys = fields_map_keys(f, &nk);
+    const char *names[64];
+    if (!f) {
+        for (size_t i = 0; i < nf && i < 64; i++)
+            names[i] = table[i].name;
+        diag_unknown_text(err, errn, "setting|of a part", setting, names, nf < 64 ? nf : 64);
+        return NULL;
+    }
+    if (!keys) {
+        buf with; /* the settings that take keys */
+        buf_init(&with);
+        for (size_t i = 0; i < nf; i++)
+            if (fields_map_keys(&table[i], &nk))
+                buf_printf(&with, "%s%s", with.len ? ", " : "", table[i].name);
+        snprintf(err, errn,
+                 "'%s' takes one value, not keys: set parts.%s.%s itself (only %s takes keys)",
+                 setting, part_id, setting, with.data ? with.data : "none");
+        buf_free(&with);
+        return NULL;
+    }
+    for (size_t i = 0; i < nk; i++)
+        if (strcmp(keys[i].name, key) == 0)
+            return &keys[i];
+    for (size_t i = 0; i < nk && i < 64; i++)
+        names[i] = keys[i].name;
+    char what[96];
+    snprintf(what, sizeof what, "key|in %s", setting);
+    diag_unknown_text(err, errn, what, key, names, nk);
+    return NULL;
+}
+
 /* redelivery_after (FT_BACKOFF, sim_part only): a duration, every wait
  * the same; or {first, factor, max, jitter}, each wait factor times the one
  * before, at most max, and with full jitter drawn below it. first left out
@@ -225,13 +278,15 @@ static int read_backoff(const char *path, const ynode *v, sim_part *p, diag *d)
         p->backoff_jitter = false;
         return 0;
     }
-    static const char *const keys[] = {"first", "factor", "max", "jitter"};
-    static const char *const jitters[] = {"none", "full"};
+    const char *keys[BACKOFF_KEYS];
+    for (size_t i = 0; i < BACKOFF_KEYS; i++)
+        keys[i] = backoff_keys[i].name;
     const ynode *first = ymap_get(v, "first"), *factor = ymap_get(v, "factor");
     const ynode *max = ymap_get(v, "max"), *jitter = ymap_get(v, "jitter");
+    const field_key *kf = &backoff_keys[1], *kj = &backoff_keys[3];
     int64_t first_us = p->redelivery_after_us, max_us = 0;
     double x = 2;
-    int j = 0, rc = ycheck_keys(path, v, "key|in redelivery_after", keys, 4, d) ? -1 : 0;
+    int j = 0, rc = ycheck_keys(path, v, "key|in redelivery_after", keys, BACKOFF_KEYS, d) ? -1 : 0;
     if (first)
         rc |= yread_duration(path, first, "first", true, &first_us, d);
     else if (first_us <= 0) {
@@ -239,11 +294,11 @@ static int read_backoff(const char *path, const ynode *v, sim_part *p, diag *d)
         rc = -1;
     }
     if (factor)
-        rc |= yread_number(path, factor, "factor", 1, 1000, &x, d);
+        rc |= yread_number(path, factor, "factor", kf->min, kf->max, &x, d);
     if (max && !(max->type == YN_SCALAR && max->plain && strcmp(max->s, "none") == 0))
         rc |= yread_duration(path, max, "max", true, &max_us, d);
     if (jitter)
-        rc |= yread_enum(path, jitter, "jitter", jitters, 2, &j, d);
+        rc |= yread_enum(path, jitter, "jitter", kj->names, kj->n_names, &j, d);
     if (rc == 0 && max_us > 0 && max_us < first_us) {
         buf a, b;
         buf_init(&a);
@@ -259,9 +314,13 @@ static int read_backoff(const char *path, const ynode *v, sim_part *p, diag *d)
     }
     if (rc != 0)
         return -1;
+    /* factor 1 waits first every time (a max is at least first): the board
+     * of a plain wait, and the simulator receives it as that board, byte
+     * for byte, so a level's factor 1 is the board's own fixed wait */
+    bool fixed = x == 1;
     p->redelivery_after_us = first_us;
-    p->backoff_factor = x;
-    p->backoff_max_us = max_us;
+    p->backoff_factor = fixed ? 0 : x;
+    p->backoff_max_us = fixed ? 0 : max_us;
     p->backoff_jitter = j == 1;
     return 0;
 }

@@ -60,6 +60,29 @@ const field_def *fields_of_path(const char *set);
  * try up to 1 min, full jitter". */
 void fields_backoff_text(buf *b, const sim_part *p);
 
+/* A key of a setting written as a mapping: redelivery_after's first,
+ * factor, max and jitter. A --set path, a level or a chart names one as
+ * parts.ID.SETTING.KEY (override.c makes a plain value a mapping first). */
+typedef struct {
+    const char *name;
+    field_type type;          /* FT_DURATION (max also takes none), FT_NUMBER; unused with names */
+    double min, max;          /* FT_NUMBER's range */
+    const char *const *names; /* a key that takes one of these names instead (jitter) */
+    size_t n_names;
+} field_key;
+
+/* The keys field f takes as a mapping, or NULL (*n 0) for a field of one
+ * value. */
+const field_key *fields_map_keys(const field_def *f, size_t *n);
+/* The key that a part path's SETTING.KEY segments name ("redelivery_after",
+ * "factor"), or NULL with the reason and what to write in err: an unknown
+ * setting, a setting of one value, an unknown key (near names suggested). */
+const field_key *fields_part_key(const char *part_id, const char *setting, const char *key,
+                                 char *err, size_t errn);
+/* The forms of a settable path, for "cannot set" messages. */
+#define FIELDS_PATH_FORMS                                                                          \
+    "parts.ID.FIELD, parts.ID.FIELD.KEY, links.FROM.TO.FIELD, traffic.FIELD, seed or replications"
+
 /* A --set path ("parts.worker.tries") split in place at its dots into at
  * most 5 segments (the fifth keeps any dots left). Returns how many. */
 size_t fields_split_path(char *path, char *segs[5]);

@@ -1,6 +1,7 @@
 /* override.c — a board tree changed in one place ("parts.ID.KEY",
- * "links.A.B.KEY", "traffic.KEY") for levels, charts and `boardpress sim
- * --set`, and the board that results (board.h). */
+ * "parts.ID.KEY.SUBKEY" of a mapping setting, "links.A.B.KEY",
+ * "traffic.KEY") for levels, charts and `boardpress sim --set`, and the
+ * board that results (board.h). */
 #include "load/board.h"
 #include "load/fields.h"
 #include "load/yread.h"
@@ -65,6 +66,39 @@ static void board_links_text(const ynode *root, buf *out)
         buf_putc(out, ')');
 }
 
+/* Point the key of map whose value is v at src, so that errors about a
+ * key the override added name the override rather than the board. */
+static void key_from(ynode *map, const ynode *v, const char *src)
+{
+    for (size_t i = 0; i + 1 < map->n; i += 2)
+        if (map->kids[i + 1] == v)
+            map->kids[i]->file = src;
+}
+
+/* The mapping under part's setting whose key a four-part path sets: the
+ * one there, or one made in its place. The one setting with keys is
+ * redelivery_after, and its plain value T (a fixed wait) is the back-off
+ * {first: T, factor: 1}: setting one key then changes that key only (max
+ * alone caps nothing, jitter alone draws below T). With no value there,
+ * {factor: 1} keeps the catalog's fixed wait as first in the same way. */
+static ynode *key_map(ynode *part, const char *setting, const char *src, bp_pos at)
+{
+    ynode *m = ymap_get(part, setting);
+    if (m && m->type != YN_SCALAR)
+        return m; /* a mapping; anything else is reported by the caller */
+    ynode *made = ynode_new_map(at.line, at.col);
+    made->file = src;
+    if (m)
+        ymap_set(made, "first", ynode_clone(m), m->line, m->col);
+    ynode *one = ynode_new_scalar("1", at.line, at.col);
+    one->file = src;
+    ymap_set(made, "factor", one, at.line, at.col);
+    key_from(made, one, src);
+    ymap_set(part, setting, made, at.line, at.col);
+    key_from(part, made, src);
+    return made;
+}
+
 int board_override(const char *board_path, ynode *root, const char *expr, const char *value,
                    const char *src, int line, int col, diag *d)
 {
@@ -91,7 +125,7 @@ int board_override_at(const char *board_path, ynode *root, const char *expr, con
     } else if (n == 2 && strcmp(segs[0], "traffic") == 0) {
         target = ymap_get(root, "traffic");
         field = segs[1];
-    } else if (n == 3 && strcmp(segs[0], "parts") == 0) {
+    } else if ((n == 3 || n == 4) && strcmp(segs[0], "parts") == 0) {
         target = find_item(ymap_get(root, "parts"), "id", segs[1]);
         field = segs[2];
         if (!target) {
@@ -115,6 +149,15 @@ int board_override_at(const char *board_path, ynode *root, const char *expr, con
             buf_free(&text);
             goto out;
         }
+        if (n == 4) {
+            char why[512];
+            if (!fields_part_key(segs[1], segs[2], segs[3], why, sizeof why)) {
+                diag_error(d, src, line, col, "%s", why);
+                goto out;
+            }
+            target = key_map(target, segs[2], src, path_pos);
+            field = segs[3];
+        }
     } else if (n == 4 && strcmp(segs[0], "links") == 0) {
         target = find_link(ymap_get(root, "links"), segs[1], segs[2]);
         field = segs[3];
@@ -135,10 +178,7 @@ int board_override_at(const char *board_path, ynode *root, const char *expr, con
             diag_error(d, src, line, col, "cannot set '%s'; did you mean '%s%s'?", expr, near,
                        rest ? rest : "");
         else
-            diag_error(d, src, line, col,
-                       "cannot set '%s': write parts.ID.FIELD, links.FROM.TO.FIELD, "
-                       "traffic.FIELD, seed or replications",
-                       expr);
+            diag_error(d, src, line, col, "cannot set '%s': write " FIELDS_PATH_FORMS, expr);
         goto out;
     }
     if (!target || target->type != YN_MAP) {
@@ -148,11 +188,7 @@ int board_override_at(const char *board_path, ynode *root, const char *expr, con
     ynode *v = ynode_new_scalar(value, value_pos.line, value_pos.col);
     v->file = src;
     ymap_set(target, field, v, line, col);
-    /* The new key (if any) also points at the override, so errors about it
-     * name the override rather than the board. */
-    for (size_t i = 0; i + 1 < target->n; i += 2)
-        if (target->kids[i + 1] == v)
-            target->kids[i]->file = src;
+    key_from(target, v, src);
     rc = 0;
 out:
     free(copy);

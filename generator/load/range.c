@@ -17,7 +17,7 @@ typedef enum { RK_NONE, RK_INT, RK_NUMBER, RK_PROB, RK_DURATION, RK_WINDOW, RK_M
 
 typedef struct {
     range_kind kind;
-    int64_t min, max;  /* RK_INT: what the setting takes */
+    int64_t min, max;  /* what the setting takes: RK_INT a count, RK_NUMBER in 1e-9 */
     const char *units; /* RK_INT, RK_NUMBER: the word after the value ("tries") */
 } range_field;
 
@@ -84,13 +84,23 @@ static range_field field_of(const char *path, const bp_choice *ch, diag *d)
                            f->unit};
     } else if (n == 3 && strcmp(segs[0], "parts") == 0) {
         table = fields_part(&nt);
+    } else if (n == 4 && strcmp(segs[0], "parts") == 0) {
+        char why[512];
+        const field_key *k = fields_part_key(segs[1], segs[2], field, why, sizeof why);
+        if (!k)
+            diag_error(d, path, ch->set_pos.line, ch->set_pos.col, "%s", why);
+        else if (k->names)
+            diag_error(d, path, ch->set_pos.line, ch->set_pos.col,
+                       "'%s' takes a name, not a number: give it options, not a range", field);
+        else
+            rf = (range_field){kind_of(k->type), (int64_t)(k->min * NANO),
+                               k->max > 0 ? (int64_t)(k->max * NANO) : INT64_MAX, NULL};
+        goto out;
     } else if (n == 4 && strcmp(segs[0], "links") == 0) {
         table = fields_link(&nt);
     } else {
         diag_error(d, path, ch->set_pos.line, ch->set_pos.col,
-                   "cannot set '%s': write parts.ID.FIELD, links.FROM.TO.FIELD, traffic.FIELD, "
-                   "seed or replications",
-                   ch->set);
+                   "cannot set '%s': write " FIELDS_PATH_FORMS, ch->set);
         goto out;
     }
     if (table) {
@@ -151,6 +161,21 @@ static int exact_nano(const char *path, const ynode *v, const char *what, const 
     return 0;
 }
 
+/* v in 1e-9 as a decimal: "0.015", "12.5". */
+static void put_nano(buf *b, int64_t v)
+{
+    buf_printf(b, "%lld", (long long)(v / NANO));
+    int64_t f = v % NANO;
+    if (f) {
+        char digits[16];
+        snprintf(digits, sizeof digits, "%09lld", (long long)f);
+        size_t n = strlen(digits);
+        while (n > 0 && digits[n - 1] == '0')
+            digits[--n] = '\0';
+        buf_printf(b, ".%s", digits);
+    }
+}
+
 /* One bound (or the step, or a start) as an exact integer: a count, a
  * duration in µs, or a number, probability or amount in 1e-9. percent gets
  * whether it was written with '%'. */
@@ -170,9 +195,22 @@ static int read_value(const char *path, const ynode *v, const char *what, const 
         *percent = strchr(v->s, '%') != NULL;
         return exact_nano(path, v, what, v->s, *percent ? -2 : 0, out, d);
     case RK_NUMBER:
-        if (yread_number(path, v, what, 0, 1e6, &x, d) != 0)
+        if (yread_number(path, v, what, 0, 1e6, &x, d) != 0 ||
+            exact_nano(path, v, what, v->s, 0, out, d) != 0)
             return -1;
-        return exact_nano(path, v, what, v->s, 0, out, d);
+        if (!step && (*out < rf->min || *out > rf->max)) {
+            buf lo, hi;
+            buf_init(&lo);
+            buf_init(&hi);
+            put_nano(&lo, rf->min);
+            put_nano(&hi, rf->max);
+            diag_error(d, YPATH(path, v), v->line, v->col, "%s must be between %s and %s, found %s",
+                       what, lo.data, hi.data, v->s);
+            buf_free(&lo);
+            buf_free(&hi);
+            return -1;
+        }
+        return 0;
     case RK_MONEY:
         if (yread_money(path, v, what, &x, d) != 0)
             return -1;
@@ -186,21 +224,6 @@ static int read_value(const char *path, const ynode *v, const char *what, const 
         break;
     }
     return -1;
-}
-
-/* v in 1e-9 as a decimal: "0.015", "12.5". */
-static void put_nano(buf *b, int64_t v)
-{
-    buf_printf(b, "%lld", (long long)(v / NANO));
-    int64_t f = v % NANO;
-    if (f) {
-        char digits[16];
-        snprintf(digits, sizeof digits, "%09lld", (long long)f);
-        size_t n = strlen(digits);
-        while (n > 0 && digits[n - 1] == '0')
-            digits[--n] = '\0';
-        buf_printf(b, ".%s", digits);
-    }
 }
 
 /* The value as --set and a board file take it. Durations in the largest

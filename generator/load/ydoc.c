@@ -84,6 +84,11 @@ ynode *ynode_new_scalar(const char *s, int line, int col)
     return n;
 }
 
+ynode *ynode_new_map(int line, int col)
+{
+    return new_node(YN_MAP, line, col);
+}
+
 ynode *ymap_get(const ynode *map, const char *key)
 {
     if (!map || map->type != YN_MAP)

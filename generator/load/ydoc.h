@@ -60,6 +60,9 @@ const char *ynode_kind(const ynode *n);
 /* A new scalar node (for overrides): copies s. */
 ynode *ynode_new_scalar(const char *s, int line, int col);
 
+/* A new empty mapping (for an override that makes one). */
+ynode *ynode_new_map(int line, int col);
+
 /* Put value under key in map (replacing and freeing an existing value);
  * the map takes ownership of value. */
 void ymap_set(ynode *map, const char *key, ynode *value, int line, int col);

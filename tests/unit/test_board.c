@@ -726,8 +726,9 @@ static void refused2(const char *from, const char *to, const char *want)
 static const sim_part *broker_with(const char *setting, bp_board **b, diag *d)
 {
     char *to = xasprintf("{id: broker, kind: message-broker, redelivery_after: %s}", setting);
-    char *text = xasprintf("%.*s%s%s", (int)(strstr(base, "{id: broker") - base), base, to,
-                           strstr(base, "{id: broker") + strlen("{id: broker, kind: message-broker}"));
+    char *text =
+        xasprintf("%.*s%s%s", (int)(strstr(base, "{id: broker") - base), base, to,
+                  strstr(base, "{id: broker") + strlen("{id: broker, kind: message-broker}"));
     *b = build(text, d);
     free(to);
     free(text);
@@ -756,8 +757,7 @@ static void backoff_keys(void **state)
     diag_free(&d);
     /* left out: the catalog's first wait, factor 2, no cap, no jitter */
     p = broker_with("{max: none}", &b, &d);
-    assert_int_equal(p->redelivery_after_us,
-                     cat->kinds[SIM_KIND_BROKER].redelivery_after_us);
+    assert_int_equal(p->redelivery_after_us, cat->kinds[SIM_KIND_BROKER].redelivery_after_us);
     assert_true(p->backoff_factor == 2);
     assert_int_equal(p->backoff_max_us, 0);
     assert_false(p->backoff_jitter);
@@ -895,6 +895,63 @@ static void overrides(void **state)
     diag_free(&d);
 }
 
+/* The back-off of broker after setting its key to value on text's board. */
+static sim_part backoff_after(const char *text, const char *key, const char *value)
+{
+    ynode *root = tree(text);
+    diag d;
+    diag_init(&d, NULL);
+    char *path = xasprintf("parts.broker.redelivery_after.%s", key);
+    assert_int_equal(board_override("b.yaml", root, path, value, "--set", 0, 0, &d), 0);
+    bp_board *b = board_from_tree("b.yaml", root, cat, &lim, &d);
+    if (!b)
+        fail_msg("%s", d.text);
+    sim_part p = b->sim.parts[1];
+    board_free(b);
+    free(path);
+    ynode_free(root);
+    diag_free(&d);
+    return p;
+}
+
+/* parts.ID.redelivery_after.KEY changes that key only: a plain wait is a
+ * back-off of factor 1 first, a mapping keeps its other keys, and a board
+ * without one starts from the catalog's wait. */
+static void override_backoff_keys(void **state)
+{
+    (void)state;
+    const char *at = strstr(base, "kind: message-broker}");
+    assert_non_null(at);
+    char *t1 = xasprintf("%.*skind: message-broker, redelivery_after: 3 s}%s", (int)(at - base),
+                         base, at + strlen("kind: message-broker}"));
+    char *t2 = xasprintf("%.*skind: message-broker, redelivery_after: {first: 2 s, max: 1 min, "
+                         "jitter: full}}%s",
+                         (int)(at - base), base, at + strlen("kind: message-broker}"));
+    sim_part p = backoff_after(t1, "factor", "3");
+    assert_int_equal(p.redelivery_after_us, 3000000);
+    assert_true(p.backoff_factor == 3);
+    assert_int_equal(p.backoff_max_us, 0);
+    assert_false(p.backoff_jitter);
+    p = backoff_after(t1, "jitter", "full"); /* full jitter below the same fixed 3 s */
+    assert_int_equal(p.redelivery_after_us, 3000000);
+    assert_true(p.backoff_factor == 0); /* factor 1 is the fixed wait itself */
+    assert_true(p.backoff_jitter);
+    p = backoff_after(t2, "factor", "1.5");
+    assert_int_equal(p.redelivery_after_us, 2000000);
+    assert_true(p.backoff_factor == 1.5);
+    assert_int_equal(p.backoff_max_us, 60000000);
+    assert_true(p.backoff_jitter);
+    p = backoff_after(t2, "first", "10 s");
+    assert_int_equal(p.redelivery_after_us, 10000000);
+    assert_true(p.backoff_factor == 2);     /* the mapping's own default */
+    p = backoff_after(base, "max", "20 s"); /* the catalog's wait is the first */
+    assert_int_equal(p.redelivery_after_us, cat->kinds[SIM_KIND_BROKER].redelivery_after_us);
+    assert_true(p.backoff_factor == 0); /* a cap on a fixed wait caps nothing */
+    assert_int_equal(p.backoff_max_us, 0);
+    free(t1);
+    free(t2);
+}
+
 /* An override that cannot be placed: its error names the override. */
 static void override_refused(const char *expr, const char *value, const char *want)
 {
@@ -937,14 +994,30 @@ static void override_errors(void **state)
                      "'parts.proc.tries'?\n");
     override_refused("colour", "red",
                      "levels/l.yaml:9:7: error: cannot set 'colour': write parts.ID.FIELD, "
-                     "links.FROM.TO.FIELD, traffic.FIELD, seed or replications\n");
+                     "parts.ID.FIELD.KEY, links.FROM.TO.FIELD, traffic.FIELD, seed or "
+                     "replications\n");
     override_refused("parts.proc", "3",
                      "levels/l.yaml:9:7: error: cannot set 'parts.proc': write parts.ID.FIELD, "
-                     "links.FROM.TO.FIELD, traffic.FIELD, seed or replications\n");
+                     "parts.ID.FIELD.KEY, links.FROM.TO.FIELD, traffic.FIELD, seed or "
+                     "replications\n");
     override_refused("parts.proc.a.b.c.d", "3",
                      "levels/l.yaml:9:7: error: cannot set 'parts.proc.a.b.c.d': write "
-                     "parts.ID.FIELD, links.FROM.TO.FIELD, traffic.FIELD, seed or "
-                     "replications\n");
+                     "parts.ID.FIELD, parts.ID.FIELD.KEY, links.FROM.TO.FIELD, traffic.FIELD, "
+                     "seed or replications\n");
+    override_refused("parts.broker.redelivery_after.factr", "3",
+                     "levels/l.yaml:9:7: error: unknown key 'factr' in redelivery_after; did you "
+                     "mean 'factor'?\n");
+    override_refused("parts.broker.tries.first", "3",
+                     "levels/l.yaml:9:7: error: 'tries' takes one value, not keys: set "
+                     "parts.broker.tries itself (only redelivery_after takes keys)\n");
+    override_refused("parts.broker.redelivery.factor", "3",
+                     "levels/l.yaml:9:7: error: unknown setting 'redelivery' of a part; did you "
+                     "mean 'delivery'?\n");
+    override_bad("parts.broker.redelivery_after.factor", "0.5",
+                 "levels/l.yaml:9:7: error: factor must be between 1 and 1000, found 0.5\n");
+    override_bad("parts.proc.redelivery_after.factor", "2",
+                 "levels/l.yaml:9:7: error: 'redelivery_after' does not apply to a consumer part "
+                 "(it applies to message-broker)\n");
     override_bad("parts.proc.concurrency", "many",
                  "levels/l.yaml:9:7: error: concurrency: expected a whole number, found 'many'\n");
     override_bad("parts.proc.concurency", "3",
@@ -1022,6 +1095,7 @@ int main(void)
         cmocka_unit_test(backoff_keys),
         cmocka_unit_test(overrides),
         cmocka_unit_test(override_errors),
+        cmocka_unit_test(override_backoff_keys),
         cmocka_unit_test(loading_files),
         cmocka_unit_test(events_bound_holds),
         cmocka_unit_test(events_bound_refused),
