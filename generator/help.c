@@ -480,9 +480,9 @@ static void measures(buf *b)
 
 static void directives(buf *b)
 {
-    buf_puts(b, "## Directives\n\nA directive stands alone in its paragraph of a page "
-                "(docs/pages.md tells the rest of a page).\n\n| directive | what it shows |\n"
-                "|---|---|\n");
+    buf_puts(b, "## Directives\n\nA directive stands alone in its paragraph of a page, but "
+                "for those that say they go in a sentence (docs/pages.md tells the rest of a "
+                "page).\n\n| directive | what it shows |\n|---|---|\n");
     for (size_t i = 0; i < render_directive_count(); i++) {
         const render_directive *d = render_directive_at(i);
         buf_printf(b, "| `%s` | ", d->syntax);

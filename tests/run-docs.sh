@@ -55,14 +55,14 @@ expect_usage "boardpress: error: unknown part kind 'topic' (expected users, mess
 expect_usage "boardpress: error: unknown measure 'duplicats'; did you mean 'duplicates'?" \
   "$BP" help measure duplicats
 expect_usage "boardpress: error: unknown help topic 'parts'; did you mean 'part'?" "$BP" help parts
-expect_usage "boardpress: error: unknown directive 'graph' (expected board, compare, key-numbers, timeline, proof, counterexample, level or chart)" \
+expect_usage "boardpress: error: unknown directive 'graph' (expected board, compare, key-numbers, timeline, proof, counterexample, level, chart, scrub or live)" \
   "$BP" help directive graph
 expect_usage "boardpress: error: help part needs a name: boardpress help part consumer (users, message-broker, consumer, service, payment-provider, database or dead-letter-queue)" \
   "$BP" help part
 "$BP" help measure 2>"$tmp/err" && fail "help measure without a name exits 0"
 grep -q "^boardpress: error: help measure needs a name: boardpress help measure duplicates (jobs, deliveries, .*, downstream_errors" "$tmp/err" ||
   fail "help measure without a name lists no measures: $(cat "$tmp/err")"
-expect_usage "boardpress: error: help directive needs a name: boardpress help directive compare (board, compare, key-numbers, timeline, proof, counterexample, level or chart)" \
+expect_usage "boardpress: error: help directive needs a name: boardpress help directive compare (board, compare, key-numbers, timeline, proof, counterexample, level, chart, scrub or live)" \
   "$BP" help directive
 
 # new page: a page and a board that build, shown with measured numbers

@@ -175,8 +175,9 @@ static bp_level *level_from_tree(const char *path, ynode *root, diag *d)
             ch->pos.col = c->col;
             if (yexpect(path, c, YN_MAP, "a choice", d) != 0)
                 continue;
-            static const char *const keys[] = {"label", "set", "options", "range", "start"};
-            ycheck_keys(path, c, "choice key", keys, 5, d);
+            static const char *const keys[] = {"label", "set",   "options",
+                                               "range", "start", "sweep"};
+            ycheck_keys(path, c, "choice key", keys, 6, d);
             const ynode *x;
             if (!(x = ymap_get(c, "label")))
                 ymissing(path, c, "label", "a choice", d);
@@ -206,6 +207,23 @@ static bp_level *level_from_tree(const char *path, ynode *root, diag *d)
                     l->n_combos *= ch->n_options;
                 if (!ch->range)
                     n_drawn = n_drawn > LEVEL_MAX_DRAWN ? n_drawn : n_drawn * ch->n_options;
+            }
+            /* sweep: MEASURE: a small chart of it over the slider's range */
+            if ((x = ymap_get(c, "sweep"))) {
+                const char *names[SIM_M_COUNT];
+                for (int m = 0; m < SIM_M_COUNT; m++)
+                    names[m] = sim_measure_name((sim_measure)m);
+                int m;
+                if (!range)
+                    diag_error(d, path, x->line, x->col,
+                               "sweep draws a measure over a slider's whole range: give it to a "
+                               "choice with a range, not options");
+                else if (yread_enum(path, x, "measure", names, SIM_M_COUNT, &m, d) == 0) {
+                    ch->has_sweep = true;
+                    ch->sweep = (sim_measure)m;
+                    ch->sweep_pos.line = x->line;
+                    ch->sweep_pos.col = x->col;
+                }
             }
             if (!range && (x = ymap_get(c, "start"))) {
                 bool found = false;

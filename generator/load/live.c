@@ -136,14 +136,100 @@ static int make_variants(site *s, slevel *sl, const char *board_path, const ynod
     return 0;
 }
 
-/* The variant whose options are opts, or NULL when it was not built. */
-static const bp_board *variant_of(const slevel *sl, const int *opts)
+/* The index of the variant whose options are opts, or SIZE_MAX. */
+static size_t index_of(const slevel *sl, const int *opts)
 {
     size_t nc = sl->level->n_choices;
     for (size_t c = 0; c < sl->n_variants; c++)
         if (memcmp(&sl->opts[c * nc], opts, nc * sizeof *opts) == 0)
-            return sl->combos[c].board;
-    return NULL;
+            return c;
+    return SIZE_MAX;
+}
+
+/* The variant whose options are opts, or NULL when it was not built. */
+static const bp_board *variant_of(const slevel *sl, const int *opts)
+{
+    size_t c = index_of(sl, opts);
+    return c == SIZE_MAX ? NULL : sl->combos[c].board;
+}
+
+/* A sweep's points: each value of its slider, the other choices at their
+ * start, measured at build time (the chart the page shows first). A
+ * sandbox builds the ones it lacks after its drawn variants. */
+static int sweep_points(site *s, slevel *sl, const char *board_path, const ynode *tree)
+{
+    const bp_level *l = sl->level;
+    size_t nc = l->n_choices;
+    for (size_t i = 0; i < nc; i++) {
+        const bp_choice *ch = &l->choices[i];
+        if (!ch->has_sweep)
+            continue;
+        slive_choice *sc = &sl->live->choices[i];
+        sc->sweep = xcalloc(ch->n_options, sizeof *sc->sweep);
+        for (size_t k = 0; k < ch->n_options; k++) {
+            int opts[8];
+            memcpy(opts, &sl->opts[sl->start * nc], nc * sizeof *opts);
+            opts[i] = (int)k;
+            size_t c = index_of(sl, opts);
+            if (c == SIZE_MAX) {
+                c = sl->n_variants++;
+                sl->combos = xrealloc(sl->combos, sl->n_variants * sizeof *sl->combos);
+                sl->opts = xrealloc(sl->opts, sl->n_variants * nc * sizeof *sl->opts);
+                memset(&sl->combos[c], 0, sizeof sl->combos[c]);
+                memcpy(&sl->opts[c * nc], opts, nc * sizeof *opts);
+                sl->combos[c].file = xstrdup(l->board);
+                if (!(sl->combos[c].board = build(s, l, opts, board_path, tree)))
+                    return -1;
+            }
+            sc->sweep[k] = c;
+        }
+    }
+    return 0;
+}
+
+/* A sweep's first pass runs each point with one replication: the slot of
+ * the start's bytes that says how many, and what makes it one. It must
+ * not touch a choice's slot (a choice that sets the replications). */
+static int one_replication(site *s, slevel *sl)
+{
+    const bp_level *l = sl->level;
+    slive *lv = sl->live;
+    size_t i = 0;
+    while (i < l->n_choices && !l->choices[i].has_sweep)
+        i++;
+    if (i == l->n_choices)
+        return 0;
+    sim_board one = sl->combos[sl->start].board->sim;
+    one.replications = 1;
+    one.until = 0;
+    bytes e;
+    e.n = sim_wire_encode(&one, &s->lim, false, NULL, 0);
+    e.p = xmalloc(e.n ? e.n : 1);
+    sim_wire_encode(&one, &s->lim, false, e.p, e.n);
+    size_t p = 0, q = 0, n = lv->start_len;
+    while (p < e.n && p < n && e.p[p] == lv->start[p])
+        p++;
+    while (q < e.n - p && q < n - p && e.p[e.n - 1 - q] == lv->start[n - 1 - q])
+        q++;
+    lv->one_at = p;
+    lv->one_end = n - q;
+    lv->one_len = e.n - q - p;
+    lv->one = xmalloc(lv->one_len ? lv->one_len : 1);
+    memcpy(lv->one, e.p + p, lv->one_len);
+    free(e.p);
+    for (size_t k = 0; k < l->n_choices; k++) {
+        const slive_choice *c = &lv->choices[k];
+        if (c->end > c->at && lv->one_end > lv->one_at && c->at < lv->one_end &&
+            lv->one_at < c->end) {
+            diag_error(&s->d, l->path, l->choices[i].sweep_pos.line,
+                       l->choices[i].sweep_pos.col,
+                       "a sweep's first pass runs each point once, and choice '%s' changes how "
+                       "many times the board runs: leave replications out of the choices",
+                       l->choices[k].label);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 /* Choice i's slot: the bytes where its options' encodings (the others at
@@ -310,7 +396,8 @@ int live_level_load(site *s, slevel *sl, const char *board_path, const ynode *tr
     for (size_t i = 0; i < nc; i++)
         if (cut_slot(s, sl, i, board_path, tree) != 0)
             return -1;
-    if (check_slots(s, sl) != 0)
+    if (check_slots(s, sl) != 0 || sweep_points(s, sl, board_path, tree) != 0 ||
+        one_replication(s, sl) != 0)
         return -1;
     for (size_t c = 0; c < sl->n_variants; c++)
         if (check_state(s, sl, &sl->opts[c * nc], sl->combos[c].board) != 0)

@@ -122,8 +122,10 @@ void slive_free(slive *lv, const bp_level *l)
         free(c->len);
         free(c->jobs);
         free(c->reps);
+        free(c->sweep);
     }
     free(lv->choices);
+    free(lv->one);
     free(lv->start);
     free(lv->drawn);
     free(lv);

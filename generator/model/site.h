@@ -170,6 +170,9 @@ typedef struct {
                    as the page shows it ("20%", "5 tries") and valued as --set takes it */
     bp_pos pos, set_pos;
     bp_pos range_pos; /* of the range mapping */
+    bool has_sweep;    /* sweep: MEASURE — a chart of it over the range, beside the slider */
+    sim_measure sweep;
+    bp_pos sweep_pos;
 } bp_choice;
 
 typedef struct {
@@ -376,6 +379,8 @@ typedef struct {
     size_t *len;
     int64_t *jobs; /* per option: the board's jobs and most replications with it */
     int *reps;
+    size_t *sweep; /* a choice with sweep: per option the variant of that value, the other
+                      choices at their start (its point measured at build time); else NULL */
 } slive_choice;
 
 typedef struct {
@@ -386,13 +391,18 @@ typedef struct {
                               lists, the ranges at their start; the start's first */
     size_t n_drawn;
     size_t checked; /* states whose bytes were put together and compared */
+    /* a level with a sweep: the slot that makes a state one replication (its first
+       pass), [one_at, one_end) of the start's bytes, and what goes there */
+    size_t one_at, one_end;
+    uint8_t *one;
+    size_t one_len;
 } slive;
 
 typedef struct {
     char *file; /* content-relative */
     bp_level *level;
     sboard *combos;    /* n_variants; every combination, in combination order (a sandbox:
-                          only those drawn) */
+                          those drawn, then a sweep's points not among them) */
     size_t n_variants; /* n_combos (a sandbox: n_drawn) */
     int *opts;         /* n_variants × n_choices: each variant's option per choice */
     size_t start;      /* index into combos of the starting state */

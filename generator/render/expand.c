@@ -549,37 +549,49 @@ static const struct {
     render_directive doc;
     directive_fn expand;
 } directives[] = {
-    {{"board", "{{ board ID }}", "The board's diagram as a figure, with alt text."}, expand_board},
+    {{"board", "{{ board ID }}", "The board's diagram as a figure, with alt text.", false}, expand_board},
     {{"compare", "{{ compare ID ID ... [rows: [MEASURE, ...]] }}",
       "A table of measure, goal and each board's value with pass or fail, and a switch over the "
       "boards' diagrams. The rows are the measures with goals, then cost and error rate; "
-      "`rows: [deliveries, latency_p99]` chooses them, in that order."},
+      "`rows: [deliveries, latency_p99]` chooses them, in that order.", false},
      expand_compare},
     {{"key-numbers", "{{ key-numbers [SECTION.FIELD ...] }}",
       "A table of the catalog values the page's boards use, with where each comes from; names "
-      "pick the rows."},
+      "pick the rows.", false},
      expand_key_numbers},
     {{"timeline", "{{ timeline ID }}",
-      "A sequence diagram of a small board's run, event by event."},
+      "A sequence diagram of a small board's run, event by event.", false},
      expand_timeline},
     {{"proof", "{{ proof ID }}",
       "What a board's claim `expect: {never: MEASURE, jobs: N, faults: K}` proved, in the "
       "reader's words: how many ways N jobs can meet up to K faults, that none has the "
-      "measure, and what the proof does not cover."},
+      "measure, and what the proof does not cover.", false},
      expand_proof},
     {{"counterexample", "{{ counterexample ID }}",
       "The shortest run of a board's claim `expect: {sometimes: MEASURE, jobs: N, faults: K}` "
       "(fewest faults, then fewest events), drawn as a timeline, with its faults in the "
-      "reader's words."},
+      "reader's words.", false},
      expand_counterexample},
     {{"level", "{{ level ID }}",
       "A playable level: the reader picks options and sees each goal "
-      "pass or fail (see docs/levels.md)."},
+      "pass or fail (see docs/levels.md).", false},
      expand_level},
     {{"chart", "{{ chart ID }}",
       "A chart of a measure against a setting, from a chart file the "
-      "page lists under `charts:`."},
+      "page lists under `charts:`.", false},
      expand_chart},
+    {{"scrub", "{{ scrub LEVEL.SETTING }}",
+      "In a sentence: a live level's slider as a number the reader drags (arrow keys, Home, "
+      "End, a sideways drag); SETTING is the last word of the slider's `set:` "
+      "(`lose_reply`). Without JavaScript, the level's starting value.",
+      true},
+     expand_scrub},
+    {{"live", "{{ live LEVEL.MEASURE }}",
+      "In a sentence: a number the live level shows (one of its counts or goals), measured "
+      "again with every move of the level, its scrubs included. Without JavaScript, the "
+      "start's, measured at build time.",
+      true},
+     expand_live_value},
 };
 #define N_DIRECTIVES (sizeof directives / sizeof directives[0])
 
@@ -634,6 +646,8 @@ int expand_placeholder(void *ctx, const char *inner, size_t len, int line, int c
         const char *name = directives[i].doc.name;
         if (w[0].len != strlen(name) || memcmp(w[0].s, name, w[0].len) != 0)
             continue;
+        if (directives[i].doc.in_text)
+            return directives[i].expand(pc, &a, w, n, out);
         if (!alone) {
             char msg[256];
             snprintf(msg, sizeof msg,

@@ -72,9 +72,108 @@ static void drawn_key(buf *out, const slevel *sl, size_t c)
     }
 }
 
+/* ------------------------------------------------------------ the sweep */
+
+/* A sweep's chart: its plot area in the viewBox (bp-live.js draws in the
+ * same one, reading it from the svg's data-plot). */
+#define SWEEP_W 320
+#define SWEEP_H 96
+#define SWEEP_LEFT 8
+#define SWEEP_RIGHT 312
+#define SWEEP_TOP 16
+#define SWEEP_BOTTOM 72
+
+static double sweep_x(size_t k, size_t n)
+{
+    return n > 1 ? SWEEP_LEFT + (double)k * (SWEEP_RIGHT - SWEEP_LEFT) / (double)(n - 1)
+                 : (SWEEP_LEFT + SWEEP_RIGHT) / 2.0;
+}
+
+static double sweep_y(double v, double top)
+{
+    return SWEEP_BOTTOM - (top > 0 ? v / top : 0) * (SWEEP_BOTTOM - SWEEP_TOP);
+}
+
+/* The chart of choice i's sweep measure over its whole range, the other
+ * choices at their start, measured at build time: one point per value
+ * (data-x the value, data-y the measure as the page writes it), the
+ * slider's own marked data-current. bp-live.js redraws it in a worker
+ * when the reader changes the other choices. */
+static void sweep_chart(buf *out, const slevel *sl, size_t i, const bp_page *p)
+{
+    const bp_level *l = sl->level;
+    const bp_choice *ch = &l->choices[i];
+    const size_t *at = sl->live->choices[i].sweep;
+    size_t n = ch->n_options;
+    sim_measure m = ch->sweep;
+    double top = 0;
+    for (size_t k = 0; k < n; k++) {
+        double v = sl->combos[at[k]].result.m[m].mean;
+        top = v > top ? v : top;
+    }
+    const char *what = page_measure_label(p, m);
+    buf_puts(out, "<figure class=\"bp-sweep\" data-sweep=\"");
+    buf_html_s(out, ch->set);
+    buf_printf(out,
+               "\" data-pass=\"build\"><svg class=\"bp-sweep-chart\" viewBox=\"0 0 %d %d\" "
+               "data-plot=\"%d %d %d %d\" role=\"img\" aria-label=\"",
+               SWEEP_W, SWEEP_H, SWEEP_LEFT, SWEEP_TOP, SWEEP_RIGHT, SWEEP_BOTTOM);
+    buf_html_s(out, what);
+    buf_puts(out, " at every value of ");
+    buf_html_s(out, ch->label);
+    buf_puts(out, " (");
+    buf_html_s(out, ch->options[0].label);
+    buf_puts(out, " to ");
+    buf_html_s(out, ch->options[n - 1].label);
+    buf_puts(out, ")\">");
+    buf_printf(out, "<line class=\"bp-sweep-axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>",
+               SWEEP_LEFT, SWEEP_BOTTOM, SWEEP_RIGHT, SWEEP_BOTTOM);
+    buf v;
+    buf_init(&v);
+    fmt_measure(&v, m, top);
+    buf_printf(out, "<text class=\"bp-sweep-top\" x=\"%d\" y=\"%d\">", SWEEP_LEFT,
+               SWEEP_TOP - 5);
+    if (top > 0) {
+        buf_puts(out, "highest ");
+        buf_html(out, v.data, v.len);
+    } else {
+        buf_puts(out, "0 at every value");
+    }
+    buf_printf(out, "</text><text class=\"bp-sweep-end\" x=\"%d\" y=\"%d\">", SWEEP_LEFT,
+               SWEEP_BOTTOM + 16);
+    buf_html_s(out, ch->options[0].label);
+    buf_printf(out, "</text><text class=\"bp-sweep-end\" x=\"%d\" y=\"%d\" text-anchor=\"end\">",
+               SWEEP_RIGHT, SWEEP_BOTTOM + 16);
+    buf_html_s(out, ch->options[n - 1].label);
+    buf_puts(out, "</text><polyline class=\"bp-sweep-line\" points=\"");
+    for (size_t k = 0; k < n; k++)
+        buf_printf(out, "%s%.1f,%.1f", k ? " " : "", sweep_x(k, n),
+                   sweep_y(sl->combos[at[k]].result.m[m].mean, top));
+    buf_puts(out, "\"/>");
+    for (size_t k = 0; k < n; k++) {
+        double y = sl->combos[at[k]].result.m[m].mean;
+        bool cur = (int)k == sl->opts[sl->start * l->n_choices + i];
+        buf_printf(out,
+                   "<circle class=\"bp-sweep-point\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" data-x=\"",
+                   sweep_x(k, n), sweep_y(y, top), cur ? "4.5" : "2");
+        buf_html_s(out, ch->options[k].label);
+        buf_puts(out, "\" data-y=\"");
+        buf_clear(&v);
+        fmt_measure(&v, m, y);
+        buf_html(out, v.data, v.len);
+        buf_printf(out, "\"%s/>", cur ? " data-current=\"\"" : "");
+    }
+    buf_puts(out, "</svg><figcaption><span class=\"bp-sweep-what\">");
+    buf_html_s(out, what);
+    buf_puts(out, "</span> at every value of this slider, the other settings as they are; the "
+                  "large dot is the slider's. <span class=\"bp-sweep-where\">Measured when the "
+                  "page was built.</span></figcaption></figure>");
+    buf_free(&v);
+}
+
 /* ------------------------------------------------------------ the section */
 
-static void controls(buf *out, const slevel *sl, const int *start)
+static void controls(buf *out, const slevel *sl, const int *start, const bp_page *p)
 {
     const bp_level *l = sl->level;
     buf_puts(out, "<form class=\"bp-choices bp-live-choices\" hidden>\n");
@@ -115,6 +214,11 @@ static void controls(buf *out, const slevel *sl, const int *start)
         buf_puts(out, "</fieldset>\n");
     }
     buf_puts(out, "</form>\n");
+    /* outside the form, which is hidden until the simulator loads: the
+     * build's sweep reads without it */
+    for (size_t i = 0; i < l->n_choices; i++)
+        if (l->choices[i].has_sweep)
+            sweep_chart(out, sl, i, p);
     expand_level_start(out, l, start);
 }
 
@@ -214,7 +318,16 @@ static void data_block(buf *out, page_ctx *pc, const slevel *sl, const int *star
                 buf_printf(out, ",\"replications\":%d", sc->reps[k]);
             buf_putc(out, '}');
         }
-        buf_puts(out, "]}");
+        buf_putc(out, ']');
+        if (ch->has_sweep) { /* the build's points, exact (%.17g reads back the same) */
+            buf_printf(out, ",\"sweep\":{\"measure\":\"%s\",\"y\":[",
+                       sim_measure_name(ch->sweep));
+            for (size_t k = 0; k < ch->n_options; k++)
+                buf_printf(out, "%s%.17g", k ? "," : "",
+                           sl->combos[sc->sweep[k]].result.m[ch->sweep].mean);
+            buf_puts(out, "]}");
+        }
+        buf_putc(out, '}');
     }
     buf_puts(out, "],\"wire\":{\"start\":\"");
     put_base64(out, lv->start, lv->start_len);
@@ -233,7 +346,13 @@ static void data_block(buf *out, page_ctx *pc, const slevel *sl, const int *star
                    lv->choices[next].at, lv->choices[next].end);
         at = lv->choices[next].end;
     }
-    buf_puts(out, "]},\"goals\":[");
+    buf_putc(out, ']');
+    if (lv->one) { /* a sweep's first pass: each point once */
+        buf_printf(out, ",\"one\":{\"at\":%zu,\"end\":%zu,\"wire\":\"", lv->one_at, lv->one_end);
+        put_base64(out, lv->one, lv->one_len);
+        buf_puts(out, "\"}");
+    }
+    buf_puts(out, "},\"goals\":[");
     bool first = true;
     for (int m = 0; !l->sandbox && m < SIM_M_COUNT; m++) {
         if (!(l->goals[m].has_max || l->goals[m].has_min))
@@ -283,7 +402,7 @@ int expand_live_level(page_ctx *pc, const ph_at *a, slevel *sl, buf *out)
      * side above the diagram; below that the boxes fall away (display:
      * contents) and the parts stack in this order */
     buf_puts(out, "<div class=\"bp-live-top\"><div class=\"bp-live-controls\">\n");
-    controls(out, sl, opts);
+    controls(out, sl, opts, pc->page);
     now_line(out, sl, start);
     buf_puts(out, "<button type=\"button\" class=\"bp-reset\" hidden>Reset</button>\n"
                   "</div>\n<div class=\"bp-live-numbers\">\n");
@@ -331,4 +450,181 @@ int expand_live_level(page_ctx *pc, const ph_at *a, slevel *sl, buf *out)
         free(key);
     }
     return 0;
+}
+
+/* ------------------------------------------------------------ numbers in prose */
+
+/* The level and the name of "LEVEL.NAME" (w: the directive's second word),
+ * the level one the page lists and a live one; NULL after an error. The
+ * level must also be shown ({{ level ID }}: pages.c checks it at the end),
+ * since its section runs the simulator for the numbers in prose. */
+static slevel *quoted_level(page_ctx *pc, const ph_at *a, const word *w, const char *directive,
+                            const char *example, char **name)
+{
+    char *expr = expand_word_str(w);
+    char *dot = strchr(expr, '.');
+    if (!dot || !dot[1] || dot == expr) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "{{ %s }} names a live level and %s: {{ %s %s", directive,
+                 strcmp(directive, "scrub") == 0 ? "one of its sliders" : "a number it shows",
+                 directive, example);
+        expand_err_word(a, w, msg);
+        free(expr);
+        return NULL;
+    }
+    *dot = '\0';
+    size_t listed;
+    slevel *sl = site_page_level(pc->s, pc->page, expr, &listed);
+    word lw = *w;
+    lw.len = (size_t)(dot - expr);
+    if (!sl) {
+        expand_err_unlisted(a, &lw, expr, "level");
+    } else if (!sl->level->live || !sl->live) {
+        char msg[256];
+        snprintf(msg, sizeof msg,
+                 "level '%s' is not live (no slider, not a sandbox): {{ %s }} moves a level the "
+                 "reader's browser runs again",
+                 expr, directive);
+        expand_err_word(a, &lw, msg);
+        sl = NULL;
+    } else if (!pc->quotes_level[listed].line) {
+        pc->quotes_level[listed].line = a->line;
+        pc->quotes_level[listed].col = a->col;
+    }
+    *name = sl ? xstrdup(dot + 1) : NULL;
+    free(expr);
+    return sl;
+}
+
+static void err_unknown(const ph_at *a, const word *w, const char *what, const char *name,
+                        const char *const *cands, size_t n)
+{
+    char msg[1024];
+    diag_unknown_text(msg, sizeof msg, what, name, cands, n);
+    expand_err_word(a, w, msg);
+}
+
+/* Where the name after the dot starts, as a word for errors. */
+static word after_dot(const word *w)
+{
+    word n = *w;
+    const char *dot = memchr(w->s, '.', w->len);
+    size_t skip = dot ? (size_t)(dot - w->s) + 1 : 0;
+    n.s += skip;
+    n.len -= skip;
+    n.off += skip;
+    return n;
+}
+
+/* The last segment of a choice's setting ("lose_reply" of
+ * links.broker.processor.lose_reply): how prose names a slider. */
+static const char *setting_name(const bp_choice *ch)
+{
+    const char *dot = strrchr(ch->set, '.');
+    return dot ? dot + 1 : ch->set;
+}
+
+/* {{ scrub LEVEL.SETTING }}: a slider's value in a sentence, a number the
+ * reader drags (bp-live.js makes it a slider once the simulator is
+ * loaded: role, tabindex, aria-value*, arrow keys, Home/End, a sideways
+ * drag). Its text is the start's value as the slider labels it. */
+int expand_scrub(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
+{
+    if (n != 2)
+        return expand_err_word(a, &w[0],
+                               "scrub takes one slider of a live level: {{ scrub LEVEL.SETTING }}");
+    char *name = NULL;
+    slevel *sl = quoted_level(pc, a, &w[1], "scrub", "LEVEL.SETTING }}, SETTING the last word of the slider's set: (lose_reply of links.A.B.lose_reply)", &name);
+    if (!sl)
+        return -1;
+    const bp_level *l = sl->level;
+    const bp_choice *ch = NULL;
+    const char *names[8];
+    size_t nn = 0;
+    for (size_t i = 0; i < l->n_choices; i++) {
+        const bp_choice *c = &l->choices[i];
+        if (strcmp(name, setting_name(c)) == 0 || strcmp(name, c->set) == 0)
+            ch = c;
+        if (c->range)
+            names[nn++] = setting_name(c);
+    }
+    int rc = -1;
+    word nw = after_dot(&w[1]);
+    if (ch && !ch->range) {
+        char msg[512];
+        snprintf(msg, sizeof msg,
+                 "'%s' of level '%s' is a list of options, not a slider: scrub drags a number "
+                 "(a choice with a range)",
+                 name, l->id);
+        expand_err_word(a, &nw, msg);
+    } else if (!ch) {
+        char what[160];
+        snprintf(what, sizeof what, "slider|of level '%s'", l->id);
+        err_unknown(a, &nw, what, name, names, nn);
+    } else {
+        size_t i = (size_t)(ch - l->choices);
+        int k = sl->opts[sl->start * l->n_choices + i];
+        buf_puts(out, "<span class=\"bp-scrub\" data-level=\"");
+        buf_html_s(out, l->id);
+        buf_puts(out, "\" data-scrub=\"");
+        buf_html_s(out, ch->set);
+        buf_puts(out, "\">");
+        buf_html_s(out, ch->options[k].label);
+        buf_puts(out, "</span>");
+        pc->interactive = pc->live = true;
+        rc = 0;
+    }
+    free(name);
+    return rc;
+}
+
+/* {{ live LEVEL.MEASURE }}: a number the level shows, in a sentence; the
+ * page rewrites it with every run of the level. Its text is the start's,
+ * measured at build time. */
+int expand_live_value(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
+{
+    if (n != 2)
+        return expand_err_word(a, &w[0],
+                               "live takes one measure of a live level: {{ live LEVEL.MEASURE }}");
+    char *name = NULL;
+    slevel *sl = quoted_level(pc, a, &w[1], "live", "LEVEL.MEASURE }}, MEASURE one of the level's counts or goals", &name);
+    if (!sl)
+        return -1;
+    const bp_level *l = sl->level;
+    /* the measures the level shows: a move anywhere then shows the number
+     * in view (the line of what changed under its controls names it) */
+    const char *names[SIM_M_COUNT];
+    size_t nn = 0;
+    int m = -1;
+    for (int k = 0; k < SIM_M_COUNT; k++) {
+        bool shown = !l->sandbox && (l->goals[k].has_max || l->goals[k].has_min);
+        for (size_t i = 0; i < l->n_counts; i++)
+            shown |= l->counts[i] == (sim_measure)k;
+        if (!shown)
+            continue;
+        names[nn++] = sim_measure_name((sim_measure)k);
+        if (strcmp(name, sim_measure_name((sim_measure)k)) == 0)
+            m = k;
+    }
+    int rc = -1;
+    if (m < 0) {
+        char what[200];
+        snprintf(what, sizeof what, "measure|among the counts and goals of level '%s'", l->id);
+        word nw = after_dot(&w[1]);
+        err_unknown(a, &nw, what, name, names, nn);
+    } else {
+        buf_puts(out, "<span class=\"bp-num bp-live-num\" data-level=\"");
+        buf_html_s(out, l->id);
+        buf_printf(out, "\" data-measure=\"%s\">", sim_measure_name((sim_measure)m));
+        buf v;
+        buf_init(&v);
+        fmt_measure(&v, (sim_measure)m, sl->combos[sl->start].result.m[m].mean);
+        buf_html(out, v.data, v.len);
+        buf_free(&v);
+        buf_puts(out, "</span>");
+        pc->interactive = pc->live = true;
+        rc = 0;
+    }
+    free(name);
+    return rc;
 }

@@ -152,7 +152,12 @@ static void check_shown(page_ctx *pc)
     }
     for (size_t i = 0; i < p->n_levels; i++) {
         const slevel *sl = site_level_file(s, p->levels[i].path);
-        if (!pc->shows_level[i] && sl && sl->loaded)
+        if (!pc->shows_level[i] && sl && sl->loaded && pc->quotes_level[i].line)
+            diag_error(&s->d, p->path, pc->quotes_level[i].line, pc->quotes_level[i].col,
+                       "{{ scrub }} and {{ live }} move and measure level '%s' through its "
+                       "section, and the page never shows it: add {{ level %s }}",
+                       sl->level->id, sl->level->id);
+        else if (!pc->shows_level[i] && sl && sl->loaded)
             diag_error(&s->d, p->path, p->levels[i].pos.line, p->levels[i].pos.col,
                        "level '%s' is listed under 'levels:' but the page never shows it: "
                        "add {{ level %s }}, or remove it from the list",
@@ -185,6 +190,7 @@ static void render_page(site *s, const render_sink *sink, void *out, bp_page *p,
     buf_init(&pc.results);
     pc.shows_board = xcalloc(p->n_boards + 1, sizeof *pc.shows_board);
     pc.shows_level = xcalloc(p->n_levels + 1, sizeof *pc.shows_level);
+    pc.quotes_level = xcalloc(p->n_levels + 1, sizeof *pc.quotes_level);
     pc.shows_chart = xcalloc(p->n_charts + 1, sizeof *pc.shows_chart);
     /* ids the template itself uses */
     strset_add(&pc.ids, "main");
@@ -269,6 +275,7 @@ out:
     strset_free(&pc.in_results);
     free(pc.shows_board);
     free(pc.shows_level);
+    free(pc.quotes_level);
     free(pc.shows_chart);
 }
 

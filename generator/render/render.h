@@ -36,6 +36,7 @@ typedef struct {
     const char *name;   /* the first word: "board" */
     const char *syntax; /* how it is written: "{{ board ID }}" */
     const char *help;   /* one line: what it shows */
+    bool in_text;       /* inside a sentence; the others stand alone in their paragraph */
 } render_directive;
 
 /* The directives, in the reference's order, from the renderer's one table

@@ -116,6 +116,8 @@ typedef struct {
     strset in_results;       /* what results.json already holds */
     /* which of the page's listed boards, levels and charts it shows */
     bool *shows_board, *shows_level, *shows_chart;
+    bp_pos *quotes_level; /* per listed level: its first {{ scrub }} or {{ live }} (line 0:
+                             none), which needs the level shown */
 } page_ctx;
 
 /* One word of a placeholder, and where the placeholder is. */
@@ -258,6 +260,10 @@ void expand_level_status(buf *out, const sboard *b);
 /* {{ level ID }} for a live level (live.c): sliders, the diagrams inline
  * for the script to rewrite, the wire bytes. */
 int expand_live_level(page_ctx *pc, const ph_at *a, slevel *sl, buf *out);
+/* {{ scrub LEVEL.SETTING }} and {{ live LEVEL.MEASURE }}: a live level's
+ * slider and a number it shows, inside a sentence (live.c). */
+int expand_scrub(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out);
+int expand_live_value(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out);
 
 /* ------------------------------------------------------------ numbers.c */
 

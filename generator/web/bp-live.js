@@ -62,21 +62,29 @@
         return c.values.map(function (v) {
           return fromBase64(v.wire);
         });
-      })
+      }),
+      /* a sweep's first pass: the slot that makes a run one replication */
+      one: data.wire.one ? {at: data.wire.one.at, end: data.wire.one.end,
+        bytes: fromBase64(data.wire.one.wire)} : null
     };
   }
 
   /* The wire bytes of the state `positions` (one per choice): the start's
-   * bytes with each slot replaced by its choice's value. */
-  function assemble(prep, positions) {
-    var n = prep.start.length, k;
-    for (k = 0; k < prep.slots.length; k++) {
-      var sl = prep.slots[k];
-      n += prep.values[sl.choice][positions[sl.choice]].length - (sl.end - sl.at);
+   * bytes with each slot replaced by its choice's value; with once, also
+   * the replications' slot by one replication (a sweep's first pass). */
+  function assemble(prep, positions, once) {
+    var parts = prep.slots.map(function (sl) {
+      return {at: sl.at, end: sl.end, bytes: prep.values[sl.choice][positions[sl.choice]]};
+    });
+    if (once && prep.one) {
+      parts.push(prep.one);
+      parts.sort(function (a, b) { return a.at - b.at; });
     }
+    var n = prep.start.length, k;
+    for (k = 0; k < parts.length; k++) n += parts[k].bytes.length - (parts[k].end - parts[k].at);
     var out = new Uint8Array(n), at = 0, o = 0;
-    for (k = 0; k < prep.slots.length; k++) {
-      var slot = prep.slots[k], v = prep.values[slot.choice][positions[slot.choice]];
+    for (k = 0; k < parts.length; k++) {
+      var slot = parts[k], v = slot.bytes;
       out.set(prep.start.subarray(at, slot.at), o);
       o += slot.at - at;
       out.set(v, o);
@@ -112,16 +120,19 @@
         return WebAssembly.compile(bytes);
       }).then(function (module) {
         return self.BpSim.load(module).then(function (sim) {
-          return {module: module, sim: sim, worker: null};
+          return {module: module, sim: sim, workers: {}};
         });
       });
     }
     return loads[staticUrl];
   }
 
-  /* Runs in a Web Worker, one at a time: run(wire) resolves to the results. */
-  function workerOf(staticUrl, loaded) {
-    if (loaded.worker) return loaded.worker;
+  /* Runs in a Web Worker, one at a time: run(wire) resolves to the results.
+   * One worker per job (which): the level's runs ('level') and its sweeps'
+   * points ('sweep'), so a sweep never holds up the run of a move. */
+  function workerOf(staticUrl, loaded, which) {
+    which = which || 'level';
+    if (loaded.workers[which]) return loaded.workers[which];
     var w = new Worker(staticUrl + 'bp-live-worker.js');
     var waiting = {}, next = 1;
     w.onmessage = function (ev) {
@@ -141,7 +152,7 @@
       });
     };
     w.postMessage({module: loaded.module});
-    loaded.worker = {
+    loaded.workers[which] = {
       run: function (wire) {
         var id = next++;
         return new Promise(function (resolve, reject) {
@@ -150,7 +161,7 @@
         });
       }
     };
-    return loaded.worker;
+    return loaded.workers[which];
   }
 
   /* ------------------------------------------------------------ the widget */
@@ -201,6 +212,14 @@
     var drawings = all(section, '.bp-live-drawing');
     var setEls = all(section, 'svg [data-set]'); /* the settings written on the diagrams */
     var handles = []; /* made once the simulator is loaded */
+    var levelId = section.getAttribute('data-level');
+    /* the page's prose: numbers to drag ({{ scrub }}) and numbers the
+     * level measures ({{ live }}), wherever they are */
+    function ofLevel(el) {
+      return el.getAttribute('data-level') === levelId && !section.contains(el);
+    }
+    var scrubs = all(document, '[data-scrub]').filter(ofLevel);
+    var prose = all(document, '.bp-live-num[data-measure]').filter(ofLevel);
 
     /* The diagram as the control: each slider's setting written on a
      * drawing ("10% of acks lost") becomes a handle on it, its text line
@@ -208,8 +227,32 @@
      * Home, End, Page Up/Down, or a drag sideways move it as the slider
      * does. A drawing with handles is a group, not an image, so they are
      * reachable. */
+    /* A slider's control away from the slider: role, focus, its range. */
+    function asSlider(el, i) {
+      el.setAttribute('role', 'slider');
+      el.setAttribute('tabindex', '0');
+      el.setAttribute('aria-label', choices[i].label);
+      el.setAttribute('aria-valuemin', '0');
+      el.setAttribute('aria-valuemax', String(choices[i].values.length - 1));
+      el.setAttribute('class', ((el.getAttribute('class') || '') + ' bp-handle').trim());
+    }
+
+    function choiceOfSet(path) {
+      for (var k = 0; k < choices.length; k++)
+        if (choices[k].set === path && choices[k].range) return k;
+      return -1;
+    }
+
     function makeHandles() {
       var out = [];
+      scrubs.forEach(function (el) {
+        var i = choiceOfSet(el.getAttribute('data-scrub'));
+        if (i < 0) return;
+        asSlider(el, i);
+        el.addEventListener('keydown', onKey);
+        el.addEventListener('pointerdown', onDown);
+        out.push({el: el, choice: i});
+      });
       setEls.forEach(function (el) {
         var path = el.getAttribute('data-set'), i = -1;
         for (var k = 0; k < choices.length; k++)
@@ -217,12 +260,7 @@
         var line = el.parentNode;
         if (i < 0 || !line || line.nodeName !== 'text' || line.hasAttribute('data-handle')) return;
         line.setAttribute('data-handle', path);
-        line.setAttribute('role', 'slider');
-        line.setAttribute('tabindex', '0');
-        line.setAttribute('aria-label', choices[i].label);
-        line.setAttribute('aria-valuemin', '0');
-        line.setAttribute('aria-valuemax', String(choices[i].values.length - 1));
-        line.setAttribute('class', ((line.getAttribute('class') || '') + ' bp-handle').trim());
+        asSlider(line, i);
         var svg = line.closest('svg');
         if (svg && svg.getAttribute('role') === 'img') svg.setAttribute('role', 'group');
         out.push({el: line, choice: i});
@@ -231,7 +269,7 @@
     }
 
     function handleOf(el) {
-      var line = el && el.closest ? el.closest('[data-handle]') : null;
+      var line = el && el.closest ? el.closest('[data-handle], [data-scrub]') : null;
       for (var k = 0; k < handles.length; k++) if (handles[k].el === line) return handles[k];
       return null;
     }
@@ -242,7 +280,7 @@
       if (to !== positions[i]) change(i, to, true);
     }
 
-    section.addEventListener('keydown', function (ev) {
+    function onKey(ev) {
       var h = handleOf(ev.target);
       if (!h || !loaded) return;
       var i = h.choice, n = choices[i].values.length, page = Math.max(1, Math.round(n / 10));
@@ -254,11 +292,12 @@
       else if (ev.key === 'Enter') nudge(i, positions[i] + 1 < n ? positions[i] + 1 : 0);
       else return;
       ev.preventDefault();
-    });
+    }
+    section.addEventListener('keydown', onKey);
 
     /* a drag sideways: one step per 6 px (a whole range in at most a few
      * hundred px) */
-    section.addEventListener('pointerdown', function (ev) {
+    function onDown(ev) {
       var h = handleOf(ev.target);
       if (!h || !loaded) return;
       var i = h.choice, from = positions[i], x0 = ev.clientX;
@@ -283,7 +322,8 @@
       h.el.addEventListener('pointermove', move);
       h.el.addEventListener('pointerup', up);
       h.el.addEventListener('pointercancel', up);
-    });
+    }
+    section.addEventListener('pointerdown', onDown);
     var sliders = form ? all(form, 'input[type="range"]') : [];
 
     function choiceIndex(el) {
@@ -320,6 +360,16 @@
         var i = h.choice, v = choices[i].values[positions[i]];
         h.el.setAttribute('aria-valuenow', String(positions[i]));
         h.el.setAttribute('aria-valuetext', v.label);
+        if (h.el.hasAttribute('data-scrub')) h.el.textContent = v.label;
+      });
+      sweeps.forEach(function (sw) {
+        sw.points.forEach(function (pt, k) {
+          var cur = k === positions[sw.choice];
+          if (cur === pt.hasAttribute('data-current')) return;
+          if (cur) pt.setAttribute('data-current', '');
+          else pt.removeAttribute('data-current');
+          pt.setAttribute('r', cur ? '4.5' : '2');
+        });
       });
       setEls.filter(drawn).forEach(function (el) {
         var path = el.getAttribute('data-set');
@@ -403,6 +453,10 @@
       var before = shownMeasures();
       last = r;
       paint(r, section);
+      prose.forEach(function (el) {
+        var m = r.measures[el.getAttribute('data-measure')];
+        if (m) el.textContent = self.BpFmt.measure(el.getAttribute('data-measure'), m.mean);
+      });
       var missed = 0, total = 0;
       Object.keys(r.goals).forEach(function (name) {
         total++;
@@ -508,7 +562,122 @@
       touched = true;
       showSettings();
       schedule();
+      resweep();
       if (settled) save();
+    }
+
+    /* ---------------------------------------------------------- sweeps */
+
+    /* A slider's sweep (live.c's chart): the measure at every value of the
+     * slider, the other choices as they are. The build drew it for the
+     * start; when the reader changes another choice, the sweep worker runs
+     * every point once (one replication: the first pass, drawn at once),
+     * then again with the level's replications (the refinement, drawn as
+     * it comes). A change during a pass starts over with the latest
+     * settings: what is under way is dropped. Every run is in the worker;
+     * without one the chart stays the build's and says so. */
+    var svgNS = 'http://www.w3.org/2000/svg';
+    var sweeps = all(section, 'figure.bp-sweep').map(function (fig) {
+      var i = choiceOfSet(fig.getAttribute('data-sweep'));
+      var svg = fig.querySelector('svg'), plot = svg.getAttribute('data-plot').split(' ').map(Number);
+      return {choice: i, fig: fig, svg: svg, plot: plot, measure: choices[i].sweep.measure,
+        points: all(svg, '.bp-sweep-point'), line: svg.querySelector('.bp-sweep-line'),
+        top: svg.querySelector('.bp-sweep-top'), where: fig.querySelector('.bp-sweep-where'),
+        key: others(data.start, i), gen: 0};
+    });
+
+    function others(pos, i) {
+      return pos.filter(function (_, k) { return k !== i; }).join('.');
+    }
+
+    function drawSweep(sw, ys) {
+      var p = sw.plot, top = 0;
+      ys.forEach(function (y) { if (y > top) top = y; });
+      var pts = [];
+      sw.points.forEach(function (pt, k) {
+        var y = p[3] - (top > 0 ? ys[k] / top : 0) * (p[3] - p[1]);
+        pt.setAttribute('cy', y.toFixed(1));
+        pt.setAttribute('data-y', self.BpFmt.measure(sw.measure, ys[k]));
+        pts.push(pt.getAttribute('cx') + ',' + y.toFixed(1));
+      });
+      sw.line.setAttribute('points', pts.join(' '));
+      sw.top.textContent = top > 0 ? 'highest ' + self.BpFmt.measure(sw.measure, top)
+        : '0 at every value';
+    }
+
+    function sweepSays(sw, pass, text) {
+      sw.fig.setAttribute('data-pass', pass);
+      if (sw.where) sw.where.textContent = text;
+      section.dispatchEvent(new CustomEvent('bp-sweep', {detail: {set: choices[sw.choice].set,
+        pass: pass, at: performance.now()}}));
+    }
+
+    function resweep() {
+      sweeps.forEach(function (sw) {
+        var key = others(positions, sw.choice);
+        if (key === sw.key || !loaded) return;
+        sw.key = key;
+        var gen = ++sw.gen;
+        if (key === others(data.start, sw.choice)) { /* the build's points */
+          drawSweep(sw, choices[sw.choice].sweep.y);
+          sweepSays(sw, 'build', 'Measured when the page was built.');
+          return;
+        }
+        var w = null;
+        try {
+          w = workerOf(data.static, loaded, 'sweep');
+        } catch (e) {
+          w = null;
+        }
+        if (!w || !prep.one) {
+          sweepSays(sw, 'stale', 'Not redrawn for these settings: this browser has no Web ' +
+            'Worker to measure it in.');
+          return;
+        }
+        var pos = positions.slice(), n = choices[sw.choice].values.length, ys = [];
+        var full = true, pass = 1, k = 0, framed = false;
+        for (var j = 0; j < n; j++) {
+          var p = pos.slice();
+          p[sw.choice] = j;
+          if (work(data, p) > MAX_JOB_RUNS) full = false;
+        }
+        sw.fig.setAttribute('data-pass', 'running');
+        function draw() {
+          framed = false;
+          if (gen === sw.gen) drawSweep(sw, ys);
+        }
+        function next() {
+          if (gen !== sw.gen) return;
+          if (k === n) {
+            drawSweep(sw, ys);
+            if (pass === 2 || !full) {
+              sweepSays(sw, 'full', 'Measured in your browser just now, ' +
+                (full ? data.replications + ' runs a point.' : 'one run a point (more would ' +
+                  'take too long here).'));
+              return;
+            }
+            sweepSays(sw, 'first', 'Measured in your browser just now, one run a point; ' +
+              'measuring ' + data.replications + ' runs a point\u2026');
+            pass = 2;
+            k = 0;
+          }
+          var at = pos.slice();
+          at[sw.choice] = k;
+          w.run(assemble(prep, at, pass === 1)).then(function (out) {
+            if (gen !== sw.gen) return;
+            ys[k] = out.result.measures[sw.measure].mean;
+            k++;
+            if (pass === 2 && !framed) {
+              framed = true;
+              requestAnimationFrame(draw);
+            }
+            next();
+          }, function (e) {
+            if (gen === sw.gen) sweepSays(sw, 'stale', 'Not redrawn: ' + e.message + '.');
+          });
+        }
+        next();
+      });
     }
 
     if (form) {
@@ -533,6 +702,7 @@
         touched = false;
         showSettings();
         schedule();
+        resweep();
         save();
       });
     }
@@ -554,6 +724,7 @@
       section.classList.add('bp-live');
       section.setAttribute('data-measured', touched ? 'pending' : 'build');
       section.setAttribute('data-state', positions.join('.'));
+      resweep();
       if (touched) schedule();
       else say('These numbers were measured when the page was built; move a setting and ' +
         'your browser measures them again');
@@ -574,7 +745,10 @@
         positions = pos;
         touched = true;
         showSettings();
-        if (loaded) schedule();
+        if (loaded) {
+          schedule();
+          resweep();
+        }
         return true;
       },
       element: section

@@ -129,7 +129,9 @@ async function controlsOf(page, levelId) {
     };
     s.querySelectorAll('[data-handle]').forEach((el) => mark(el, 'h'));
     document.querySelectorAll('[data-scrub]').forEach((el) => {
-      if (el.getAttribute('data-level') === s.id.replace(/^level-/, '') || sets.includes(el.getAttribute('data-scrub')))
+      // a scrub names its level (data-level); one without moves the slider of its setting
+      if (el.hasAttribute('data-level') ? el.getAttribute('data-level') === s.getAttribute('data-level')
+        : sets.includes(el.getAttribute('data-scrub')))
         mark(el, 's');
     });
     return sel;
@@ -137,6 +139,7 @@ async function controlsOf(page, levelId) {
 }
 
 async function moveAndCheck(page, levelId, selector, key, where) {
+  if (process.env.INVIEW_DEBUG) console.error(where, levelId, selector, key);
   const ctl = page.locator(selector).first();
   await ctl.evaluate((el) => el.scrollIntoView({ block: 'center', inline: 'nearest' }));
   await ctl.focus();

@@ -17,7 +17,11 @@
 // arrow keys move a slider, the page without JavaScript shows the build's
 // numbers, a page that cannot fetch the module says so; on the fixture's
 // sandbox a large setting runs in a Web Worker and one past the cap does
-// not run and says why; every run is in the worker, and where a browser
+// not run and says why; a number to drag in prose ({{ scrub }}) moves its
+// level and the numbers in prose ({{ live }}) read as the native run; a
+// sweep is redrawn when another choice changes (one run a point, then the
+// level's replications, its points the native runs') and Reset brings the
+// build's back; without JavaScript both and the sweep show the build's; every run is in the worker, and where a browser
 // has none, a small run is on the page's thread. No console errors, no outside requests, no
 // sideways scrolling on a phone. Screenshots at 375 and 1280 px, light and
 // dark, go to SCREENSHOT_DIR. Exits 1 at the first failed check.
@@ -267,6 +271,86 @@ async function levelChecks(browser, origin, level) {
   return times;
 }
 
+// A sweep's points (min, middle, max) read as the native runs of state
+// positions with the slider at each, and the one marked current is the slider's.
+async function sweepAgrees(page, level, i, positions, what) {
+  const data = level.data, sw = data.choices[i].sweep;
+  const pts = await page.$$eval(`#${level.id} figure.bp-sweep[data-sweep="${data.choices[i].set}"] .bp-sweep-point`,
+    (els) => els.map((e) => [e.getAttribute('data-x'), e.getAttribute('data-y'), e.hasAttribute('data-current')]));
+  const n = data.choices[i].values.length;
+  eq(pts.length, n, `${what}: the sweep has a point per value`);
+  for (const k of [0, Math.floor((n - 1) / 2), n - 1]) {
+    const p = positions.slice();
+    p[i] = k;
+    eq(pts[k][0], data.choices[i].values[k].label, `${what}: sweep point ${k}'s x`);
+    eq(pts[k][1], expected(level, p).display[sw.measure], `${what}: sweep point ${k}'s ${sw.measure}`);
+  }
+  eq(pts.findIndex((x) => x[2]), positions[i], `${what}: the sweep's current point`);
+}
+
+// Numbers in prose ({{ scrub }}, {{ live }}) and sweeps: a scrub moves the
+// level by the keyboard and every live number reads as the native run; a
+// change of another choice redraws the sweep, first with one replication
+// a point, then with the level's own, which read as the native runs;
+// Reset brings back the build's points.
+async function proseAndSweeps(browser, origin, level) {
+  const { id, data } = level;
+  const sweeps = data.choices.map((c, i) => (c.sweep ? i : -1)).filter((i) => i >= 0);
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await ctx.newPage();
+  const problems = await watch(page, origin);
+  await page.addInitScript(() => {
+    window.__bpSweep = [];
+    document.addEventListener('bp-sweep', (e) => window.__bpSweep.push(e.detail), true);
+  });
+  await page.goto(origin + '/' + level.url);
+  await waitState(page, id, data.start, ['build']);
+  const scrubs = await page.$$eval(`[data-scrub][data-level="${data.id}"]`, (els) => els.length);
+  const lives = async () => page.$$eval(`.bp-live-num[data-level="${data.id}"]`, (els) => els.map((e) => [e.getAttribute('data-measure'), e.textContent]));
+  for (const [name, text] of await lives()) eq(text, expected(level, data.start).display[name], `${id}: the sentence's ${name} as built`);
+  for (const i of sweeps) await sweepAgrees(page, level, i, data.start, `${id} as built`);
+  const positions = data.start.slice();
+  for (let s = 0; s < scrubs; s++) {
+    const el = page.locator(`[data-scrub][data-level="${data.id}"]`).nth(s);
+    const set = await el.getAttribute('data-scrub');
+    const i = data.choices.findIndex((c) => c.set === set && c.range);
+    check(i >= 0, `${id}: scrub ${set} is a slider's`);
+    eq(await el.getAttribute('role'), 'slider', `${id}: scrub ${set}'s role`);
+    await el.focus();
+    const key = positions[i] + 1 < data.choices[i].values.length ? 'ArrowRight' : 'ArrowLeft';
+    positions[i] += key === 'ArrowRight' ? 1 : -1;
+    await page.keyboard.press(key);
+    await waitState(page, id, positions, ['browser']);
+    eq(await el.textContent(), data.choices[i].values[positions[i]].label, `${id}: scrub ${set}'s text`);
+    eq(await el.getAttribute('aria-valuenow'), String(positions[i]), `${id}: scrub ${set}'s aria-valuenow`);
+    agrees(level, await shown(page, id), positions, `${id} after a scrub`);
+    for (const [name, text] of await lives()) eq(text, expected(level, positions).display[name], `${id}: the sentence's ${name} after a scrub`);
+  }
+  if (sweeps.length) {
+    // another choice than the first sweep's, moved by one
+    const j = data.choices.findIndex((c, k) => k !== sweeps[0] && c.values.length > 1);
+    check(j >= 0, `${id}: has a choice besides its sweep`);
+    positions[j] = positions[j] + 1 < data.choices[j].values.length ? positions[j] + 1 : positions[j] - 1;
+    await page.evaluate(() => { window.__bpSweep.length = 0; });
+    await move(page, id, data, j, positions[j]);
+    await page.waitForFunction((id) => [...document.querySelectorAll(`#${id} figure.bp-sweep`)]
+      .every((f) => f.getAttribute('data-pass') === 'full'), id, { timeout: 120000 });
+    const passes = await page.evaluate(() => window.__bpSweep.map((d) => d.pass));
+    check(passes.includes('first') && passes.indexOf('first') < passes.indexOf('full'),
+      `${id}: the sweep is drawn first with one run a point, then refined (${passes.join(', ')})`);
+    for (const i of sweeps) await sweepAgrees(page, level, i, positions, `${id} swept at ${positions.join('.')}`);
+    await page.locator(`#${id} button.bp-reset`).click();
+    await waitState(page, id, data.start, ['browser']);
+    for (const i of sweeps) {
+      eq(await page.getAttribute(`#${id} figure.bp-sweep[data-sweep="${data.choices[i].set}"]`, 'data-pass'), 'build', `${id}: Reset shows the build's sweep`);
+      await sweepAgrees(page, level, i, data.start, `${id} after Reset`);
+    }
+  }
+  check(problems.length === 0, `${id} (prose, sweeps): ${problems.join('; ')}`);
+  await ctx.close();
+  return scrubs + sweeps.length > 0;
+}
+
 // Without JavaScript: the build's numbers, the starting choices in words.
 async function noScript(browser, origin, level) {
   const ctx = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
@@ -275,6 +359,16 @@ async function noScript(browser, origin, level) {
   const s = await shown(page, level.id);
   const r = expected(level, level.data.start);
   for (const [name, text] of s.measures) eq(text, r.display[name], `${level.id} without JavaScript: ${name}`);
+  const prose = await page.$$eval(`[data-level="${level.data.id}"]`, (els) => els.map((e) => [e.getAttribute('data-measure'), e.getAttribute('data-scrub'), e.textContent]));
+  for (const [measure, set, text] of prose) {
+    if (measure) eq(text, r.display[measure], `${level.id} without JavaScript: the sentence's ${measure}`);
+    if (set) {
+      const i = level.data.choices.findIndex((c) => c.set === set);
+      eq(text, level.data.choices[i].values[level.data.start[i]].label, `${level.id} without JavaScript: scrub ${set}`);
+    }
+  }
+  for (const [i, c] of level.data.choices.entries())
+    if (c.sweep) await sweepAgrees(page, level, i, level.data.start, `${level.id} without JavaScript`);
   check(s.where.includes('when the page was built'), `${level.id} without JavaScript: says the numbers were measured at build time`);
   check(!(await page.locator(`#${level.id} form`).isVisible()), `${level.id} without JavaScript: the sliders are hidden`);
   check(await page.locator(`#${level.id} .bp-level-start`).isVisible(), `${level.id} without JavaScript: the start is said in words`);
@@ -333,7 +427,7 @@ async function screenshots(browser, origin, level) {
 async function main() {
   fs.mkdirSync(SHOTS, { recursive: true });
   const browser = await chromium.launch({ executablePath: CHROMIUM });
-  let levels = 0, sliders = 0, worker = false, capped = false;
+  let levels = 0, sliders = 0, worker = false, capped = false, prose = 0;
   const times = [];
   try {
     for (const arg of siteArgs) {
@@ -344,6 +438,7 @@ async function main() {
       check(found.length > 0, `${site} has live levels`);
       for (const level of found) {
         times.push(...(await levelChecks(browser, origin, level)));
+        prose += (await proseAndSweeps(browser, origin, level)) ? 1 : 0;
         await noScript(browser, origin, level);
         levels++;
         sliders += level.data.choices.filter((c) => c.range).length;
@@ -363,6 +458,7 @@ async function main() {
     }
     check(worker, 'some setting ran in a Web Worker');
     check(capped, 'some setting was past the cap');
+    check(prose > 0, 'some live level has a scrub or a sweep');
   } catch (e) {
     await browser.close();
     if (e instanceof CheckFailed) {
@@ -374,7 +470,7 @@ async function main() {
   await browser.close();
   times.sort((a, b) => a - b);
   const median = times.length ? times[Math.floor(times.length / 2)].toFixed(1) : '-';
-  console.log(`live-browser: ${checks} checks passed: ${levels} live levels, ${sliders} sliders, ` +
+  console.log(`live-browser: ${checks} checks passed: ${levels} live levels (${prose} with scrubs or sweeps), ${sliders} sliders, ` +
     `${simCache.size} native runs compared; runs in the worker ${times.length}, median ${median} ms (bench: make bench)`);
 }
 

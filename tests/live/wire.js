@@ -88,6 +88,20 @@ async function main() {
         check(positions);
       });
     });
+    /* a sweep's first pass: random states with one replication, as
+     * `--set replications=1` writes them, and one of them run */
+    if (data.wire.one) {
+      for (let r = 0; r < 4; r++) {
+        const positions = r ? data.choices.map((c) => rand(c.values.length)) : data.start.slice();
+        const ours = BpLive.assemble(prep, positions, true);
+        const theirs = native(level, positions, ['--set', 'replications=1', '--wire']);
+        if (!same(ours, theirs))
+          fail(`${data.file} state ${positions.join('.')} with one replication: the page's bytes differ from --wire`);
+        compared++;
+        if (r === 1 && !same(sim.simulateRaw(ours), native(level, positions, ['--set', 'replications=1', '--wire-result'])))
+          fail(`${data.file} state ${positions.join('.')} with one replication: the module's results differ`);
+      }
+    }
     /* random states of every choice at once; a few of them run */
     for (let r = 0; r < 12; r++) {
       const positions = data.choices.map((c) => rand(c.values.length));
