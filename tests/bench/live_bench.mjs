@@ -14,7 +14,10 @@
 // itself (bp-live.js's own timing, in the bp-live-result event) and the
 // time from the input event to the numbers rewritten; then a 2-second drag of
 // each slider by the mouse, there and back, and the page's long tasks
-// (PerformanceObserver 'longtask') during it. Each move's wire bytes go to
+// (PerformanceObserver 'longtask') during it; then, on the first live
+// level with a sweep, a 2-second drag of each of its other sliders and the
+// times from the release to the sweep's first pass and its refinement
+// drawn (bp-live.js's bp-sweep events). Each move's wire bytes go to
 // WIRE_DIR/move-N.wire (put together by bp-live.js as the page does), so
 // the bench can time the same boards natively (simdrv wire). One JSON
 // line on stdout.
@@ -152,13 +155,72 @@ async function main() {
     drags.push({ set: data.choices[i].set, moves, shown: end, longtasks: long });
   }
 
+  // a sweep (the site's first live level with one): a 2-second drag of
+  // each of its other sliders, then the times from the mouse's release
+  // to the sweep's first pass (one replication a point) and to its
+  // refinement (the level's replications) drawn, and the long tasks
+  const sweeps = [];
+  const swept = levels.find((l) => l.data.choices.some((c) => c.sweep));
+  if (swept) {
+    const sp = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    sp.on('pageerror', (e) => errors.push(e.message));
+    await sp.addInitScript(() => {
+      window.__sweep = [];
+      document.addEventListener('bp-sweep', (e) => window.__sweep.push(e.detail), true);
+    });
+    await sp.goto(origin + '/' + swept.url);
+    await sp.waitForFunction((id) => document.getElementById(id).classList.contains('bp-live'), swept.id, { timeout: 30000 });
+    const sd = swept.data, si = sd.choices.findIndex((c) => c.sweep);
+    for (const [i, c] of sd.choices.entries()) {
+      if (i === si || !c.range) continue;
+      const sel = `#${swept.id}-${i}`;
+      await sp.locator(sel).evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      const box = await sp.locator(sel).boundingBox();
+      await sp.evaluate(() => {
+        window.__sweep.length = 0;
+        window.__longtasks = [];
+        window.__obs = new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) window.__longtasks.push(e.duration);
+        });
+        window.__obs.observe({ type: 'longtask', buffered: false });
+      });
+      const y = box.y + box.height / 2, x0 = box.x + 4, x1 = box.x + box.width - 4;
+      const t0 = Date.now();
+      await sp.mouse.move(x0, y);
+      await sp.mouse.down();
+      while (Date.now() - t0 < 2000) {
+        const f = (Date.now() - t0) / 2000; // across once: it ends away from the start
+        await sp.mouse.move(x0 + (x1 - x0) * f, y);
+        await sp.waitForTimeout(16);
+      }
+      const up = await sp.evaluate(() => performance.now());
+      await sp.mouse.up();
+      const t = await sp.evaluate(([id, up]) => new Promise((resolve, reject) => {
+        const fig = document.querySelector(`#${id} figure.bp-sweep`);
+        const timer = setTimeout(() => reject(new Error('no refined sweep')), 120000);
+        const poll = () => {
+          if (fig.getAttribute('data-pass') !== 'full') return setTimeout(poll, 20);
+          clearTimeout(timer);
+          const ev = window.__sweep;
+          const first = ev.filter((d) => d.pass === 'first').pop(), full = ev.filter((d) => d.pass === 'full').pop();
+          window.__obs.disconnect();
+          resolve({ first_ms: Math.max(0, first.at - up), full_ms: Math.max(0, full.at - up),
+            points: fig.querySelectorAll('.bp-sweep-point').length, longtasks: window.__longtasks });
+        };
+        poll();
+      }), [swept.id, up]);
+      sweeps.push({ level: swept.id, set: c.set, sweep: sd.choices[si].set, replications: sd.replications, ...t });
+    }
+    await sp.close();
+  }
+
   const chromeVersion = browser.version();
   await browser.close();
   server.close();
   if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
   console.log(JSON.stringify({ level: level.id, page: level.url, jobs: data.jobs, replications: data.replications,
     chromium: chromeVersion, module_bytes: load.bytes, compile_ms: load.compile, instantiate_ms: load.instantiate, moves,
-    drags }));
+    drags, sweeps }));
 }
 
 main().catch((e) => {
