@@ -486,6 +486,7 @@
       section.setAttribute('data-state', pos.join('.'));
       section.dispatchEvent(new CustomEvent('bp-live-result',
         {detail: {ms: 0, place: 'none', state: pos.join('.')}}));
+      idle();
     }
 
     function run() {
@@ -530,12 +531,29 @@
         section.removeAttribute('aria-busy');
         showResult(out.result, pos, out.ms, 'worker');
         if (dirty) schedule();
+        else idle();
       }, function (e) {
         running = false;
         section.removeAttribute('aria-busy');
         stale('Not measured: the simulator refused this setting (' + e.message + ')', pos);
         if (dirty) schedule();
+        else idle();
       });
+    }
+
+    /* What waits for the level's own run: a sweep's next point is sent
+     * only while no move is being measured, so on a machine with few
+     * cores a drag's runs never share them with a sweep's. */
+    var waiters = [];
+    function whenIdle(fn) {
+      if (!running && !dirty) fn();
+      else waiters.push(fn);
+    }
+    function idle() {
+      if (running || dirty) return;
+      var now = waiters;
+      waiters = [];
+      now.forEach(function (fn) { fn(); });
     }
 
     /* One run per animation frame at most, of the latest state: the first
@@ -663,18 +681,22 @@
           }
           var at = pos.slice();
           at[sw.choice] = k;
-          w.run(assemble(prep, at, pass === 1)).then(function (out) {
-            if (gen !== sw.gen) return;
-            ys[k] = out.result.measures[sw.measure].mean;
-            k++;
-            if (pass === 2 && !framed) {
-              framed = true;
-              requestAnimationFrame(draw);
-            }
-            next();
-          }, function (e) {
-            if (gen === sw.gen) sweepSays(sw, 'stale', 'Not redrawn: ' + e.message + '.');
+          whenIdle(function () {
+            if (gen === sw.gen) w.run(assemble(prep, at, pass === 1)).then(got, failed);
           });
+        }
+        function got(out) {
+          if (gen !== sw.gen) return;
+          ys[k] = out.result.measures[sw.measure].mean;
+          k++;
+          if (pass === 2 && !framed) {
+            framed = true;
+            requestAnimationFrame(draw);
+          }
+          next();
+        }
+        function failed(e) {
+          if (gen === sw.gen) sweepSays(sw, 'stale', 'Not redrawn: ' + e.message + '.');
         }
         next();
       });
