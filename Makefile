@@ -161,9 +161,9 @@ $(ASAN_BUILD)/obj/generator/%.o: generator/%.c $(ASAN_STAMP)
 	$(Q)$(CC) $(ASAN_CFLAGS) -D_DEFAULT_SOURCE $(CACHE_DEFS) -Isim-core -Igenerator $(PKG_CFLAGS) -c -o $@ $<
 
 $(BUILD)/obj/generator/run/cache.o $(ASAN_BUILD)/obj/generator/run/cache.o: $(wildcard sim-core/*.c sim-core/*.h)
-# The preview's page script is built into live.o (.incbin, live.c).
-LIVE_OBJ = $(1)/obj/generator/preview/live.o
-$(call LIVE_OBJ,$(BUILD)) $(call LIVE_OBJ,$(ASAN_BUILD)): generator/preview/live.js
+# The preview's page script is built into reload.o (.incbin, reload.c).
+RELOAD_OBJ = $(1)/obj/generator/preview/reload.o
+$(call RELOAD_OBJ,$(BUILD)) $(call RELOAD_OBJ,$(ASAN_BUILD)): generator/preview/reload.js
 
 $(ASAN_BUILD)/obj/tests/unit/%.o: tests/unit/%.c $(ASAN_STAMP)
 	@mkdir -p $(dir $@)
@@ -264,7 +264,7 @@ $(ASAN_BUILD)/obj/gen/live_assets.o: $(LIVE_ASSETS_C) $(ASAN_STAMP)
 site: all
 	$(BUILD)/boardpress build
 
-# make serve: build, watch and preview with live reload (README "Preview
+# make serve: build, watch and preview, pages reloaded on save (README "Preview
 # while you write"); PORT=N for another port, BIND=ADDR to listen elsewhere.
 PORT ?= 8000
 BIND ?= 127.0.0.1
@@ -471,7 +471,7 @@ $(FUZZ_BUILD)/obj/gen/live_assets.o: $(LIVE_ASSETS_C)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -Igenerator -c -o $@ $<
 
 $(FUZZ_BUILD)/obj/generator/run/cache.o: $(wildcard sim-core/*.c sim-core/*.h)
-$(call LIVE_OBJ,$(FUZZ_BUILD)): generator/preview/live.js
+$(call RELOAD_OBJ,$(FUZZ_BUILD)): generator/preview/reload.js
 
 $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/obj/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJ)
 	$(call say,FUZZLD,$@)

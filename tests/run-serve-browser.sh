@@ -4,7 +4,7 @@
 # templates/ and static/) into a folder of its own, then
 # tests/browser/preview.mjs starts `$BP serve --port 0` there and drives
 # Debian's Chromium with playwright-core (installed as run-browser.sh does):
-# live reload, the error overlay, the stylesheet swap, many tabs, Ctrl-C.
+# the reload on save, the error overlay, the stylesheet swap, many tabs, Ctrl-C.
 # Screenshots go to tests/browser/screenshots/ (git-ignored).
 # Env: BP (default build/boardpress), BP_CHROMIUM (default /usr/bin/chromium).
 . "$(dirname "$0")/lib.sh"

@@ -1,7 +1,7 @@
 /* serve.c — `boardpress serve`: the listening socket (made here, before
  * the first build, so a port in use is said at once and precisely), then
  * the server (server.c) on its own threads and the build loop (watch.c) on
- * this one; after each build the pages hear of it (live.c). */
+ * this one; after each build the pages hear of it (reload.c). */
 #include "preview/serve.h"
 #include "preview/serve_internal.h"
 
@@ -122,7 +122,7 @@ static int bound_port(int fd)
 }
 
 typedef struct {
-    live_state *live;
+    reload_state *reload;
     const site_options *o;
     char url[96];
 } serve_ctx;
@@ -130,7 +130,7 @@ typedef struct {
 static void built(void *cls, int status, const build_report *r, bool first)
 {
     serve_ctx *ctx = cls;
-    live_update(ctx->live, status, r);
+    reload_update(ctx->reload, status, r);
     if (first)
         fprintf(stderr, "boardpress: serving %s on %s (Ctrl-C stops)\n", ctx->o->out, ctx->url);
 }
@@ -172,11 +172,11 @@ int serve_run(const site_options *o, const serve_options *so, site_build_fn buil
     /* a page closed mid-write must not end the program (the library's own
      * threads are guarded; this is for the rest) */
     signal(SIGPIPE, SIG_IGN);
-    live_state live;
-    live_init(&live);
-    serve_ctx ctx = {&live, o, ""};
+    reload_state reload;
+    reload_init(&reload);
+    serve_ctx ctx = {&reload, o, ""};
     snprintf(ctx.url, sizeof ctx.url, "http://%s:%d/", a.any ? "127.0.0.1" : a.shown, port);
-    serve_server_options sopt = {fd, a.sa.ss_family == AF_INET6, a.loopback, port, o->out, &live};
+    serve_server_options sopt = {fd, a.sa.ss_family == AF_INET6, a.loopback, port, o->out, &reload};
     serve_server *server = serve_server_start(&sopt);
     int status = 3;
     if (server) {
@@ -184,6 +184,6 @@ int serve_run(const site_options *o, const serve_options *so, site_build_fn buil
         status = watch_loop(o, &h);
         serve_server_stop(server);
     }
-    live_free(&live);
+    reload_free(&reload);
     return status;
 }

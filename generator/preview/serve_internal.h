@@ -1,5 +1,5 @@
 /* serve_internal.h — what the files of `boardpress serve` share: serve.c
- * (the command: the listening socket, the build loop), live.c (what the
+ * (the command: the listening socket, the build loop), reload.c (what the
  * builds tell the pages, and the page script), files.c (requests to files
  * under --out) and server.c (the HTTP server, the only user of
  * libmicrohttpd). */
@@ -19,9 +19,9 @@
  * can be called this. */
 #define SERVE_PREFIX "/__boardpress/"
 #define SERVE_EVENTS SERVE_PREFIX "events"
-#define SERVE_SCRIPT SERVE_PREFIX "live.js"
+#define SERVE_SCRIPT SERVE_PREFIX "reload.js"
 
-/* ------------------------------------------------------------ live.c */
+/* ------------------------------------------------------------ reload.c */
 
 /* What the builds tell the pages, shared by the build (the main thread
  * writes it after each build) and the server's threads (each event stream
@@ -35,29 +35,29 @@ typedef struct {
     char *changed_paths;    /* the URL paths whose bytes it changed, a JSON array */
     bool stopping;          /* the server stops: streams end */
     size_t streams;         /* event streams open now */
-} live_state;
+} reload_state;
 
-void live_init(live_state *l);
-void live_free(live_state *l);
+void reload_init(reload_state *l);
+void reload_free(reload_state *l);
 /* After a build (main thread): a new generation with its status and
  * report; every stream wakes. */
-void live_update(live_state *l, int status, const build_report *r);
+void reload_update(reload_state *l, int status, const build_report *r);
 /* Every stream ends (before the server stops). */
-void live_stop(live_state *l);
+void reload_stop(reload_state *l);
 
 /* The event a stream sends next (lock held), appended to out: "hello"
  * when hello (the state as it is: for a page that just connected, or
  * connected again), else "build" (the last build, with what it changed).
  * Both carry {"gen", "ok", "errors"}; "build" also "changed". */
-void live_event(const live_state *l, bool hello, buf *out);
+void reload_event(const reload_state *l, bool hello, buf *out);
 
-/* The page script (live.js), NUL-terminated, and its length. */
-const char *live_script(size_t *len);
+/* The page script (reload.js), NUL-terminated, and its length. */
+const char *reload_script(size_t *len);
 
 /* Append s as the inside of a JSON string: as buf_json_str, with bytes
  * that are not UTF-8 written as U+FFFD (a message may quote a file's bad
  * bytes; the page parses the JSON). */
-void live_json_str(buf *b, const char *s);
+void reload_json_str(buf *b, const char *s);
 
 /* ------------------------------------------------------------ files.c */
 
@@ -122,7 +122,7 @@ typedef struct {
     bool loopback;    /* bound to a loopback address: requests must name it (Host) */
     int port;         /* the port it listens on */
     const char *out;  /* --out: the files served */
-    live_state *live; /* what the event streams send */
+    reload_state *reload; /* what the event streams send */
 } serve_server_options;
 
 /* Start serving on o->listen_fd, on threads of the server's own. NULL when

@@ -3,7 +3,7 @@
  * event stream waits on its own thread for the next build), bounded in
  * number, request size and idle time. GET and HEAD only; files under --out
  * (files.c), pages with the page script, and the server's own resources
- * under /__boardpress/: the script and the event stream (live.c). */
+ * under /__boardpress/: the script and the event stream (reload.c). */
 #include "preview/serve_internal.h"
 
 #include <errno.h>
@@ -118,7 +118,7 @@ static enum MHD_Result send_not_found(struct MHD_Connection *c, const char *path
 /* ------------------------------------------------------------ the event stream */
 
 typedef struct {
-    live_state *live;
+    reload_state *reload;
     uint64_t gen; /* the generation it sent last */
     bool greeted; /* the hello went out */
     buf pending;  /* what is still to go out of the last event */
@@ -129,7 +129,7 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *out, size_t max)
 {
     (void)pos;
     stream *st = cls;
-    live_state *l = st->live;
+    reload_state *l = st->reload;
     if (st->off == st->pending.len) {
         buf_clear(&st->pending);
         st->off = 0;
@@ -137,7 +137,7 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *out, size_t max)
         if (!st->greeted) {
             /* reconnect after half a second (the server restarted) */
             buf_puts(&st->pending, "retry: 500\n\n");
-            live_event(l, true, &st->pending);
+            reload_event(l, true, &st->pending);
             st->greeted = true;
             st->gen = l->gen;
         } else {
@@ -152,7 +152,7 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *out, size_t max)
                 return MHD_CONTENT_READER_END_OF_STREAM;
             }
             if (l->gen != st->gen) {
-                live_event(l, false, &st->pending);
+                reload_event(l, false, &st->pending);
                 st->gen = l->gen;
             } else {
                 buf_puts(&st->pending, ": still here\n\n"); /* a comment: keeps it open */
@@ -171,16 +171,16 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *out, size_t max)
 static void stream_free(void *cls)
 {
     stream *st = cls;
-    pthread_mutex_lock(&st->live->lock);
-    st->live->streams--;
-    pthread_mutex_unlock(&st->live->lock);
+    pthread_mutex_lock(&st->reload->lock);
+    st->reload->streams--;
+    pthread_mutex_unlock(&st->reload->lock);
     buf_free(&st->pending);
     free(st);
 }
 
 static enum MHD_Result send_stream(serve_server *s, struct MHD_Connection *c)
 {
-    live_state *l = s->o.live;
+    reload_state *l = s->o.reload;
     pthread_mutex_lock(&l->lock);
     bool full = l->streams >= MAX_STREAMS || l->stopping;
     if (!full)
@@ -190,7 +190,7 @@ static enum MHD_Result send_stream(serve_server *s, struct MHD_Connection *c)
         return send_text(c, MHD_HTTP_SERVICE_UNAVAILABLE,
                          "too many pages are open on this preview; close some\n");
     stream *st = xcalloc(1, sizeof *st);
-    st->live = l;
+    st->reload = l;
     buf_init(&st->pending);
     struct MHD_Response *r =
         MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, stream_read, st, stream_free);
@@ -349,7 +349,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         rc = send_stream(s, c);
     } else if (strcmp(p.raw, SERVE_SCRIPT) == 0) {
         size_t n;
-        const char *js = live_script(&n);
+        const char *js = reload_script(&n);
         rc = send_reply(
             c, MHD_HTTP_OK,
             MHD_create_response_from_buffer(n, (void *)(uintptr_t)js, MHD_RESPMEM_PERSISTENT),
@@ -392,7 +392,7 @@ void serve_server_stop(serve_server *s)
 {
     if (!s)
         return;
-    live_stop(s->o.live);
+    reload_stop(s->o.reload);
     MHD_stop_daemon(s->d); /* joins every connection's thread, closes the socket */
     free(s);
 }

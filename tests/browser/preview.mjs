@@ -22,7 +22,7 @@
 // share one event stream (a browser opens at most six connections to a
 // server) and all take an edit; a page that does not
 // exist yet appears when it is written; the published folder holds no
-// live-reload script; Ctrl-C stops the server cleanly. Exits 1 at the
+// reload script; Ctrl-C stops the server cleanly. Exits 1 at the
 // first failed check, naming it.
 
 import { chromium } from 'playwright-core';
@@ -100,7 +100,7 @@ const marked = (page) => page.evaluate((m) => window[m] === true, MARK);
 // The overlay, as seen through its open shadow root.
 function overlay(page) {
   return page.evaluate(() => {
-    const host = document.getElementById('bp-live-errors');
+    const host = document.getElementById('bp-reload-errors');
     if (!host) return null;
     const root = host.shadowRoot;
     const section = root.querySelector('section');
@@ -157,7 +157,7 @@ try {
   const prose = await context.newPage();
   watchConsole(prose, 'prose');
   await prose.goto(url + 'prose/');
-  eq(await prose.locator('script[src="/__boardpress/live.js"]').count(), 1, 'the served page loads the script');
+  eq(await prose.locator('script[src="/__boardpress/reload.js"]').count(), 1, 'the served page loads the script');
   await prose.evaluate(() => window.scrollTo(0, 1500));
   await until('the page to scroll', async () => (await prose.evaluate(() => window.scrollY)) === 1500);
   await mark(prose);
@@ -230,7 +230,7 @@ try {
   await prose.keyboard.press('Escape');
   const hidden = await overlay(prose);
   check(!hidden.shown && hidden.badge, 'Escape hides the overlay and leaves a button');
-  await prose.evaluate(() => document.getElementById('bp-live-errors').shadowRoot.querySelector('.badge').click());
+  await prose.evaluate(() => document.getElementById('bp-reload-errors').shadowRoot.querySelector('.badge').click());
   check((await overlay(prose)).shown, 'the button shows the overlay again');
   await prose.keyboard.press('Escape');
 
@@ -263,7 +263,7 @@ try {
   );
   check(await marked(prose), 'the stylesheet was swapped without a reload');
   check(
-    (await prose.evaluate(() => document.querySelector('link[rel~="stylesheet"]').href)).includes('bp-live='),
+    (await prose.evaluate(() => document.querySelector('link[rel~="stylesheet"]').href)).includes('bp-reload='),
     'the swapped stylesheet carries a cache-busting query',
   );
   console.log('serve-browser: a stylesheet edit is swapped in without a reload');
@@ -369,22 +369,22 @@ try {
   await until('the new page', async () => (await fresh.textContent('h1').catch(() => '')) === 'A fresh page');
   console.log('serve-browser: a 404 page reloads into the page once it is written');
 
-  // 9. The published site holds no live-reload script.
+  // 9. The published site holds no reload script.
   const leaks = [];
   const walk = (dir) => {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      // the preview's live.js (a live level's bp-live.js is the site's own)
-      else if (/__boardpress|(?<![\w-])live\.js/.test(fs.readFileSync(p, 'latin1'))) leaks.push(p);
+      // the preview's reload.js
+      else if (/__boardpress|(?<![\w-])reload\.js/.test(fs.readFileSync(p, 'latin1'))) leaks.push(p);
     }
   };
   walk(path.join(SITE, 'public'));
-  eq(leaks.join(', '), '', 'files in public/ that name the live-reload script');
+  eq(leaks.join(', '), '', 'files in public/ that name the reload script');
   // (the 404 of the page not written yet is the one error to be logged)
   const unexpected = errors.filter((e) => !/^fresh: console: .* status of 404 /.test(e));
   check(unexpected.length === 0, `no console errors: ${unexpected.join('; ')}`);
-  console.log('serve-browser: public/ holds no live-reload script; no console errors');
+  console.log('serve-browser: public/ holds no reload script; no console errors');
   await browser.close();
   browser = null;
 

@@ -218,7 +218,7 @@ types = {
     "/sitemap.xml": "application/xml",
     "/prose/": "text/html; charset=utf-8",
     "/": "text/html; charset=utf-8",
-    "/__boardpress/live.js": "text/javascript; charset=utf-8",
+    "/__boardpress/reload.js": "text/javascript; charset=utf-8",
 }
 for target, want in types.items():
     status, headers, body = expect(target, 200)
@@ -251,14 +251,14 @@ status, headers, body = expect("/prose/?x=1", 200)
 file_html = open(os.path.join(OUT, "prose/index.html"), "rb").read()
 check(b"__boardpress" not in file_html, "the page in --out has no script")
 status, headers, body = expect("/prose/", 200)
-tag = b'<script src="/__boardpress/live.js" data-etag="%s"></script>\n' % headers["etag"].strip('"').encode()
+tag = b'<script src="/__boardpress/reload.js" data-etag="%s"></script>\n' % headers["etag"].strip('"').encode()
 at = file_html.rfind(b"</body>")
 check(body == file_html[:at] + tag + file_html[at:], "the page as served: the file, with the script before </body>")
 status, headers, body = expect("/prose/", 304, extra=b"If-None-Match: %s\r\n" % headers["etag"].encode())
 
 status, headers, body = expect("/not/here", 404)
 check(headers.get("content-type") == "text/html; charset=utf-8" and b"Not found" in body and
-      b"/__boardpress/live.js" in body, "the 404 page, with the script")
+      b"/__boardpress/reload.js" in body, "the 404 page, with the script")
 
 # the event stream: its first event is the state of the last build
 s = socket.create_connection(("127.0.0.1", PORT), timeout=5)

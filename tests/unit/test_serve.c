@@ -1,7 +1,7 @@
 /* test_serve.c — the preview server's files (preview/files.c): request
  * paths checked and decoded, files opened beneath --out without following
  * a link, types, ETags, the script put into pages; and the events the
- * pages get (preview/live.c). */
+ * pages get (preview/reload.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -103,7 +103,7 @@ static void script_put_in(void **state)
     size_t n;
     const char *html = "<html><body><p>a</p></BODY></html>";
     char *page = serve_inject(html, strlen(html), "\"ab\"", &n);
-    assert_string_equal(page, "<html><body><p>a</p><script src=\"/__boardpress/live.js\" "
+    assert_string_equal(page, "<html><body><p>a</p><script src=\"/__boardpress/reload.js\" "
                               "data-etag=\"ab\"></script>\n</BODY></html>");
     assert_int_equal(n, strlen(page));
     free(page);
@@ -118,7 +118,7 @@ static void script_put_in(void **state)
     free(page);
     page = serve_not_found("a<b>", false, &n);
     assert_non_null(strstr(page, "/a&lt;b&gt;"));
-    assert_non_null(strstr(page, "/__boardpress/live.js"));
+    assert_non_null(strstr(page, "/__boardpress/reload.js"));
     free(page);
 }
 
@@ -195,20 +195,20 @@ static void files_beneath_out(void **state)
 static void events(void **state)
 {
     (void)state;
-    live_state l;
-    live_init(&l);
+    reload_state l;
+    reload_init(&l);
     buf b;
     buf_init(&b);
-    live_event(&l, true, &b);
+    reload_event(&l, true, &b);
     assert_string_equal(b.data, "event: hello\ndata: {\"gen\":0,\"ok\":true,\"errors\":[]}\n\n");
     char *changed[] = {"a/index.html", "static/\xff.css"};
     build_report r = {0};
     r.messages = "p.md:2:3: error: unknown 'x</script>'; did you mean 'y'?\n";
     r.changed = changed;
     r.n_changed = 2;
-    live_update(&l, 0, &r);
+    reload_update(&l, 0, &r);
     buf_clear(&b);
-    live_event(&l, false, &b);
+    reload_event(&l, false, &b);
     assert_string_equal(
         b.data, "event: build\ndata: {\"gen\":1,\"ok\":true,\"errors\":[{\"text\":\"p.md:2:3: "
                 "error: unknown 'x\\u003c/script\\u003e'; did you mean 'y'?\",\"path\":"
@@ -217,11 +217,11 @@ static void events(void **state)
                 "'y'?\",\"source\":null,\"caret\":null}],\"changed\":[\"/a/index.html\","
                 "\"/static/\\ufffd.css\"]}\n\n");
     size_t n;
-    const char *js = live_script(&n);
+    const char *js = reload_script(&n);
     assert_true(n > 1000 && strlen(js) == n);
     assert_non_null(strstr(js, "/__boardpress/events"));
     buf_free(&b);
-    live_free(&l);
+    reload_free(&l);
 }
 
 int main(void)

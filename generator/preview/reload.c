@@ -1,8 +1,8 @@
-/* live.c — what the builds tell the pages `boardpress serve` serves: after
+/* reload.c — what the builds tell the pages `boardpress serve` serves: after
  * each build a new generation, whether it succeeded, its errors taken apart
  * (diag_entries) and the URL paths whose bytes changed, as the events of a
  * Server-Sent Events stream; and the page script that listens to them
- * (live.js, built into the program). */
+ * (reload.js, built into the program). */
 #include "preview/serve_internal.h"
 #include "base/diag.h"
 
@@ -15,7 +15,7 @@
  * as "all": every open page reloads, and the event stays small. */
 #define LIVE_MAX_CHANGED 2000
 
-void live_init(live_state *l)
+void reload_init(reload_state *l)
 {
     memset(l, 0, sizeof *l);
     pthread_mutex_init(&l->lock, NULL);
@@ -31,7 +31,7 @@ void live_init(live_state *l)
     l->changed_paths = xstrdup("[]");
 }
 
-void live_free(live_state *l)
+void reload_free(reload_state *l)
 {
     free(l->errors);
     free(l->changed_paths);
@@ -39,7 +39,7 @@ void live_free(live_state *l)
     pthread_mutex_destroy(&l->lock);
 }
 
-void live_json_str(buf *b, const char *s)
+void reload_json_str(buf *b, const char *s)
 {
     size_t n = strlen(s);
     while (n) {
@@ -64,7 +64,7 @@ static void json_field(buf *b, const char *key, const char *value)
         return;
     }
     buf_putc(b, '"');
-    live_json_str(b, value);
+    reload_json_str(b, value);
     buf_putc(b, '"');
 }
 
@@ -80,7 +80,7 @@ static char *errors_json(const char *messages)
     buf_putc(&b, '[');
     for (size_t i = 0; i < n; i++) {
         buf_puts(&b, i ? ",{\"text\":\"" : "{\"text\":\"");
-        live_json_str(&b, e[i].text);
+        reload_json_str(&b, e[i].text);
         buf_putc(&b, '"');
         json_field(&b, "path", e[i].path);
         buf_printf(&b, ",\"line\":%d,\"col\":%d", e[i].line, e[i].col);
@@ -105,14 +105,14 @@ static char *changed_json(const build_report *r)
     buf_putc(&b, '[');
     for (size_t i = 0; i < r->n_changed; i++) {
         buf_puts(&b, i ? ",\"/" : "\"/");
-        live_json_str(&b, r->changed[i]);
+        reload_json_str(&b, r->changed[i]);
         buf_putc(&b, '"');
     }
     buf_putc(&b, ']');
     return buf_detach(&b);
 }
 
-void live_update(live_state *l, int status, const build_report *r)
+void reload_update(reload_state *l, int status, const build_report *r)
 {
     char *errors = errors_json(r->messages);
     char *changed = changed_json(r);
@@ -127,7 +127,7 @@ void live_update(live_state *l, int status, const build_report *r)
     pthread_mutex_unlock(&l->lock);
 }
 
-void live_stop(live_state *l)
+void reload_stop(reload_state *l)
 {
     pthread_mutex_lock(&l->lock);
     l->stopping = true;
@@ -135,7 +135,7 @@ void live_stop(live_state *l)
     pthread_mutex_unlock(&l->lock);
 }
 
-void live_event(const live_state *l, bool hello, buf *out)
+void reload_event(const reload_state *l, bool hello, buf *out)
 {
     buf_printf(out, "event: %s\ndata: {\"gen\":%llu,\"ok\":%s,\"errors\":%s",
                hello ? "hello" : "build", (unsigned long long)l->gen, l->ok ? "true" : "false",
@@ -147,22 +147,22 @@ void live_event(const live_state *l, bool hello, buf *out)
 
 /* ------------------------------------------------------------ the page script */
 
-/* live.js as bytes of the program (the server needs no file at run time),
+/* reload.js as bytes of the program (the server needs no file at run time),
  * NUL-terminated: the assembler includes it where the compiler runs (the
  * top of the repository; the Makefile rebuilds this file when it changes). */
 __asm__(".pushsection .rodata\n"
         ".balign 16\n"
-        ".globl bp_live_js\n"
-        ".type bp_live_js, @object\n"
-        "bp_live_js:\n"
-        ".incbin \"generator/preview/live.js\"\n"
+        ".globl bp_reload_js\n"
+        ".type bp_reload_js, @object\n"
+        "bp_reload_js:\n"
+        ".incbin \"generator/preview/reload.js\"\n"
         ".byte 0\n"
-        ".size bp_live_js, . - bp_live_js\n"
+        ".size bp_reload_js, . - bp_reload_js\n"
         ".popsection\n");
-extern const char bp_live_js[];
+extern const char bp_reload_js[];
 
-const char *live_script(size_t *len)
+const char *reload_script(size_t *len)
 {
-    *len = strlen(bp_live_js);
-    return bp_live_js;
+    *len = strlen(bp_reload_js);
+    return bp_reload_js;
 }

@@ -1,4 +1,4 @@
-// live.js — the page script of `boardpress serve` (generator/preview/), put
+// reload.js — the page script of `boardpress serve` (generator/preview/), put
 // into every page as served (never into the files in --out) and built into
 // the program. It listens to the server's event stream (/__boardpress/events)
 // and after each build:
@@ -45,7 +45,7 @@ if (typeof document === 'undefined') {
   // ---------------------------------------------------------- the page
   const script = document.currentScript;
   let etag = script && script.dataset.etag ? `"${script.dataset.etag}"` : null;
-  const SCROLL_KEY = 'bp-live-scroll';
+  const SCROLL_KEY = 'bp-reload-scroll';
   let lastGen = null;
 
   const decode = (p) => {
@@ -128,7 +128,7 @@ if (typeof document === 'undefined') {
 
   const swapSheet = (link, gen) => {
     const url = new URL(link.href);
-    url.searchParams.set('bp-live', gen);
+    url.searchParams.set('bp-reload', gen);
     const next = link.cloneNode();
     next.href = url.href;
     next.addEventListener('load', () => link.remove(), { once: true });
@@ -450,7 +450,7 @@ button:focus-visible { outline: 3px solid #1565c0; outline-offset: 2px; }
     const n = errors.length;
     const title = `The rebuild failed: ${n} error${n === 1 ? '' : 's'}`;
     if (!host) {
-      host = el('div', { id: 'bp-live-errors' });
+      host = el('div', { id: 'bp-reload-errors' });
       host.attachShadow({ mode: 'open' });
       document.body.append(host);
     }
@@ -463,14 +463,14 @@ button:focus-visible { outline: 3px solid #1565c0; outline-offset: 2px; }
         {
           role: 'alertdialog',
           'aria-modal': 'true',
-          'aria-labelledby': 'bp-live-title',
-          'aria-describedby': 'bp-live-about',
+          'aria-labelledby': 'bp-reload-title',
+          'aria-describedby': 'bp-reload-about',
           tabindex: '-1',
         },
-        el('h2', { id: 'bp-live-title' }, title),
+        el('h2', { id: 'bp-reload-title' }, title),
         el(
           'p',
-          { id: 'bp-live-about' },
+          { id: 'bp-reload-about' },
           'The page below is the last good build. Fix the source and save: this goes away ' +
             'by itself after the next good build. Escape hides it.',
         ),
