@@ -302,8 +302,8 @@ export UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
 
 # The longest steps start first, so that the lanes end together (measured
 # CPU seconds, docs/architecture.md#tests); the rest follow in name order.
-TEST_FIRST := crash layout fuzz live-browser trust inview browser serve-browser \
-              ownership bad interrupt valgrind serve wasm
+TEST_FIRST := crash bad layout fuzz trust interrupt live-browser determinism inview \
+              valgrind live feed cards browser ownership serve-browser scale wasm
 TEST_ORDER := $(foreach n,$(TEST_FIRST),$(filter $(n),$(TEST_NAMES))) \
               $(filter-out $(TEST_FIRST),$(TEST_NAMES))
 TEST_JOBS ?= 2

@@ -24,6 +24,8 @@
 #               must exit 0 (checks on the output of a case that builds);
 #               has / lacks ARGS... are grep -q that fail loudly
 #
+# The cases run BAD_JOBS at a time (default 2), each in its own folder.
+#
 # Usage: tests/run-bad.sh [CASE ...]        run all cases or the named ones
 #        tests/run-bad.sh --update CASE ... show the differences and rewrite
 #                                           stderr and exit from this run
@@ -34,6 +36,11 @@ bad=$here/bad
 BP=${BP:-build/asan/boardpress}
 BP=$(realpath "$BP")
 BAD_TIMEOUT=${BAD_TIMEOUT:-60}
+# the good builds a case starts from are made by the release build when
+# there is one (they only set the scene; each case runs $BP)
+BP_SETUP=$BP
+BP_RELEASE=${BP_RELEASE:-${BUILD:-build}/boardpress}
+[ -x "$BP_RELEASE" ] && BP_SETUP=$(realpath "$BP_RELEASE")
 
 update=0
 if [ "${1:-}" = --update ]; then
@@ -80,25 +87,30 @@ if ! (cd "$good" && SOURCE_DATE_EPOCH=0 HOME=$work "$BP" build -q) >"$work/good.
   exit 1
 fi
 
-fail=0
-passed=0
-for name in "${cases[@]}"; do
+# A copy of boardpress another user can run wherever the repository is (a
+# fresh clone sits in a folder only root may enter), for the cases with a
+# user file.
+mkdir -p "$work/bin"
+cp "$BP" "$work/bin/boardpress"
+chmod -R o+rx "$work/bin"
+
+# run_case NAME: one case in its own folder; prints what failed.
+run_case() {
+  local name=$1 c W u args want_exit run before after start ms got_exit problems out stray status=0
   c=$bad/$name
   if [ ! -d "$c" ] || [ ! -f "$c/about" ]; then
     echo "FAIL $name: no such case (a case needs at least an 'about' file)"
-    fail=1
-    continue
+    return 1
   fi
   W=$work/case-$name
   mkdir -p "$W/home"
   cp -a "$bad/base" "$W/site"
   mkdir "$W/site/.boardpress-cache"
   cp -a "$good"/.boardpress-cache/*.bin "$W/site/.boardpress-cache/"
-  if ! (cd "$W/site" && SOURCE_DATE_EPOCH=0 HOME=$W/home "$BP" build -q) >"$W/good.log" 2>&1; then
+  if ! (cd "$W/site" && SOURCE_DATE_EPOCH=0 HOME=$W/home "$BP_SETUP" build -q) >"$W/good.log" 2>&1; then
     echo "FAIL $name: the base site did not build in the case's folder:"
     cat "$W/good.log"
-    fail=1
-    continue
+    return 1
   fi
   [ -d "$c/files" ] && cp -a "$c/files/." "$W/site/"
   if [ -f "$c/delete" ]; then
@@ -107,8 +119,7 @@ for name in "${cases[@]}"; do
   if [ -f "$c/setup.sh" ]; then
     (cd "$W/site" && W=$W bash "$c/setup.sh") || {
       echo "FAIL $name: setup.sh failed"
-      fail=1
-      continue
+      return 1
     }
   fi
   args=(build -q)
@@ -125,8 +136,6 @@ for name in "${cases[@]}"; do
     chown -R "$u:$(id -gn "$u")" "$W"
     # a copy the user can run wherever the repository is (a fresh clone
     # sits in a folder only root may enter)
-    [ -x "$work/bin/boardpress" ] || { mkdir -p "$work/bin" && cp "$BP" "$work/bin/boardpress"; }
-    chmod -R o+rx "$work/bin"
     run=(setpriv --reuid="$u" --regid="$(id -g "$u")" --clear-groups "$work/bin/boardpress")
   fi
 
@@ -171,19 +180,36 @@ $(echo "$out" | sed 's/^/    /')")
     cp "$W/stderr" "$c/stderr"
     if [ "$got_exit" = 1 ]; then rm -f "$c/exit"; else echo "$got_exit" >"$c/exit"; fi
     echo "updated $name (exit $got_exit, $ms ms)"
-    continue
+    return 0
   fi
   if [ ${#problems[@]} -gt 0 ]; then
     echo "FAIL $name ($(cat "$c/about")):"
     for p in "${problems[@]}"; do echo "  $p"; done
-    fail=1
+    status=1
   else
-    passed=$((passed + 1))
+    echo "$name" >>"$work/passed-$lane"
     if [ -n "${BAD_VERBOSE:-}" ]; then printf 'ok   %-40s %6d ms\n' "$name" "$ms"; fi
   fi
   chmod -R u+rwX "$W" 2>/dev/null || true
   rm -rf "$W"
+  return $status
+}
+
+# The cases, BAD_JOBS at a time (default 2): lane I runs every BAD_JOBS-th.
+JOBS=${BAD_JOBS:-2}
+[ "$update" = 1 ] && JOBS=1
+fail=0
+lanes=()
+for ((lane = 0; lane < JOBS; lane++)); do
+  (
+    f=0
+    for ((i = lane; i < ${#cases[@]}; i += JOBS)); do run_case "${cases[$i]}" || f=1; done
+    exit $f
+  ) &
+  lanes+=($!)
 done
+for p in "${lanes[@]}"; do wait "$p" || fail=1; done
+passed=$(cat "$work"/passed-* 2>/dev/null | wc -l)
 
 if [ "$update" = 0 ]; then
   echo "run-bad: $passed of ${#cases[@]} cases passed"

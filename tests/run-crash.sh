@@ -9,7 +9,8 @@
 #   1. strace kills the build (SIGKILL) on entering the Nth call of each
 #      system call that changes files, for every N of a build: a small site
 #      whose pages change, one goes and one comes, with and without a cache;
-#      and a first build into a missing --out.
+#      and a first build into a missing --out (CRASH_JOBS=N points at a
+#      time, default 2).
 #   2. a 3,000-page site is killed with SIGINT, SIGTERM or SIGKILL at random
 #      times (CRASH_SEED=N repeats a run; CRASH_ROUNDS=N for more).
 #   3. builds in separate PID namespaces (unshare, as root) share one --out
@@ -21,6 +22,7 @@ export LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd)
 BP=${BP:-build/asan/boardpress}
 BP=$(realpath "$BP")
+BP_RELEASE=${BP_RELEASE:-${BUILD:-build}/boardpress}
 # LeakSanitizer cannot run under ptrace (strace); builds killed on purpose
 # leak by definition
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
@@ -92,57 +94,99 @@ whole() { # whole CASE OLD-PAGES OLD NEW-PAGES NEW
 build() { SOURCE_DATE_EPOCH=0 "$BP" build -q --jobs 1 "$@"; }
 
 # ---------------------------------------------------------------- 1. every step
+# Every kill point is its own case: the state it starts from is rebuilt for
+# it (a copied tree would hold other inodes than its record lists). The
+# points run CRASH_JOBS at a time (default 2), each lane in a folder of its
+# own; the builds that only make the starting state use the release build
+# when there is one (the killed build and the next one are $BP's).
+JOBS=${CRASH_JOBS:-2}
+BP_SETUP=$BP
+[ -x "$BP_RELEASE" ] && BP_SETUP=$(realpath "$BP_RELEASE")
+calls="mkdirat renameat renameat2 unlinkat linkat flock fchmod fchown"
+t_steps=$(date +%s)
+# version a (4 pages) and version b (pages changed, one gone, one new)
 cp -a "$here/bad/base" "$work/steps"
 cd "$work/steps"
-calls="mkdirat renameat renameat2 unlinkat linkat flock fchmod fchown"
-points=0
-t_steps=$(date +%s)
+gen 4 a && cp -r content "$work/content-a"
+gen 4 b 1 && cp -r content "$work/content-b"
+opts_of() { # the build's options in MODE
+  case $1 in
+    no-cache) echo --cache cache --no-cache ;;
+    *) echo --cache cache ;;
+  esac
+}
+# the state each kill starts from: version a built twice (a live site and a
+# spare), then version b's pages
+setup() { # setup MODE
+  rm -rf public cache .boardpress-out-public content
+  cp -r "$work/content-a" content
+  if [ "$1" != first ]; then
+    # shellcheck disable=SC2046
+    SOURCE_DATE_EPOCH=0 "$BP_SETUP" build -q --jobs 1 $(opts_of "$1") &&
+      SOURCE_DATE_EPOCH=0 "$BP_SETUP" build -q --jobs 1 $(opts_of "$1")
+  fi
+  rm -rf content
+  cp -r "$work/content-b" content
+}
+# The points: each call of each kind a build in each mode makes (every few
+# opens: most only read).
+: >"$work/points.txt"
 for mode in cache no-cache first; do
-  opts=(--cache cache)
-  [ $mode = no-cache ] && opts=(--cache cache --no-cache)
-  # the state each kill starts from: version a built twice (a live site and
-  # a spare), then version b (pages changed, one gone, one new)
-  setup() {
-    rm -rf public cache .boardpress-out-public
-    gen 4 a
-    if [ $mode != first ]; then build "${opts[@]}" && build "${opts[@]}"; fi
-    gen 4 b 1
-  }
-  setup
+  setup $mode
+  # shellcheck disable=SC2046
   strace -f -qq -c -o "$work/count.txt" -e trace="${calls// /,}",openat \
-    env SOURCE_DATE_EPOCH=0 "$BP" build -q --jobs 1 "${opts[@]}"
-  old_pages=4
-  [ $mode = first ] && old_pages=0
+    env SOURCE_DATE_EPOCH=0 "$BP" build -q --jobs 1 $(opts_of $mode)
   for call in $calls openat; do
     n=$(awk -v c="$call" '$NF == c {print $4}' "$work/count.txt")
     n=${n:-0}
     step=1
-    [ "$call" = openat ] && step=$(((n + 23) / 24)) # every few opens: most only read
-    for ((k = 1; k <= n; k += step)); do
-      setup
-      status=0
-      (strace -f -qq -o /dev/null -e inject="$call":signal=KILL:when=$k \
-        env SOURCE_DATE_EPOCH=0 "$BP" build -q --jobs 1 "${opts[@]}"; exit $?) 2>"$work/err.txt" ||
-        status=$?
-      points=$((points + 1))
-      what="$mode, killed at $call #$k"
-      if [ $status != 137 ] && [ $status != 0 ]; then
-        echo "crash: $what: exit $status"
-        cat "$work/err.txt"
-        fail=1
-      fi
-      whole "$what" $old_pages a 4 b || true
-      if ! build "${opts[@]}" 2>"$work/err.txt"; then
-        echo "crash: $what: the next build failed:"
-        cat "$work/err.txt"
-        fail=1
-        continue
-      fi
-      after_next 4 b "$what" || true
-    done
+    [ "$call" = openat ] && step=$(((n + 23) / 24))
+    for ((k = 1; k <= n; k += step)); do echo "$mode $call $k" >>"$work/points.txt"; done
   done
 done
-echo "crash: ($(($(date +%s) - t_steps)) s) killed at each of $points steps (cache, --no-cache, first build): the site whole, nothing left after the next build"
+points=$(wc -l <"$work/points.txt")
+lane() { # lane I: every JOBS-th point from the I-th, in a folder of its own
+  local i=0 mode call k status what old_pages err=$work/err-$1.txt
+  cp -a "$here/bad/base" "$work/lane$1"
+  cd "$work/lane$1"
+  while read -r mode call k <&3; do
+    i=$((i + 1))
+    [ $(((i - 1) % JOBS)) = "$1" ] || continue
+    setup "$mode"
+    status=0
+    # shellcheck disable=SC2046
+    (strace -f -qq -o /dev/null -e inject="$call":signal=KILL:when=$k \
+      env SOURCE_DATE_EPOCH=0 "$BP" build -q --jobs 1 $(opts_of "$mode"); exit $?) 2>"$err" ||
+      status=$?
+    what="$mode, killed at $call #$k"
+    if [ $status != 137 ] && [ $status != 0 ]; then
+      echo "crash: $what: exit $status"
+      cat "$err"
+      fail=1
+    fi
+    old_pages=4
+    [ "$mode" = first ] && old_pages=0
+    whole "$what" $old_pages a 4 b || true
+    # shellcheck disable=SC2046
+    if ! build $(opts_of "$mode") 2>"$err"; then
+      echo "crash: $what: the next build failed:"
+      cat "$err"
+      fail=1
+      continue
+    fi
+    after_next 4 b "$what" || true
+  done 3<"$work/points.txt"
+  exit $fail
+}
+lanes=()
+for ((l = 0; l < JOBS; l++)); do
+  lane $l &
+  lanes+=($!)
+done
+pids+=("${lanes[@]}")
+for p in "${lanes[@]}"; do wait "$p" || fail=1; done
+pids=()
+echo "crash: ($(($(date +%s) - t_steps)) s) killed at each of $points steps (cache, --no-cache, first build; $JOBS at a time): the site whole, nothing left after the next build"
 
 # ---------------------------------------------------------------- 2. random
 PAGES=${CRASH_PAGES:-3000}

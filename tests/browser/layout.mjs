@@ -232,33 +232,39 @@ async function run() {
   const failures = [];
   let visits = 0;
   const started = Date.now();
+  // one context per theme and width, LAYOUT_JOBS of them at a time (default
+  // 2) in the one browser: each waits for its own page's events
+  const combos = THEMES.flatMap((theme) => WIDTHS.map((width) => ({ theme, width })));
+  const list = pages(SITE);
+  const one = async ({ theme, width }) => {
+    const context = await browser.newContext({ viewport: { width, height: 900 }, deviceScaleFactor: 1, colorScheme: theme });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    for (const rel of list) {
+      const where = `/${rel} at ${width} px, ${theme}`;
+      await page.goto(`${origin}/${rel}`, { waitUntil: 'load' });
+      await page.evaluate(() => document.fonts.ready);
+      const found = await page.evaluate(inspect, { minText: MIN_TEXT, darkMax: DARK_MAX, lightMin: LIGHT_MIN, dark: theme === 'dark' });
+      found.push(...(await timelineGaps(page)));
+      await page.addScriptTag({ content: AXE });
+      const axe = await page.evaluate(async () => {
+        const r = await window.axe.run(document, { resultTypes: ['violations'] });
+        return r.violations.map((v) => `axe ${v.id} (${v.impact}): ${v.nodes.length}× ${v.nodes[0]?.target.join(' ')}`);
+      });
+      found.push(...axe, ...errors.splice(0).map((e) => `console: ${e}`));
+      for (const f of found) failures.push(`${where}: ${f}`);
+      const stem = (rel.replace(/\/$/, '').replace(/\//g, '-') || 'home') + `-${width}` + (theme === 'dark' ? '-dark' : '');
+      await page.screenshot({ path: path.join(SHOTS, `${stem}.png`), fullPage: true });
+      visits++;
+    }
+    await context.close();
+  };
   try {
-    for (const theme of THEMES)
-      for (const width of WIDTHS) {
-        const context = await browser.newContext({ viewport: { width, height: 900 }, deviceScaleFactor: 1, colorScheme: theme });
-        const page = await context.newPage();
-        const errors = [];
-        page.on('pageerror', (e) => errors.push(e.message));
-        page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-        for (const rel of pages(SITE)) {
-          const where = `/${rel} at ${width} px, ${theme}`;
-          await page.goto(`${origin}/${rel}`, { waitUntil: 'load' });
-          await page.evaluate(() => document.fonts.ready);
-          const found = await page.evaluate(inspect, { minText: MIN_TEXT, darkMax: DARK_MAX, lightMin: LIGHT_MIN, dark: theme === 'dark' });
-          found.push(...(await timelineGaps(page)));
-          await page.addScriptTag({ content: AXE });
-          const axe = await page.evaluate(async () => {
-            const r = await window.axe.run(document, { resultTypes: ['violations'] });
-            return r.violations.map((v) => `axe ${v.id} (${v.impact}): ${v.nodes.length}× ${v.nodes[0]?.target.join(' ')}`);
-          });
-          found.push(...axe, ...errors.splice(0).map((e) => `console: ${e}`));
-          for (const f of found) failures.push(`${where}: ${f}`);
-          const stem = (rel.replace(/\/$/, '').replace(/\//g, '-') || 'home') + `-${width}` + (theme === 'dark' ? '-dark' : '');
-          await page.screenshot({ path: path.join(SHOTS, `${stem}.png`), fullPage: true });
-          visits++;
-        }
-        await context.close();
-      }
+    const jobs = Math.max(1, Number(process.env.LAYOUT_JOBS || 2));
+    const lane = async () => { for (let c; (c = combos.shift()); ) await one(c); };
+    await Promise.all(Array.from({ length: jobs }, lane));
   } finally {
     await browser.close();
     server.close();
