@@ -9,6 +9,6 @@
 . "$(dirname "$0")/lib.sh"
 browser_ready
 workdir browser
-"$BP" build -q --content tests/browser/site --out "$work/site"
+"$BP" build -q --content tests/browser/site --out "$work/site" --cache "$work/cache"
 cd tests/browser
 node test.mjs "$work/site" "$SHOTS"

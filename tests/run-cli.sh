@@ -199,10 +199,11 @@ cp "$cat_" "$tmp/site/content/"
 cp -r "$root/tests/golden/templates" "$root/tests/golden/static" "$tmp/site/"
 (cd "$tmp/site" && "$BP" check -q --no-cache)
 [ ! -e "$tmp/site/public" ] || fail "check wrote public/"
-(cd "$tmp/site" && BOARDPRESS_WATCH_MAX=1 timeout 30 "$BP" watch --no-cache 2>"$tmp/watch.err" &)
-for _ in $(seq 50); do grep -q "watching" "$tmp/watch.err" 2>/dev/null && break; sleep 0.1; done
+# (generous bounds: a sanitizer build on a busy machine starts slowly)
+(cd "$tmp/site" && BOARDPRESS_WATCH_MAX=1 timeout 300 "$BP" watch --no-cache 2>"$tmp/watch.err" &)
+for _ in $(seq 1200); do grep -q "watching" "$tmp/watch.err" 2>/dev/null && break; sleep 0.1; done
 sed -i 's/^Mean /Average /' "$tmp/site/content/values.md"
-for _ in $(seq 100); do grep -q "rebuilt in" "$tmp/watch.err" && break; sleep 0.1; done
+for _ in $(seq 1200); do grep -q "rebuilt in" "$tmp/watch.err" && break; sleep 0.1; done
 grep -q "content/values.md changed; rebuilt in" "$tmp/watch.err" || fail "watch: $(cat "$tmp/watch.err")"
 grep -q "<p>Average " "$tmp/site/public/values/index.html" || fail "watch did not rebuild the page"
 echo "cli: ok"

@@ -22,7 +22,7 @@ A first page <with> "marks"	first/	2026-11-20T00:00:00Z	2026-03-01T00:00:00Z
 A second page	second/	2026-05-04T00:00:00Z	2026-05-04T00:00:00Z
 A third page	third/	2025-12-02T00:00:00Z	-
 TSV
-"$BP" build -q --content "$work/content" --out "$work/public"
+"$BP" build -q --content "$work/content" --out "$work/public" --cache "$work/cache"
 /usr/bin/python3 tests/check_feed.py "$work/public/feed.xml" "$work/expect-relative.tsv" || fail=1
 grep -q '<updated>2026-11-20T00:00:00Z</updated>' <(sed -n '1,/<entry>/p' "$work/public/feed.xml") ||
   { echo "run-feed: the feed's updated is not its newest entry's"; fail=1; }
@@ -32,7 +32,7 @@ grep -q 'type="application/atom+xml"[^>]*href="../feed.xml"' "$work/public/first
 # with a base_url: absolute links and ids, and a self link
 echo "base_url: https://example.org/docs" >>"$work/content/site.yaml"
 sed 's#\t\([a-z]*/\)\t#\thttps://example.org/docs/\1\t#' "$work/expect-relative.tsv" >"$work/expect-absolute.tsv"
-"$BP" build -q --content "$work/content" --out "$work/public"
+"$BP" build -q --content "$work/content" --out "$work/public" --cache "$work/cache"
 /usr/bin/python3 tests/check_feed.py "$work/public/feed.xml" "$work/expect-absolute.tsv" || fail=1
 grep -q '<id>https://example.org/docs/second/</id>' "$work/public/feed.xml" ||
   { echo "run-feed: with base_url an entry's id is not its address"; fail=1; }
@@ -51,7 +51,7 @@ elif ! grep -q 'entry 1: 0 <updated> elements' "$work/broken.out"; then
 fi
 
 # the real site: every page in it, in the site's order
-"$BP" build -q --out "$work/real"
+"$BP" build -q --out "$work/real" --cache "$work/cache"
 /usr/bin/python3 - "$work/real/feed.xml" <<'PY' || fail=1
 import sys, feedparser
 f = feedparser.parse(sys.argv[1])

@@ -44,8 +44,8 @@ elif [ "$got" != "$(cat tests/html/bad.expected)" ]; then
 fi
 
 # 2. Build the sites.
-"$BP" build -q --out "$out/content"
-"$BP" build -q --content tests/browser/site --out "$out/fixture"
+"$BP" build -q --out "$out/content" --cache "$out/cache"
+"$BP" build -q --content tests/browser/site --out "$out/fixture" --cache "$out/cache"
 
 # 3. Each page validates; each site's links resolve.
 for site in "$out/content" "$out/fixture"; do

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 browser_ready
 workdir search-browser
-"$BP" build -q --content tests/browser/site --out "$work/built"
+"$BP" build -q --content tests/browser/site --out "$work/built" --cache "$work/cache"
 site_copy tests/browser/site "$work/site"
 cd tests/browser
 node search.mjs "$BP" "$work/built" "$work/site" "$SHOTS"
