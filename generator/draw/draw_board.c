@@ -175,7 +175,7 @@ static void S_paint(dcanvas *c, const dboard_layout *l)
             xy[2 * n - 2] -= dx / len * 6;
             xy[2 * n - 1] -= dy / len * 6;
         }
-        dc_polyline(c, xy, n, DC_LINE, 1, false);
+        dc_polyline(c, xy, n, DC_LINE, 1, g->dashed);
         dc_arrowhead(c, tipx, tipy, dx, dy, DC_LINE);
         free(xy);
         if (g->lost_mark) {
@@ -246,8 +246,12 @@ static void S_alt(const bp_board *b, const draw_note *notes, size_t n_notes, con
             const sim_link *l = &b->sim.links[i];
             if (i)
                 buf_puts(alt, "; ");
-            buf_printf(alt, "%s to %s over %s", dpart_label(b, (size_t)l->from),
-                       dpart_label(b, (size_t)l->to), dlink_label(b, i));
+            if (b->sim.parts[l->to].kind == SIM_KIND_DLQ)
+                buf_printf(alt, "%s moves a message to %s after its last try (dashed)",
+                           dpart_label(b, (size_t)l->from), dpart_label(b, (size_t)l->to));
+            else
+                buf_printf(alt, "%s to %s over %s", dpart_label(b, (size_t)l->from),
+                           dpart_label(b, (size_t)l->to), dlink_label(b, i));
             size_t k = dlink_faults(b, i, faults, fmarks, lv);
             for (size_t j = 0; j < k; j++)
                 buf_printf(alt, "%s%s", j ? ", " : " (", faults[j]);
@@ -274,21 +278,79 @@ static void S_alt(const bp_board *b, const draw_note *notes, size_t n_notes, con
 
 /* ------------------------------------------------------------------ entry points */
 
+/* The board as drawn: a dead-letter queue takes no link (its broker names
+ * it), so the drawing adds one from each broker that names one, after the
+ * board's own links, labelled with when a message goes there; S_begin
+ * draws it dashed. NULL when no broker names a queue (draw b itself);
+ * else a copy that borrows b's parts (free with S_drawn_free). */
+typedef struct {
+    bp_board b;
+    size_t n_own; /* b's own links; the rest lead to dead-letter queues */
+} drawn_board;
+
+static drawn_board *S_drawn(const bp_board *b)
+{
+    size_t extra = 0, nl = b->sim.n_links;
+    for (size_t i = 0; i < b->sim.n_parts; i++)
+        extra += b->sim.parts[i].kind == SIM_KIND_BROKER && b->sim.parts[i].dead_letter > 0;
+    if (!extra)
+        return NULL;
+    drawn_board *d = xcalloc(1, sizeof *d);
+    d->b = *b;
+    d->n_own = nl;
+    sim_link *links = xcalloc(nl + extra, sizeof *links);
+    bp_link_info *info = xcalloc(nl + extra, sizeof *info);
+    if (nl)
+        memcpy(links, b->sim.links, nl * sizeof *links);
+    for (size_t i = 0; i < nl && b->links; i++)
+        info[i] = b->links[i];
+    size_t k = nl;
+    for (size_t i = 0; i < b->sim.n_parts; i++) {
+        const sim_part *p = &b->sim.parts[i];
+        if (p->kind != SIM_KIND_BROKER || p->dead_letter <= 0)
+            continue;
+        links[k] = (sim_link){.from = (int)i, .to = p->dead_letter - 1, .protocol = SIM_PROTO_AMQP};
+        info[k].label = (char *)"after the last try"; /* borrowed; never freed */
+        k++;
+    }
+    d->b.sim.links = links;
+    d->b.sim.n_links = k;
+    d->b.links = info;
+    d->b.link_set = NULL;
+    return d;
+}
+
+static void S_drawn_free(drawn_board *d)
+{
+    if (!d)
+        return;
+    free(d->b.sim.links);
+    free(d->b.links);
+    free(d);
+}
+
 /* A board laid out in one layout, with its description and title, for
  * painting (freed by the caller: dboard_layout_free, buf_free, free).
  * 0, or -1 with err and nothing to free. */
-static int S_begin(const bp_board *b, const draw_note *notes, size_t n_notes, const dlives *lv,
+static int S_begin(const bp_board *b0, const draw_note *notes, size_t n_notes, const dlives *lv,
                    draw_layout layout, dboard_layout *l, buf *desc, char **title, char *err,
                    size_t errn)
 {
+    drawn_board *d = S_drawn(b0);
+    const bp_board *b = d ? &d->b : b0;
     dcanvas *m = dcanvas_new_measure();
     int rc = dboard_layout_make(m, b, notes, n_notes, layout, lv, l, err, errn);
     dcanvas_free(m);
-    if (rc)
+    if (rc) {
+        S_drawn_free(d);
         return -1;
+    }
+    for (size_t i = d ? d->n_own : l->n_links; i < l->n_links; i++)
+        l->links[i].dashed = true;
     buf_init(desc);
     S_alt(b, notes, n_notes, lv, desc);
     *title = b->title ? xstrdup(b->title) : xasprintf("Board %s", b->id ? b->id : "");
+    S_drawn_free(d);
     return 0;
 }
 

@@ -122,18 +122,30 @@ void dpart_facts(const bp_board *b, size_t i, char facts[][128], dcolor *colors,
         S_setting(facts[*n], 128, &marks[*n], "", a, "", L);
         colors[(*n)++] = DC_MUTED;
     }
+    /* a back-off in the words the pages use (fields_backoff_text): "redelivers
+     * after 1 s", "then ×2 each try up to 1 min", "full jitter" */
     L = S_live_part(lv, b, i, "redelivery_after");
+    if (!L)
+        L = S_live_part(lv, b, i, "redelivery_after.first");
     if (p->kind == SIM_KIND_BROKER && (S_board_set(b, i, "redelivery_after") || L)) {
         fmt_label_duration(a, sizeof a, p->redelivery_after_us);
         S_setting(facts[*n], 128, &marks[*n], "redelivers after ", a, "", L);
         colors[(*n)++] = DC_MUTED;
     }
-    if (p->kind == SIM_KIND_BROKER && (p->backoff_factor > 1 || p->backoff_jitter)) {
+    L = S_live_part(lv, b, i, "redelivery_after.factor");
+    if (p->kind == SIM_KIND_BROKER && (p->backoff_factor > 1 || L)) {
         fmt_label_number(a, sizeof a, p->backoff_factor > 1 ? p->backoff_factor : 1);
-        if (p->backoff_max_us > 0)
+        char after[64] = " each try";
+        if (p->backoff_max_us > 0) {
             fmt_label_duration(c, sizeof c, p->backoff_max_us);
-        snprintf(facts[*n], 128, "back-off ×%s%s%s%s", a, p->backoff_max_us > 0 ? " to " : "",
-                 p->backoff_max_us > 0 ? c : "", p->backoff_jitter ? ", jitter" : "");
+            snprintf(after, sizeof after, " each try up to %s", c);
+        }
+        S_setting(facts[*n], 128, &marks[*n], "then ×", a, after, L);
+        colors[(*n)++] = DC_MUTED;
+    }
+    L = S_live_part(lv, b, i, "redelivery_after.jitter");
+    if (p->kind == SIM_KIND_BROKER && (p->backoff_jitter || L)) {
+        S_setting(facts[*n], 128, &marks[*n], "", p->backoff_jitter ? "full" : "no", " jitter", L);
         colors[(*n)++] = DC_MUTED;
     }
     L = S_live_part(lv, b, i, "timeout");
@@ -156,9 +168,19 @@ void dpart_facts(const bp_board *b, size_t i, char facts[][128], dcolor *colors,
         colors[(*n)++] = DC_FAIL;
     }
     L = S_live_part(lv, b, i, "fail");
-    if (p->kind == SIM_KIND_PROVIDER && (p->fail > 0 || L)) {
+    if ((p->kind == SIM_KIND_PROVIDER || p->kind == SIM_KIND_CONSUMER) && (p->fail > 0 || L)) {
         fmt_label_percent(a, sizeof a, p->fail);
-        S_setting(facts[*n], 128, &marks[*n], "fails ", a, " of calls", L);
+        S_setting(facts[*n], 128, &marks[*n], "fails ", a,
+                  p->kind == SIM_KIND_PROVIDER ? " of calls" : " of deliveries", L);
+        colors[(*n)++] = DC_FAIL;
+    }
+    /* the traffic's poison share, on the part it starts from */
+    L = lv && lv->n ? S_live(lv, "traffic.poison") : NULL;
+    if ((int)i == b->sim.traffic.from && (b->sim.traffic.poison > 0 || L) && *n < 8) {
+        char words[64];
+        fmt_label_percent(a, sizeof a, b->sim.traffic.poison);
+        snprintf(words, sizeof words, " of %s always fail", board_noun(b, true));
+        S_setting(facts[*n], 128, &marks[*n], "", a, words, L);
         colors[(*n)++] = DC_FAIL;
     }
     /* the second release's settings: each where it acts */

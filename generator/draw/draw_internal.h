@@ -221,6 +221,7 @@ typedef struct {
     double *xy; /* polyline, from the sender's box edge to the receiver's */
     size_t n_pts;
     bool lost_mark; /* a cross on the line where the faults are written */
+    bool dashed;    /* a broker's line to its dead-letter queue (draw_board.c) */
     double mark_x, mark_y;
 } dlink_geom;
 
@@ -386,7 +387,8 @@ typedef enum {
     DTL_PROV_SKIP, /* provider saw the key: no new charge */
     DTL_CRASH,
     DTL_RESTART,
-    DTL_OTHER_MARK, /* record key, rollback, timeout, give up, failed call */
+    DTL_OTHER_MARK,  /* record key, rollback, timeout, give up, failed call */
+    DTL_DEAD_LETTER, /* a message moved to the dead-letter queue: a dashed arrow */
 } dtl_kind;
 
 typedef struct {
@@ -427,6 +429,8 @@ void dtimeline_layout_free(dtimeline_layout *l);
  * the marks that appear, from (x0, y) in rows no wider than max_x (c NULL:
  * measure only; *rows gets how many; returns the right end). */
 #define DTL_LEGEND_ROW 20.0
+/* The colour of an arrow's words: a lost or dead-lettered message's in red. */
+dcolor dtl_arrow_ink(const dtl_item *it);
 bool dtl_bold(dtl_kind k);
 /* A lane's header box centred at x from top, h tall: the part's label at
  * size (14: 18 px lines, else 15), wrapped at wrap, the box pad wider. */

@@ -33,6 +33,11 @@ static dtl_item *S_item(dtimeline_layout *l, dtl_kind kind, int from, int to, dc
     return it;
 }
 
+dcolor dtl_arrow_ink(const dtl_item *it)
+{
+    return it->kind == DTL_LOST || it->kind == DTL_DEAD_LETTER ? DC_FAIL : DC_INK;
+}
+
 /* Duplicates and skips are the point of the picture: their words are bold. */
 bool dtl_bold(dtl_kind k)
 {
@@ -411,6 +416,12 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
             S_item(out, DTL_OTHER_MARK, lane, lane, DC_FAIL, e,
                    xasprintf("%s %lld given up", noun, job));
             break;
+        case SIM_TR_DEAD_LETTER: /* at the queue, from its broker */
+            if (e->peer >= 0)
+                S_item(out, DTL_DEAD_LETTER, lane_of[e->peer], lane, DC_FAIL, e,
+                       xasprintf("%s %lld set aside after %lld %s", noun, job, (long long)e->detail,
+                                 e->detail == 1 ? "try" : "tries"));
+            break;
         case SIM_TR_DROPPED:
             S_item(out, DTL_LOST, lane, lane, DC_FAIL, e, xasprintf("%s %lld dropped", noun, job));
             break;
@@ -568,6 +579,9 @@ double dtl_message(dcanvas *c, const dtl_item *it, double x0, double x1, double 
     if (it->kind == DTL_LOST) {
         dc_line(c, x0, y, end - dir * 5, y, DC_FAIL, 1, true);
         dc_cross(c, end, y, 4, DC_FAIL, 2);
+    } else if (it->kind == DTL_DEAD_LETTER) {
+        dc_line(c, x0, y, end - dir * 6, y, DC_FAIL, 1, true);
+        dc_arrowhead(c, end - dir * 0.5, y, dir, 0, DC_FAIL);
     } else {
         dc_line(c, x0, y, end - dir * 6, y, DC_LINE, 1, false);
         dc_arrowhead(c, end - dir * 0.5, y, dir, 0, DC_LINE);
@@ -663,8 +677,8 @@ static void S_paint(dcanvas *c, dcanvas *m, const bp_board *b, const dtimeline_l
         bool bold = dtl_bold(it->kind);
         if (it->from_lane != it->to_lane) {
             double mid = (x0 + dtl_message(c, it, x0, x1, line_y)) / 2;
-            dc_text(c, mid, line_y - 5, DT_MIDDLE, DF_SMALL, bold,
-                    it->kind == DTL_LOST ? DC_FAIL : DC_INK, it->text, false);
+            dc_text(c, mid, line_y - 5, DT_MIDDLE, DF_SMALL, bold, dtl_arrow_ink(it), it->text,
+                    false);
         } else {
             dtl_mark(c, it->kind, x0, line_y - 4, it->color);
             dc_text(c, x0 + 14, line_y, DT_START, DF_SMALL, bold, it->color, it->text, false);
@@ -700,8 +714,8 @@ static void S_alt(const bp_board *b, const dtimeline_layout *l, buf *alt)
     for (size_t i = 0; i < l->n_items; i++) {
         const dtl_item *it = &l->items[i];
         bool notable = it->kind == DTL_LOST || it->kind == DTL_SKIP || it->kind == DTL_DUPLICATE ||
-                       it->kind == DTL_PROV_SKIP || it->kind == DTL_CRASH ||
-                       it->kind == DTL_RESTART ||
+                       it->kind == DTL_DEAD_LETTER || it->kind == DTL_PROV_SKIP ||
+                       it->kind == DTL_CRASH || it->kind == DTL_RESTART ||
                        (it->kind == DTL_OTHER_MARK && it->color == DC_FAIL) ||
                        strstr(it->text, ", try ") != NULL;
         if (!notable)

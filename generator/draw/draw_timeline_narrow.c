@@ -150,7 +150,7 @@ void dtimeline_paint_narrow(dcanvas *c, dcanvas *m, const bp_board *b, const dti
     for (size_t i = 0; i < l->n_items; i++) {
         const dtl_item *it = &l->items[i];
         bool bold = dtl_bold(it->kind), arrow = it->from_lane != it->to_lane;
-        dcolor ink = arrow ? (it->kind == DTL_LOST ? DC_FAIL : DC_INK) : it->color;
+        dcolor ink = arrow ? dtl_arrow_ink(it) : it->color;
         /* the words, on the row's own ground so lifelines do not cross them */
         char **lines;
         double tw;
