@@ -50,7 +50,7 @@ int64_t model_hop_draw(sim_model *m, sim_hop *h, int which, const sim_dist *d, u
 {
     m->k.draws++;
     if (model_drive(m))
-        return dist_at(d, choice_take(model_drive(m), CH_TIMING, 2) ? SIM_Z99 : 0);
+        return d->proof_us[choice_take(model_drive(m), CH_TIMING, 2)];
     draw_ahead *a = h->ahead;
     if (try_no != 1 || !a)
         return dist_draw(d, m->key, who, what);

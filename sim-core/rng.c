@@ -90,6 +90,8 @@ void dist_init(sim_dist *d, sim_latency l)
         d->mu = sim_log((double)l.median_us);
         d->sigma = (sim_log((double)l.p99_us) - d->mu) / SIM_Z99;
     }
+    d->proof_us[0] = dist_at(d, 0);
+    d->proof_us[1] = dist_at(d, SIM_Z99);
 }
 
 int64_t dist_at(const sim_dist *d, double z)

@@ -80,6 +80,7 @@ double sim_normal_quantile(double u);
 typedef struct {
     int64_t constant_us; /* used when sigma == 0 */
     double mu, sigma;    /* of ln(duration in us) */
+    int64_t proof_us[2]; /* dist_at at z 0 and SIM_Z99: a proof's short and long value */
 } sim_dist;
 
 /* z of the standard normal's 99th percentile. */
