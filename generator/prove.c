@@ -9,6 +9,7 @@
 #include "base/fmt.h"
 #include "base/util.h"
 #include "proof.h"
+#include "wire.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -77,11 +78,26 @@ static void proof_json(buf *out, const bp_board *b, const sim_prove_opts *o, con
     buf_puts(out, "}\n");
 }
 
+/* The bytes of board b (with a trace; NULL: of result r) as the WebAssembly
+ * module reads (returns) them, sim-core/WIRE.md. */
+static void write_wire(const sim_board *b, const sim_limits *lim, const sim_result *r)
+{
+    size_t n = b ? sim_wire_encode(b, lim, true, NULL, 0) : sim_wire_result_encode(r, NULL, 0);
+    uint8_t *bytes = xmalloc(n);
+    if (b)
+        sim_wire_encode(b, lim, true, bytes, n);
+    else
+        sim_wire_result_encode(r, bytes, n);
+    fwrite(bytes, 1, n, stdout);
+    free(bytes);
+}
+
 int prove_main(int argc, char **argv)
 {
     const char *path = NULL, *catalog_path = "content/catalog.yaml", *claim = NULL;
     sim_prove_opts o = {0, false, 3, 2, 0, false};
     bool jobs_given = false, faults_given = false;
+    int wire = 0; /* 1: --wire, 2: --wire-result */
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         if (a[0] != '-') {
@@ -92,6 +108,12 @@ int prove_main(int argc, char **argv)
         }
         if (strcmp(a, "--brute-force") == 0) { /* make bench: the enumeration without pruning */
             o.brute = true;
+            continue;
+        }
+        /* tests/run-wasm.sh: the proof's board as the WebAssembly module
+         * reads it, and the counterexample's run as it returns it */
+        if (strcmp(a, "--wire") == 0 || strcmp(a, "--wire-result") == 0) {
+            wire = a[6] ? 2 : 1;
             continue;
         }
         if (strcmp(a, "--jobs") && strcmp(a, "--faults") && strcmp(a, "--never") &&
@@ -146,6 +168,10 @@ int prove_main(int argc, char **argv)
         }
         o.measure = (sim_measure)m;
         sim_board pb = sim_prove_board(&b->sim, o.jobs);
+        if (wire == 1) {
+            write_wire(&pb, &lim, NULL);
+            goto done;
+        }
         sim_proof p;
         char msg[512];
         struct timespec t0, t1;
@@ -155,6 +181,22 @@ int prove_main(int argc, char **argv)
             goto done;
         }
         clock_gettime(CLOCK_MONOTONIC, &t1);
+        if (wire == 2) {
+            sim_result r;
+            if (!p.found)
+                diag_error(&d, path, b->traffic_pos.line, b->traffic_pos.col,
+                           "the proof found no run to write (--wire-result replays a "
+                           "counterexample or witness)");
+            else if (sim_run_choices(&pb, &lim, true, p.choices, p.n_choices, &r, msg,
+                                     sizeof msg) != 0)
+                diag_error(&d, path, b->traffic_pos.line, b->traffic_pos.col, "%s", msg);
+            else
+                write_wire(NULL, NULL, &r);
+            if (p.found)
+                sim_result_free(&r);
+            sim_proof_free(&p);
+            goto done;
+        }
         double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
         buf out;
         buf_init(&out);

@@ -318,17 +318,11 @@ static inline uint32_t msg_of(const sim_hop *h, uint32_t c)
 /* Copy c's try at its hop: who draws for it. */
 uint64_t copy_who(const sim_hop *h, uint32_t c, uint32_t try_no);
 
-/* The list a proof's run takes its choices from, or NULL. The WebAssembly
- * module runs no proofs (SIM_NO_PROOFS): there it is NULL at compile time,
- * so the module holds none of the list's code. */
+/* The list a proof's run takes its choices from, or NULL (a sampled run;
+ * the WebAssembly module replays a proof's run with it too). */
 static inline sim_choices *model_drive(const sim_model *m)
 {
-#ifdef SIM_NO_PROOFS
-    (void)m;
-    return NULL;
-#else
     return m->drive;
-#endif
 }
 
 /* The model's random choices, each here, so that a proof can take them

@@ -420,34 +420,20 @@ void sim_proof_free(sim_proof *p)
 int sim_replay(const sim_board *b, const sim_limits *lim, const uint8_t *choices, size_t n_choices,
                sim_trace_entry **trace, size_t *n_trace, double *measures, char *msg, size_t n)
 {
-    sim_limits def = sim_limits_default();
-    if (!lim)
-        lim = &def;
-    sim_model *m = driven_model(b, lim, msg, n);
-    if (!m)
+    sim_result r;
+    sim_board one = *b; /* one run, as a proof makes it */
+    one.replications = 1;
+    one.until = 0;
+    if (sim_run_choices(&one, lim, trace != NULL, choices, n_choices, &r, msg, n) != 0)
         return -1;
-    sim_choices ch = {0};
-    m->drive = &ch;
-    choice_begin(&ch, choices, n_choices);
-    sim_trace_buf tb = {NULL, 0, 0, lim->max_trace, false};
-    sim_counts c;
-    int rc = sim_model_run(m, lim, 0, trace ? &tb : NULL, &c, msg, n);
-    if (rc == 0 && ch.oom) {
-        snprintf(msg, n, "not enough memory to simulate the board");
-        rc = -1;
-    }
-    if (rc == 0 && measures) {
-        double cost = sim_monthly_cost(b);
+    if (measures)
         for (int k = 0; k < SIM_M_COUNT; k++)
-            measures[k] = sim_measure_value(&c, (sim_measure)k, cost);
+            measures[k] = r.m[k].mean;
+    if (trace) {
+        *trace = r.trace;
+        *n_trace = r.n_trace;
+        r.trace = NULL;
     }
-    if (rc == 0 && trace) {
-        *trace = tb.v;
-        *n_trace = tb.n;
-        tb.v = NULL;
-    }
-    free(tb.v);
-    choice_free(&ch);
-    sim_model_free(m);
-    return rc;
+    sim_result_free(&r);
+    return 0;
 }

@@ -67,11 +67,18 @@ void sim_proof_free(sim_proof *p);
 int sim_prove_estimate(const sim_board *b, const sim_limits *lim, const sim_prove_opts *o,
                        int64_t *runs, int64_t *events, char *msg, size_t n);
 
+/* sim_run, with the board's random choices taken from choices[0..n_choices)
+ * (each replication the same list) instead of random numbers: a proof's
+ * run again, event for event; with choices NULL, sim_run itself. The
+ * WebAssembly module replays a counterexample with it (bp_run). */
+int sim_run_choices(const sim_board *b, const sim_limits *lim, bool want_trace,
+                    const uint8_t *choices, size_t n_choices, sim_result *out, char *msg, size_t n);
+
 /* Run board b (as sim_prove_board made it) once, with its random choices
  * taken from choices[0..n_choices) instead of random numbers: a proof's
- * counterexample, event for event. trace (NULL: none) gets its events,
- * *measures (NULL: none) each measure's value. Returns 0, or -1 with a
- * sentence in msg. */
+ * counterexample, event for event (sim_run_choices). trace (NULL: none)
+ * gets its events, *measures (NULL: none) each measure's value. Returns 0,
+ * or -1 with a sentence in msg. */
 int sim_replay(const sim_board *b, const sim_limits *lim, const uint8_t *choices, size_t n_choices,
                sim_trace_entry **trace, size_t *n_trace, double *measures, char *msg, size_t n);
 

@@ -1,6 +1,8 @@
 /* run.c — sim_run: check the board, run its replications on one reused
  * model (replication r on its key, rng_stream_key; with until, as many as
  * the goal measures' precision needs), and fold them into the result. */
+#include "model.h"
+#include "proof.h"
 #include "rng.h"
 #include "sim_internal.h"
 
@@ -40,6 +42,12 @@ static bool summarize(const sim_board *b, const double *vals, int reps, sim_stat
 int sim_run(const sim_board *b, const sim_limits *lim, bool want_trace, sim_result *out, char *msg,
             size_t n)
 {
+    return sim_run_choices(b, lim, want_trace, NULL, 0, out, msg, n);
+}
+
+int sim_run_choices(const sim_board *b, const sim_limits *lim, bool want_trace,
+                    const uint8_t *choices, size_t n_choices, sim_result *out, char *msg, size_t n)
+{
     memset(out, 0, sizeof *out);
     if (msg && n)
         msg[0] = '\0';
@@ -58,6 +66,9 @@ int sim_run(const sim_board *b, const sim_limits *lim, bool want_trace, sim_resu
     if (cap > lim->max_replications) /* reps is not (sim_board_check) */
         cap = lim->max_replications;
     sim_model *m = sim_model_new(b, &t);
+    sim_choices ch = {0};
+    if (m && choices)
+        m->drive = &ch;
     double *vals = malloc((size_t)cap * SIM_M_COUNT * sizeof *vals);
     sim_trace_buf trace = {NULL, 0, 0, lim->max_trace, false};
     int rc = -1;
@@ -86,12 +97,17 @@ int sim_run(const sim_board *b, const sim_limits *lim, bool want_trace, sim_resu
         bool board_bound = budget < run_lim.max_events;
         if (board_bound)
             run_lim.max_events = budget;
+        choice_begin(&ch, choices, n_choices);
         if (sim_model_run(m, &run_lim, rng_stream_key(b->seed, (uint64_t)r), tb, &c, msg, n) != 0) {
             if (board_bound && strstr(msg, "events in one run"))
                 snprintf(msg, n,
                          "the board needs more than %lld events across its %d runs; lower "
                          "jobs, tries or replications",
                          (long long)lim->max_board_events, cap);
+            goto done;
+        }
+        if (ch.oom) {
+            snprintf(msg, n, "not enough memory to simulate the board");
             goto done;
         }
         budget -= c.events;
@@ -117,6 +133,7 @@ int sim_run(const sim_board *b, const sim_limits *lim, bool want_trace, sim_resu
 done:
     free(trace.v);
     free(vals);
+    choice_free(&ch);
     sim_model_free(m);
     return rc;
 }

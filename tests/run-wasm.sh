@@ -5,7 +5,9 @@
 # point: the release build writes each board's wire bytes, its binary
 # results and its JSON; tests/wasm/compare.js runs the wire bytes in the
 # module with generator/web/bp-sim.js and compares (see there for what else it
-# checks). The sanitizer build's wire bytes must equal the release build's,
+# checks). And every content proof's shortest counterexample, replayed in
+# the module from its choices (boardpress prove --wire, --wire-result).
+# The sanitizer build's wire bytes must equal the release build's,
 # and the native results must be the pinned ones (tests/wasm/pins.tsv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,6 +46,19 @@ while IFS=$'\t' read -r -a v; do
   cmp -s "$tmp/$n.wire" "$tmp/$n.asan" || { echo "run-wasm: ${v[0]}: release and sanitizer builds write different wire bytes"; exit 1; }
   n=$((n + 1))
 done <"$tmp/variants.tsv"
+# each proof of the site that finds a run (a counterexample or a witness):
+# its board, its run's results and its JSON, for the module to replay
+r=0
+for f in content/boards/*.yaml; do
+  grep -q '^expect: {\(never\|sometimes\):' "$f" || continue
+  "$NATIVE" prove "$f" --catalog content/catalog.yaml >"$tmp/$r.pjson"
+  grep -q '"choices"' "$tmp/$r.pjson" || continue
+  "$NATIVE" prove "$f" --catalog content/catalog.yaml --wire >"$tmp/$r.pwire"
+  "$NATIVE" prove "$f" --catalog content/catalog.yaml --wire-result >"$tmp/$r.pres"
+  basename "$f" .yaml >>"$tmp/replays.tsv"
+  r=$((r + 1))
+done
+[ "$r" -ge 3 ] || { echo "run-wasm: only $r proofs with a counterexample to replay"; exit 1; }
 # the native results themselves, pinned: a change to how the simulator
 # computes must change no bit of them (tests/wasm/pins.py; REGEN=1 rewrites)
 /usr/bin/python3 tests/wasm/pins.py "$tmp" ${REGEN:+--write}

@@ -136,35 +136,22 @@ void *realloc(void *p, size_t n)
 
 /* ------------------------------------------------------------------ memory and strings */
 
+/* With bulk memory (-mbulk-memory) the compiler makes each of these one
+ * instruction (memory.copy, which allows overlap, and memory.fill), at
+ * every call it can see and here for the rest. */
 void *memcpy(void *restrict dst, const void *restrict src, size_t n)
 {
-    unsigned char *d = dst;
-    const unsigned char *s = src;
-    while (n--)
-        *d++ = *s++;
-    return dst;
+    return __builtin_memcpy(dst, src, n);
 }
 
 void *memmove(void *dst, const void *src, size_t n)
 {
-    unsigned char *d = dst;
-    const unsigned char *s = src;
-    if (d < s) {
-        while (n--)
-            *d++ = *s++;
-    } else {
-        while (n--)
-            d[n] = s[n];
-    }
-    return dst;
+    return __builtin_memmove(dst, src, n);
 }
 
 void *memset(void *dst, int c, size_t n)
 {
-    unsigned char *d = dst;
-    while (n--)
-        *d++ = (unsigned char)c;
-    return dst;
+    return __builtin_memset(dst, c, n);
 }
 
 int memcmp(const void *a, const void *b, size_t n)

@@ -4,6 +4,7 @@
  * Unlike sim-core itself, the module keeps state between calls: the last
  * result and the last error, owned here until the next run. */
 #include "heap.h"
+#include "proof.h"
 #include "wire.h"
 
 #include <stdio.h>
@@ -42,11 +43,15 @@ static uint8_t *fail(int code)
     return NULL;
 }
 
-/* Run the board encoded in wire[0..len). Returns the results encoding
- * (bp_result_len bytes; valid until the next bp_run), or 0 with
- * bp_error_code and bp_error set. The caller keeps and frees wire. */
-EXPORT(bp_run) uint8_t *bp_run(const uint8_t *wire, size_t len);
-uint8_t *bp_run(const uint8_t *wire, size_t len)
+/* Run the board encoded in wire[0..len): sampled, or with choices (n_choices
+ * of them, one byte each) its random choices taken from that list instead
+ * (sim_run_choices): a proof's counterexample again, event for event.
+ * Returns the results encoding (bp_result_len bytes; valid until the next
+ * bp_run), or 0 with bp_error_code and bp_error set. The caller keeps and
+ * frees wire and choices; a caller that passes two arguments samples. */
+EXPORT(bp_run) uint8_t *bp_run(const uint8_t *wire, size_t len, const uint8_t *choices,
+                               size_t n_choices);
+uint8_t *bp_run(const uint8_t *wire, size_t len, const uint8_t *choices, size_t n_choices)
 {
     free(result);
     result = NULL;
@@ -60,7 +65,8 @@ uint8_t *bp_run(const uint8_t *wire, size_t len)
     int code = BP_OK;
     if (sim_board_check(&req.board, &req.limits, error, sizeof error, NULL) != -1)
         code = BP_BAD_BOARD;
-    else if (sim_run(&req.board, &req.limits, req.want_trace, &r, error, sizeof error) != 0)
+    else if (sim_run_choices(&req.board, &req.limits, req.want_trace, choices, n_choices, &r, error,
+                             sizeof error) != 0)
         code = BP_RUN_FAILED;
     sim_wire_request_free(&req);
     if (code != BP_OK)

@@ -12,13 +12,18 @@
  * say what the JSON says; a second run of a board needs no more memory and
  * frees what it took. Also: the module has no imports and fits in 20 KB
  * gzipped, hostile bytes are refused with the right error, and the
- * comparison itself notices a one-ulp difference. Exit 1 on any failure. */
+ * comparison itself notices a one-ulp difference. And each proof's
+ * counterexample in replays.tsv (board R.pwire, R.pres, R.pjson from
+ * `boardpress prove --wire`, `--wire-result` and its JSON): the module
+ * given the choices (bp-replay.js) returns the native results bytes, whose
+ * events are the JSON's. Exit 1 on any failure. */
 'use strict';
 
 const fs = require('fs');
 const path = require('path');
 const zlib = require('zlib');
 const BpSim = require(path.join(__dirname, '..', '..', 'generator', 'web', 'bp-sim.js'));
+const BpReplay = require(path.join(__dirname, '..', '..', 'generator', 'web', 'bp-replay.js'));
 
 const MAX_GZIP = 20000; /* bytes: the issue's "at most 20 KB gzipped" */
 const EXPORTS = ['memory', 'bp_alloc', 'bp_free', 'bp_run', 'bp_result_len', 'bp_error',
@@ -193,6 +198,50 @@ async function main() {
     if (want.trace.length) traces++;
   });
 
+  /* Proofs' counterexamples, replayed from their choices. */
+  const replays = fs.existsSync(path.join(dir, 'replays.tsv'))
+    ? fs.readFileSync(path.join(dir, 'replays.tsv'), 'utf8').trim().split('\n') : [];
+  let replayed = 0;
+  replays.forEach((name, n) => {
+    const wire = fs.readFileSync(path.join(dir, n + '.pwire'));
+    const native = fs.readFileSync(path.join(dir, n + '.pres'));
+    const json = JSON.parse(fs.readFileSync(path.join(dir, n + '.pjson'), 'utf8'));
+    const cx = json.counterexample || json.witness;
+    const choices = Uint8Array.from(cx.choices, Number);
+    let raw;
+    try {
+      raw = BpReplay.run(sim, wire, choices);
+    } catch (e) {
+      fail('replay ' + name + ': the module failed: ' + e.message);
+      return;
+    }
+    const heap = sim.heapInUse();
+    if (Buffer.compare(Buffer.from(BpReplay.run(sim, wire, choices)), Buffer.from(raw)) !== 0 ||
+        sim.heapInUse() !== heap)
+      fail('replay ' + name + ': a second replay differs or holds more memory');
+    const want = BpSim.decodeResult(native), got = BpSim.decodeResult(raw);
+    const diff = differences(want, got);
+    if (diff.length) fail('replay ' + name + ': ' + diff.slice(0, 5).join('; '));
+    else if (Buffer.compare(Buffer.from(raw), native) !== 0)
+      fail('replay ' + name + ': the results bytes differ where no decoded value does');
+    if (got.trace.length !== cx.events.length)
+      fail('replay ' + name + ': ' + got.trace.length + ' events, the proof ' + cx.events.length);
+    else
+      got.trace.forEach((e, i) => {
+        const j = cx.events[i];
+        if (e.kind !== j.kind || e.job !== j.job || Math.abs(e.t_us / 1e6 - j.t_s) > 1e-6)
+          fail('replay ' + name + ' event ' + i + ': ' + JSON.stringify(e) + ' vs ' + JSON.stringify(j));
+      });
+    if (got.measures[json.measure].mean !== cx.value)
+      fail('replay ' + name + ': ' + json.measure + ' ' + got.measures[json.measure].mean +
+        ', the proof ' + cx.value);
+    /* the same choices sampled are another run: the list is what decides */
+    const sampled = BpSim.decodeResult(sim.simulateRaw(wire));
+    if (!differences(want, sampled).length)
+      fail('replay ' + name + ': the sampled run is the counterexample too (the test proves nothing)');
+    if (!choices.length) fail('replay ' + name + ': no choices');
+    replayed++;
+  });
   /* The comparison can fail: one ulp in one measure, one flipped verdict
    * (the results header is 32 bytes, WIRE.md). */
   const native = fs.readFileSync(path.join(dir, '0.res'));
@@ -237,7 +286,8 @@ async function main() {
   if (sim.heapInUse() !== 0) fail('after a failed run the module holds ' + sim.heapInUse() + ' bytes');
 
   const summary = Object.keys(kinds).sort().map((k) => kinds[k] + ' ' + k).join(', ');
-  console.log('wasm: ' + lines.length + ' runs (' + summary + '; ' + traces + ' with a trace) ' +
+  console.log('wasm: ' + lines.length + ' runs (' + summary + '; ' + traces + ' with a trace) and ' +
+    replayed + ' counterexamples replayed ' +
     (failures ? 'compared' : 'give the native bits') + ' in ' + path.basename(wasmPath) + ' (' +
     bytes.length + ' bytes, ' + gz + ' gzipped, ' + imports.length + ' imports, instantiated in ' +
     instantiateMs.toFixed(1) + ' ms)');
