@@ -124,4 +124,30 @@ for look in "" -narrow -dark -narrow-dark; do
   [ -s "$site/public/page/after-counterexample$look.svg" ] || fail "no counterexample drawing after-counterexample$look.svg: $(ls "$site/public/page")"
 done
 grep -q 'has 1 fault, and no run with fewer has one: a crash of the' "$html" || fail "the counterexample does not name its crash: $(grep -o 'bp-counterexample.*' "$html" | head -c 400)"
+# the figure replays in the reader's browser: the module, given the page's
+# board bytes and choices (bp-replay.js), gives the proof's own events
+for f in simcore.wasm bp-sim.js bp-replay.js; do
+  [ -s "$site/public/static/$f" ] || fail "a site with a counterexample has no static/$f"
+done
+grep -q '<script src="../static/bp-replay.js" defer></script>' "$html" || fail "the page does not load bp-replay.js"
+"$BP" prove "$tmp/after.yaml" --catalog "$site/content/catalog.yaml" >"$tmp/after.json"
+node - "$root" "$site/public" "$html" "$tmp/after.json" <<'JS' || fail "the page's replay does not give the proof's events"
+const fs = require('fs'), [root, pub, html, json] = process.argv.slice(2);
+const BpSim = require(root + '/generator/web/bp-sim.js');
+const BpReplay = require(root + '/generator/web/bp-replay.js');
+const page = fs.readFileSync(html, 'utf8');
+const at = (k) => page.match(new RegExp('class="[^"]*bp-counterexample"[^>]*data-' + k + '="([^"]*)"'))[1];
+const wire = Buffer.from(at('wire'), 'base64'), choices = Uint8Array.from(at('choices'), Number);
+const want = JSON.parse(fs.readFileSync(json, 'utf8')).witness;
+if (at('choices') !== want.choices) throw new Error('choices ' + at('choices') + ' vs ' + want.choices);
+BpSim.load(fs.readFileSync(pub + '/static/simcore.wasm')).then((sim) => {
+  const got = BpSim.decodeResult(BpReplay.run(sim, wire, choices)).trace;
+  if (got.length !== want.events.length) throw new Error(got.length + ' events vs ' + want.events.length);
+  got.forEach((e, i) => {
+    const w = want.events[i];
+    if (e.kind !== w.kind || e.job !== w.job || Math.abs(e.t_us / 1e6 - w.t_s) > 1e-6)
+      throw new Error('event ' + i + ': ' + JSON.stringify(e) + ' vs ' + JSON.stringify(w));
+  });
+}).catch((e) => { console.log(e.message); process.exit(1); });
+JS
 echo "prove: ok"

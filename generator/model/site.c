@@ -312,6 +312,12 @@ bool site_live(const site *s)
     for (size_t i = 0; i < s->n_levels; i++)
         if (s->levels[i]->loaded && s->levels[i]->level->live)
             return true;
+    /* a sometimes-claim's counterexample is replayed in the module
+     * (generator/web/bp-replay.js) */
+    for (size_t i = 0; i < s->n_boards; i++)
+        if (s->boards[i]->board && s->boards[i]->board->claim.present &&
+            s->boards[i]->board->claim.sometimes)
+            return true;
     return false;
 }
 

@@ -459,8 +459,9 @@ void site_init(site *s, const site_options *o);
 void site_free(site *s);
 
 /* True when a level that loaded re-simulates in the reader's browser (a
- * slider or a sandbox): the site then gets the simulator module and its
- * scripts in static/ (assets.h). */
+ * slider or a sandbox), or a board claims 'sometimes' (its counterexample
+ * replays there): the site then gets the simulator module and its scripts
+ * in static/ (assets.h). */
 bool site_live(const site *s);
 
 /* The board, level or chart of a content-relative file, whether or not it

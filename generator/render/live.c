@@ -21,7 +21,7 @@
 
 /* ------------------------------------------------------------ helpers */
 
-static void put_base64(buf *out, const uint8_t *p, size_t n)
+void put_base64(buf *out, const uint8_t *p, size_t n)
 {
     static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     for (size_t i = 0; i < n; i += 3) {

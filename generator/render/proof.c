@@ -4,7 +4,7 @@
 #include "render/render_internal.h"
 #include "draw/figures.h"
 #include "run/simulate.h"
-
+#include "wire.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -186,13 +186,25 @@ sboard *proof_board(page_ctx *pc, const ph_at *a, word *w, size_t n, const char 
     return b;
 }
 
+/* The proof of {{ DIRECTIVE ID }}'s board, and the board in *bb; NULL
+ * after reporting (proof_board). */
+static const sim_proof *proof_of(page_ctx *pc, const ph_at *a, word *w, size_t n,
+                                 const char *directive, sboard **sb, const bp_board **bb)
+{
+    *sb = proof_board(pc, a, w, n, directive);
+    if (!*sb)
+        return NULL;
+    *bb = (*sb)->board;
+    return &(*sb)->proof;
+}
+
 int expand_proof(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
 {
-    sboard *b = proof_board(pc, a, w, n, "proof");
-    if (!b)
+    sboard *b;
+    const bp_board *bb;
+    const sim_proof *p = proof_of(pc, a, w, n, "proof", &b, &bb);
+    if (!p)
         return -1;
-    const bp_board *bb = b->board;
-    const sim_proof *p = &b->proof;
     buf t;
     buf_init(&t);
     buf_puts(&t, "Proved: in every one of the ");
@@ -210,16 +222,44 @@ int expand_proof(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
     return 0;
 }
 
+/* What the page's replay of the counterexample needs (bp-replay.js): the
+ * proof's board as the module reads it, with a trace (data-wire, base64),
+ * the run's choices (data-choices, a digit each), the parts' labels by
+ * index (data-parts, '|' between) and the traffic's noun. */
+static void replay_data(buf *out, const page_ctx *pc, const sboard *b, const sim_proof *p)
+{
+    const bp_board *bb = b->board;
+    sim_board pb = sim_prove_board(&bb->sim, p->jobs);
+    size_t len = sim_wire_encode(&pb, &pc->s->lim, true, NULL, 0);
+    uint8_t *bytes = xmalloc(len);
+    sim_wire_encode(&pb, &pc->s->lim, true, bytes, len);
+    buf_puts(out, " data-wire=\"");
+    put_base64(out, bytes, len);
+    free(bytes);
+    buf_puts(out, "\" data-choices=\"");
+    for (size_t i = 0; i < p->n_choices; i++)
+        buf_putc(out, (char)('0' + p->choices[i]));
+    buf_puts(out, "\" data-parts=\"");
+    for (size_t i = 0; i < bb->sim.n_parts; i++) {
+        if (i)
+            buf_putc(out, '|');
+        buf_html_s(out, bb->parts[i].label ? bb->parts[i].label : bb->sim.parts[i].id);
+    }
+    buf_puts(out, "\" data-noun=\"");
+    buf_html_s(out, board_noun(bb, false));
+    buf_putc(out, '"');
+}
+
 /* {{ counterexample ID }}: the shortest run of a sometimes-claim's proof
  * drawn as a timeline, with what happens in it and why it is the
  * shortest. */
 int expand_counterexample(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
 {
-    sboard *b = proof_board(pc, a, w, n, "counterexample");
-    if (!b)
+    sboard *b;
+    const bp_board *bb;
+    const sim_proof *p = proof_of(pc, a, w, n, "counterexample", &b, &bb);
+    if (!p)
         return -1;
-    const bp_board *bb = b->board;
-    const sim_proof *p = &b->proof;
     if (figure_counterexample(pc->s, b, pc->page->path, a->line, a->col) != 0)
         return -1;
     char *stem = xasprintf("%s-counterexample", bb->id);
@@ -249,13 +289,18 @@ int expand_counterexample(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *
         free(base);
         buf_printf(out, "\" data-board=\"");
         buf_html_s(out, bb->id);
-        buf_printf(out, "\" data-faults=\"%d\">", p->cx_faults);
+        buf_printf(out, "\" data-faults=\"%d\"", p->cx_faults);
+        replay_data(out, pc, b, p);
+        buf_putc(out, '>');
         buf_put(out, pic.data, pic.len);
         buf_puts(out, "<figcaption>");
         buf_html_s(out, bb->title);
         buf_puts(out, ": ");
         buf_html(out, t.data, t.len);
         buf_puts(out, "</figcaption></figure>\n");
+        /* the replay under the figure (generator/web/bp-replay.js) */
+        buf_printf(out, "<script src=\"%sstatic/bp-replay.js\" defer></script>\n",
+                   pc->page->is_home ? "" : "../");
         buf_free(&t);
     }
     buf_free(&pic);

@@ -163,6 +163,8 @@ int expand_err_word(const ph_at *a, const word *w, const char *msg);
 int expand_err_unlisted(const ph_at *a, const word *w, const char *name, const char *what);
 /* Append base, or base-2, base-3... whichever id the page has not used. */
 void expand_unique_id(page_ctx *pc, buf *out, const char *base);
+/* p[0..n) in base64 (render/live.c), as the page scripts' atob reads it. */
+void put_base64(buf *out, const uint8_t *p, size_t n);
 /* Width and height from an SVG's root element, for <img> sizes. */
 void expand_svg_size(const char *svg, int *w, int *h);
 /* The board's figure, its four SVGs written into the page folder as
