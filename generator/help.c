@@ -23,6 +23,9 @@ static const doc_line board_key_docs[] = {
     {"id", "The board's name in placeholders (`{{ ID.duplicates }}`): lower-case letters, digits "
            "and `-`, unique in the site, and different from every level's id."},
     {"title", "What the diagram's caption and a compare's column say."},
+    {"short", "A few words (at most 24 characters) that tell the board from the others it is "
+              "compared with: a compare's switcher buttons and its phone table say them "
+              "(default: the title)."},
     {"seed", "The random stream the runs use (a whole number, default 1): the same board and "
              "seed always give the same numbers."},
     {"replications", "How many independent runs are averaged (default 1); a goal passes only if "
@@ -125,6 +128,9 @@ static const doc_line traffic_key_docs[] = {
     {"noun", "What the pages call one unit of this traffic, in one word (`transfer`, `order`, "
              "`reading`; the plural adds an s): timelines, drawings and numbers say \"transfer "
              "2\", \"0 in 20,000 transfers\"."},
+    {"verb", "What a handler's effect does to one unit, one word in the past tense "
+             "(`saved`, `applied`): timelines say \"order 2 saved\", \"order 2 saved "
+             "twice\"."},
 };
 
 static const doc_line kind_docs[] = {
@@ -455,6 +461,7 @@ static void traffic(buf *b, const bp_catalog *cat)
             buf_printf(b, " | %s",
                        v                               ? v->text
                        : strcmp(keys[i], "noun") == 0 ? "from `op`: payment, or update for set"
+                       : strcmp(keys[i], "verb") == 0 ? "from `op`: charged, or written for set"
                                                        : "required");
         }
         buf_puts(b, " |\n");

@@ -12,6 +12,8 @@ on:
     "none allowed" says what it means), and "for forever";
   - a measure that counts more than its name says ("501.4 charged twice"
     counts payments charged two or more times);
+  - a thing other than a payment "charged" ("order 2 charged": the
+    operation's verb, not the board's traffic.verb);
   - the outbox crash settings in bookkeeping words ("crashes after 0.5% of
     commits");
   - one event named two ways in one place: a lost answer to the same
@@ -31,6 +33,10 @@ JOB = re.compile(r"\bjobs?\b", re.I)
 GOAL_NONE = re.compile(r"\bgoals?(\s+of|\s+is|:)?\s+none\b(?!\s+allowed)", re.I)
 FOREVER = re.compile(r"\bfor\s+forever\b", re.I)
 COUNT_TWICE = re.compile(r"(^|[·:(]\s*)[\d.,]+\s+charged twice\b|^charged twice$", re.I)
+# only a payment is charged: an order is saved, a transfer applied (the
+# board's traffic.verb), "order 2 charged" is the operation's word leaking
+CHARGED = re.compile(r"\b(orders?|transfers?|readings?|updates?|events?)\b[^.;·]{0,24}?"
+                     r"\bcharged\b", re.I)
 CRASH_OF = re.compile(r"\bcrash(es)?\s+(after|before)\s+[\d.,]+\s*%\s+of\s+(effects|commits)\b",
                       re.I)
 # a lost answer, numbered: "ack of payment 2 lost", "confirm 2 lost",
@@ -47,6 +53,8 @@ RULES = (
     (FOREVER, "“{m}” in “{text}”: say “forever” alone"),
     (COUNT_TWICE, "“{text}”: the count is of payments charged two or more times; call it "
      "“charged more than once”"),
+    (CHARGED, "“{m}” in “{text}”: only a payment is charged; say what happens to it in the "
+     "board's words (traffic.verb: saved, applied)"),
     (CRASH_OF, "“{m}”: say where the crash falls (“crashes after the commit”) in the "
      "prose's words"),
 )

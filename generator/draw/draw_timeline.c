@@ -204,7 +204,7 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
         }
     }
     bool *consumed = xcalloc(n, sizeof *consumed);
-    const char *verb = b->sim.traffic.op == SIM_OP_SET ? "written" : "charged";
+    const char *verb = board_verb(b);
     const char *noun = board_noun(b, false);
     for (size_t i = 0; i < n; i++) {
         if (consumed[i])
@@ -726,8 +726,10 @@ static void S_alt(const bp_board *b, const dtimeline_layout *l, buf *alt)
     }
     if (any)
         buf_putc(alt, '.');
-    const char *verb = b->sim.traffic.op == SIM_OP_SET ? "writes" : "charges";
-    buf_printf(alt, " %lld %s applied, %lld of them duplicates.", (long long)effects, verb,
+    const char *nouns = board_noun(b, true);
+    buf_printf(alt, " %c%s %s %lld %s in all, %lld of them duplicates.",
+               nouns[0] >= 'a' && nouns[0] <= 'z' ? nouns[0] - 'a' + 'A' : nouns[0], nouns + 1,
+               board_verb(b), (long long)effects, effects == 1 ? "time" : "times",
                (long long)dups);
 }
 

@@ -350,6 +350,12 @@ static void load_traffic(bp_board *b, const char *path, const ynode *tn, const b
                        b->noun);
         b->nouns = xasprintf("%ss", b->noun);
     }
+    if ((v = ymap_get(tn, "verb")) && yread_text(path, v, "verb", &b->verb, d) == 0 &&
+        (strpbrk(b->verb, " \t") || strlen(b->verb) > 24))
+        diag_error(d, YPATH(path, v), v->line, v->col,
+                   "traffic verb '%s' is one word in the past tense for what a handler does to "
+                   "one unit of traffic, such as 'saved' or 'applied'",
+                   b->verb);
     if ((v = ymap_get(tn, "arrivals"))) {
         const char *names[] = {sim_arrivals_name(SIM_ARRIVALS_POISSON),
                                sim_arrivals_name(SIM_ARRIVALS_EVEN)};
@@ -568,6 +574,13 @@ bp_board *board_from_tree(const char *path, const ynode *root, const bp_catalog 
         ymissing(path, root, "title", "a board", d);
     else
         yread_text(path, v, "title", &b->title, d);
+    if ((v = ymap_get(root, "short")) && yread_text(path, v, "short", &b->short_name, d) == 0 &&
+        strlen(b->short_name) > BOARD_SHORT_MAX)
+        diag_error(d, YPATH(path, v), v->line, v->col,
+                   "short is %zu characters, at most %d fit beside the others in a phone's "
+                   "compare table; a few words that tell this board from those it is compared "
+                   "with will do (the title says the rest)",
+                   strlen(b->short_name), BOARD_SHORT_MAX);
     int64_t x;
     if ((v = ymap_get(root, "seed")) && yread_int(path, v, "seed", 0, INT64_MAX, &x, d) == 0)
         b->sim.seed = (uint64_t)x;

@@ -17,6 +17,8 @@
 /* Jobs times replications: the work one board may ask the simulator for
  * (about 15 s at 9 million events a second on one core). */
 #define BOARD_MAX_JOB_RUNS 20000000
+/* The longest short name (bytes): four of them side by side fit a phone. */
+#define BOARD_SHORT_MAX 24
 
 /* ------------------------------------------------------------ loading */
 

@@ -47,10 +47,11 @@ _Static_assert(sizeof traffic_fields / sizeof traffic_fields[0] ==
                "schema.h: the traffic settings' orders are 0, 1, 2, ... without a gap");
 
 /* The keys of a board file and of its traffic (board.h). */
-static const char *const board_keys[] = {"id",    "title",   "seed",  "replications", "parts",
-                                         "links", "traffic", "goals", "expect"};
-static const char *const traffic_keys[] = {"from",     "jobs",         "over",   "op",
-                                           "arrivals", "repeat_share", "poison", "noun"};
+static const char *const board_keys[] = {"id",    "title",   "short", "seed",   "replications",
+                                         "parts", "links",   "traffic", "goals", "expect"};
+static const char *const traffic_keys[] = {"from",     "jobs",         "over",  "op",
+                                           "arrivals", "repeat_share", "poison", "noun",
+                                           "verb"};
 
 const char *const *board_top_keys(size_t *n)
 {

@@ -28,8 +28,10 @@ void board_free(bp_board *b)
     free(b->path);
     free(b->id);
     free(b->title);
+    free(b->short_name);
     free(b->noun);
     free(b->nouns);
+    free(b->verb);
     free(b);
 }
 
@@ -40,6 +42,13 @@ const char *board_noun(const bp_board *b, bool plural)
     if (b && b->sim.traffic.op == SIM_OP_SET)
         return plural ? "updates" : "update";
     return plural ? "payments" : "payment";
+}
+
+const char *board_verb(const bp_board *b)
+{
+    if (b && b->verb)
+        return b->verb;
+    return b && b->sim.traffic.op == SIM_OP_SET ? "written" : "charged";
 }
 
 int board_part_index(const bp_board *b, const char *id)

@@ -61,8 +61,12 @@ typedef struct bp_board {
     char *path; /* the file it came from (as given) */
     char *id;
     char *title;
+    char *short_name;       /* short: a few words for a compare's switcher and phone table;
+                               NULL: the title */
     char *noun, *nouns;     /* traffic.noun and its plural: what one unit of traffic is to a
                                reader ("transfer"); NULL: from the operation */
+    char *verb;             /* traffic.verb: what a handler's effect does to one unit, past
+                               tense ("saved"); NULL: from the operation */
     sim_board sim;          /* ready to run; sim.parts/links owned here */
     bp_part_info *parts;    /* parallel to sim.parts */
     bp_fieldset *part_set;  /* parallel to sim.parts: fields the board gave */
@@ -131,6 +135,9 @@ int board_part_index(const bp_board *b, const char *id);
  * else "payment" for op: charge and "update" for op: set; plural adds an s
  * ("payments"). Never the simulator's "job". */
 const char *board_noun(const bp_board *b, bool plural);
+/* What a handler's effect does to one unit of b's traffic, in the past
+ * tense: traffic.verb, else "charged" (op: charge) or "written" (op: set). */
+const char *board_verb(const bp_board *b);
 void catalog_free(bp_catalog *c);
 /* A catalog value by section and field, or NULL. */
 const bp_catalog_value *catalog_find(const bp_catalog *c, const char *section, const char *field);

@@ -9,6 +9,7 @@
 #include "draw/figures.h"
 #include "load/fields.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,6 +131,67 @@ static int compare_rows_on(const ph_at *a, const word *w, size_t k, size_t n, sb
     return 0;
 }
 
+/* A board's name where room is short: its short words, else its title. */
+static const char *compare_short(const bp_board *b)
+{
+    return b->short_name ? b->short_name : b->title;
+}
+
+/* A board's title where there is room, its short name on a phone. */
+static void compare_name(buf *out, const bp_board *b)
+{
+    if (!b->short_name) {
+        buf_html_s(out, b->title);
+        return;
+    }
+    buf_puts(out, "<span class=\"bp-long\">");
+    buf_html_s(out, b->title);
+    buf_puts(out, "</span> <span class=\"bp-short\">");
+    buf_html_s(out, b->short_name);
+    buf_puts(out, "</span>");
+}
+
+/* One board's value of measure m as a compare cell shows it: the number
+ * (a rare count with its exact bound, as '| ci' writes it), a p99's note,
+ * Pass or Fail; tagged: the number names its board and measure. */
+static void compare_cell(buf *out, const sboard *b, sim_measure m, bool tagged)
+{
+    sim_rate rt;
+    bool rare = numbers_preferred_rate(b, m, &rt) == 0;
+    buf_puts(out, "<span class=\"bp-num\"");
+    if (tagged) { /* the one place a script or a test finds this board's value */
+        buf_puts(out, " data-board=\"");
+        buf_html_s(out, b->board->id);
+        buf_printf(out, "\" data-measure=\"%s\"", sim_measure_name(m));
+    }
+    buf_puts(out, rare ? " data-filter=\"ci\">" : ">");
+    buf v;
+    buf_init(&v);
+    if (rare)
+        numbers_ci(&v, b, m);
+    else
+        fmt_measure(&v, m, b->result.m[m].mean);
+    /* the bound in words, "(at most 0.15 at 95 %)", set lighter on a phone */
+    const char *bound = rare && v.len ? memmem(v.data, v.len, " (", 2) : NULL;
+    size_t head = bound ? (size_t)(bound - v.data) : v.len;
+    buf_html(out, v.data, head);
+    if (bound) {
+        buf_puts(out, " <span class=\"bp-bound\">");
+        buf_html(out, v.data + head + 1, v.len - head - 1);
+        buf_puts(out, "</span>");
+    }
+    buf_free(&v);
+    buf_puts(out, "</span>");
+    buf_init(&v);
+    numbers_p99_note(&v, b, m);
+    buf_html(out, v.data, v.len);
+    buf_free(&v);
+    if (b->result.goals[m].present)
+        buf_printf(out, " <span class=\"bp-%s\">%s</span>",
+                   b->result.goals[m].pass ? "pass" : "fail",
+                   b->result.goals[m].pass ? "Pass" : "Fail");
+}
+
 int expand_compare(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
 {
     /* the board ids, then `rows: [...]` when the page chooses the rows */
@@ -204,7 +266,7 @@ int expand_compare(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
                    i == 0 ? "true" : "false");
         buf_html_s(out, bs[i]->board->id);
         buf_puts(out, "\">");
-        buf_html_s(out, bs[i]->board->title);
+        compare_name(out, bs[i]->board);
         buf_puts(out, "</button>");
     }
     buf_puts(out, "</div></div>\n<div class=\"bp-compare-boards\">\n");
@@ -231,7 +293,7 @@ int expand_compare(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
         buf_puts(out, "<caption>Measured when this page was built.");
     if (paired) {
         buf_puts(out, " Under each value: its difference from ");
-        buf_html_s(out, bs[0]->board->title);
+        compare_name(out, bs[0]->board);
         buf_puts(out, ", run by run on the same random draws (± 95 %).");
     } else if (reps > 1 && same_reps) {
         buf_puts(out, " No run-by-run differences: ");
@@ -252,60 +314,69 @@ int expand_compare(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
     size_t nr = n_given ? (size_t)n_given : compare_rows(bs, nb, rows);
     if (n_given)
         memcpy(rows, given, sizeof given[0] * (size_t)n_given);
+    /* rows that read the same on every board: on a phone they are folded
+     * into one line under the table */
+    buf same;
+    buf_init(&same);
     for (size_t r = 0; r < nr; r++) {
         sim_measure m = rows[r];
-        buf_printf(out, "<tr data-measure=\"%s\"><th scope=\"row\">",
-                   sim_measure_name(m));
-        expand_put_label(out, pc->page, m);
-        buf_puts(out, "</th><td data-label=\"Goal\">");
+        buf cells[16];
+        for (size_t i = 0; i < nb; i++) {
+            buf_init(&cells[i]);
+            compare_cell(&cells[i], bs[i], m, false);
+        }
+        bool equal = true;
+        for (size_t i = 1; i < nb && equal; i++)
+            equal = cells[i].len == cells[0].len &&
+                    memcmp(cells[i].data, cells[0].data, cells[0].len) == 0 &&
+                    (!paired || (diffs[i][m].min == diffs[i][m].max && fabs(diffs[i][m].mean) < 1e-12));
+        buf goal;
+        buf_init(&goal);
         for (size_t i = 0; i < nb; i++) {
             const sim_goal *g = &bs[i]->board->sim.goals[m];
             if (g->has_max || g->has_min) {
-                buf g_text;
-                buf_init(&g_text);
-                expand_goal_text(&g_text, m, g);
-                buf_html(out, g_text.data, g_text.len);
-                buf_free(&g_text);
+                expand_goal_text(&goal, m, g);
                 break;
             }
         }
+        buf_printf(out, "<tr data-measure=\"%s\"%s><th scope=\"row\">", sim_measure_name(m),
+                   equal ? " class=\"bp-same\"" : "");
+        expand_put_label(out, pc->page, m);
+        buf_puts(out, "</th><td data-label=\"Goal\">");
+        buf_html(out, goal.data, goal.len);
         buf_puts(out, "</td>");
+        if (equal) {
+            buf_puts(&same, same.len ? "; <span class=\"bp-same-measure\">"
+                                     : " <span class=\"bp-same-measure\">");
+            expand_put_label(&same, pc->page, m);
+            buf_puts(&same, "</span>");
+            if (goal.len) {
+                buf_puts(&same, " (goal: ");
+                buf_html(&same, goal.data, goal.len);
+                buf_putc(&same, ')');
+            }
+            buf_puts(&same, ": ");
+            buf_put(&same, cells[0].data, cells[0].len);
+        }
+        buf_free(&goal);
         for (size_t i = 0; i < nb; i++) {
             const sboard *b = bs[i];
             buf_puts(out, "<td data-board=\"");
             buf_html_s(out, b->board->id);
             buf_puts(out, "\" data-label=\"");
             buf_html_s(out, b->board->title);
-            buf_printf(out, "\"><span class=\"bp-num\" data-board=\"");
-            buf_html_s(out, b->board->id);
-            /* a rare count: with its exact bound, as '| ci' writes it */
-            sim_rate rt;
-            bool rare = numbers_preferred_rate(b, m, &rt) == 0;
-            buf_printf(out, "\" data-measure=\"%s\"%s>", sim_measure_name(m),
-                       rare ? " data-filter=\"ci\"" : "");
-            buf v;
-            buf_init(&v);
-            if (rare)
-                numbers_ci(&v, b, m);
-            else
-                fmt_measure(&v, m, b->result.m[m].mean);
-            buf_html(out, v.data, v.len);
-            buf_free(&v);
-            buf_puts(out, "</span>");
-            buf_init(&v);
-            numbers_p99_note(&v, b, m);
-            buf_html(out, v.data, v.len);
-            buf_free(&v);
-            if (b->result.goals[m].present)
-                buf_printf(out, " <span class=\"bp-%s\">%s</span>",
-                           b->result.goals[m].pass ? "pass" : "fail",
-                           b->result.goals[m].pass ? "Pass" : "Fail");
+            buf_puts(out, "\" data-short=\"");
+            buf_html_s(out, compare_short(b->board));
+            buf_puts(out, "\">");
+            compare_cell(out, b, m, true);
+            buf_free(&cells[i]);
             if (paired && i > 0) {
                 buf_puts(out, "<br><span class=\"bp-diff\" data-board=\"");
                 buf_html_s(out, b->board->id);
                 buf_puts(out, "\" data-against=\"");
                 buf_html_s(out, bs[0]->board->id);
                 buf_printf(out, "\" data-measure=\"%s\">", sim_measure_name(m));
+                buf v;
                 buf_init(&v);
                 numbers_diff(&v, m, &diffs[i][m]);
                 buf_html(out, v.data, v.len);
@@ -316,7 +387,15 @@ int expand_compare(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
         }
         buf_puts(out, "</tr>\n");
     }
-    buf_puts(out, "</tbody></table></div>\n</section>\n");
+    buf_puts(out, "</tbody></table>\n");
+    if (same.len) {
+        buf_puts(out, "<p class=\"bp-compare-same\"><span class=\"bp-same-head\">The same on "
+                      "every board:</span>");
+        buf_put(out, same.data, same.len);
+        buf_puts(out, ".</p>\n");
+    }
+    buf_free(&same);
+    buf_puts(out, "</div>\n</section>\n");
     free(diffs);
     return 0;
 }

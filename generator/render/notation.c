@@ -36,7 +36,8 @@ static int form_of(const char *text, size_t len, bool diff)
 }
 
 /* The end of the block that holds body[at]: after its </p>, </li> or
- * </table> (and the </div> that wraps a table), whichever comes first. */
+ * </table> (and a compare's folded rows and the </div> that wraps a table),
+ * whichever comes first. */
 static size_t block_end(const buf *body, size_t at)
 {
     static const char *const ends[] = {"</p>", "</li>", "</table>"};
@@ -52,11 +53,33 @@ static size_t block_end(const buf *body, size_t at)
     if (!best)
         return body->len;
     size_t end = (size_t)(best - body->data) + best_len;
+    static const char same[] = "\n<p class=\"bp-compare-same\">";
+    if (best_len == strlen("</table>") &&
+        strncmp(body->data + end, same, strlen(same)) == 0) { /* a compare's folded rows */
+        const char *e = strstr(body->data + end, "</p>");
+        end = e ? (size_t)(e - body->data) + 4 : end;
+        if (body->data[end] == '\n')
+            end++;
+    }
     if (strncmp(body->data + end, "</div>", 6) == 0 && best_len == strlen("</table>"))
         end += 6;
     if (body->data[end] == '\n')
         end++;
     return end;
+}
+
+/* The </span> that closes the span whose start tag ends at gt, past the
+ * spans inside it (a compare cell's bound), or NULL. */
+static const char *span_close(const char *gt)
+{
+    int depth = 0;
+    for (const char *p = gt; (p = strstr(p, "<")) != NULL; p++) {
+        if (strncmp(p, "<span", 5) == 0)
+            depth++;
+        else if (strncmp(p, "</span>", 7) == 0 && depth-- == 0)
+            return p;
+    }
+    return NULL;
 }
 
 static void put_example(buf *out, const form_seen *s)
@@ -76,7 +99,7 @@ void notation_note(buf *body, const char *about_url)
     static const char *const opens[] = {"<span class=\"bp-num\"", "<span class=\"bp-diff\""};
     for (size_t k = 0; k < 2; k++) {
         for (const char *p = strstr(body->data, opens[k]); p; p = strstr(p + 1, opens[k])) {
-            const char *gt = strchr(p, '>'), *close = gt ? strstr(gt, "</span>") : NULL;
+            const char *gt = strchr(p, '>'), *close = gt ? span_close(gt) : NULL;
             if (!close)
                 break;
             char *attrs = xstrndup(p, (size_t)(gt - p));

@@ -16,7 +16,7 @@
 static void claim_words(buf *out, const bp_board *b, sim_measure m, bool some)
 {
     const char *noun = board_noun(b, false);
-    const char *verb = b->sim.traffic.op == SIM_OP_SET ? "written" : "charged";
+    const char *verb = board_verb(b);
     const char *a = !some ? "no" : strchr("aeiou", noun[0]) ? "an" : "a";
     const char *an = some ? "an" : "no";
     switch (m) {

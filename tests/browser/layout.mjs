@@ -20,6 +20,9 @@
 //   - a figure narrower than the text column sits in its middle;
 //   - the site nav leaves no item alone on a line;
 //   - a switcher's buttons never wrap under its label;
+//   - on a phone (640 px or less) a compare's rows are compact: at most
+//     COMPARE_ROW_MAX px each, the boards' values side by side, and a row
+//     the same on every board folded into the line under the table;
 //   - axe-core (pinned by package-lock.json) finds no violations.
 // A full-page screenshot of each page, width and theme goes to
 // SCREENSHOT_DIR (PAGE-WIDTH[-dark].png). Exits 1 after listing every
@@ -47,6 +50,10 @@ const THEMES = ['light', 'dark'];
 const MIN_TEXT = 11; // CSS px (issue 17; draw.h DRAW_MIN_TEXT)
 const DARK_MAX = 0.3; // mean relative luminance of a dark drawing
 const LIGHT_MIN = 0.6;
+// The tallest a compare's row may be on a phone (CSS px): a measure's name
+// and goal over its values side by side (about 150 px at 320 px); a row
+// with one value per line, each under the board's full title, was twice it.
+const COMPARE_ROW_MAX = 180;
 
 // Every page of the site: each folder with an index.html, as a URL path;
 // of the figures' embed pages (SLUG/embed/ID/) only the first of each kind
@@ -69,7 +76,7 @@ function pages(root) {
 }
 
 // Runs in the page: every layout problem at this width and theme, as text.
-async function inspect({ minText, darkMax, lightMin, dark }) {
+async function inspect({ minText, darkMax, lightMin, dark, rowMax }) {
   const problems = [];
   const vw = document.documentElement.clientWidth;
   const name = (el) => {
@@ -196,6 +203,30 @@ async function inspect({ minText, darkMax, lightMin, dark }) {
     const under = buttons.some((r) => r.top >= l.bottom - 1 && r.left < l.right - 1);
     if (beside && under) problems.push(`a switcher's buttons wrap under its label in ${name(sw)}`);
   }
+  // a compare on a phone is compact: each measure a block no taller than
+  // rowMax with the boards' values side by side (one line of cells), and a
+  // row that reads the same on every board is left out of the table and
+  // said in the "same on every board" line under it
+  if (vw <= 640)
+    for (const table of document.querySelectorAll('table.bp-compare-table')) {
+      if (!shown(table)) continue;
+      const wrap = table.closest('.bp-table-wrap');
+      const same = wrap.querySelector('.bp-compare-same');
+      for (const tr of table.querySelectorAll('tbody tr')) {
+        const what = `compare ${name(table)}, row ${tr.dataset.measure}`;
+        const label = tr.querySelector('th').textContent.trim();
+        if (tr.classList.contains('bp-same')) {
+          if (shown(tr)) problems.push(`${what}: the same on every board, yet shown as a row`);
+          if (!same || !shown(same) || !same.textContent.includes(label))
+            problems.push(`${what}: the same on every board, and the line under the table does not say it`);
+          continue;
+        }
+        const h = tr.getBoundingClientRect().height;
+        if (h > rowMax) problems.push(`${what}: ${Math.round(h)} px tall (at most ${rowMax} on a phone)`);
+        const tops = [...tr.querySelectorAll('td[data-board]')].map((td) => Math.round(td.getBoundingClientRect().top));
+        if (new Set(tops).size > 1) problems.push(`${what}: the boards' values are not side by side (tops ${tops.join(', ')})`);
+      }
+    }
   return problems;
 }
 
@@ -246,7 +277,7 @@ async function run() {
       const where = `/${rel} at ${width} px, ${theme}`;
       await page.goto(`${origin}/${rel}`, { waitUntil: 'load' });
       await page.evaluate(() => document.fonts.ready);
-      const found = await page.evaluate(inspect, { minText: MIN_TEXT, darkMax: DARK_MAX, lightMin: LIGHT_MIN, dark: theme === 'dark' });
+      const found = await page.evaluate(inspect, { minText: MIN_TEXT, darkMax: DARK_MAX, lightMin: LIGHT_MIN, dark: theme === 'dark', rowMax: COMPARE_ROW_MAX });
       found.push(...(await timelineGaps(page)));
       await page.addScriptTag({ content: AXE });
       const axe = await page.evaluate(async () => {
