@@ -30,6 +30,11 @@ typedef struct {
 #define DRAW_LOOKS 4 /* look index: layout * 2 + theme */
 #define DRAW_WIDE_MAX 912
 #define DRAW_NARROW_W 288
+/* A page shows a narrow drawing as wide as its column, up to this (a
+ * 375 px phone's column and a little more): scaled up from DRAW_NARROW_W,
+ * so its smallest text is DRAW_MIN_TEXT on a 320 px phone and larger on
+ * any wider one (render/figure.c, static/boardpress.css). */
+#define DRAW_NARROW_SHOW_MAX 360
 #define DRAW_MIN_TEXT 11.0
 
 /* The look with index i (0 .. DRAW_LOOKS-1), and back. */

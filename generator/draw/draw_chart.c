@@ -151,6 +151,8 @@ typedef struct {
     int w, h; /* the figure */
     char **title;
     size_t n_title; /* the title's lines */
+    char **x_label;
+    size_t n_x_label; /* the x-axis label's lines: wrapped, never cut */
     int x_every;    /* label every x_every-th x tick (narrow: so they never touch) */
     axis ax, ay;
     double left, right, top, bottom; /* plot area */
@@ -166,6 +168,11 @@ static void S_frame(dcanvas *m, const draw_chart *c, draw_layout layout, frame *
     f->n_title = 0;
     if (c->title)
         f->n_title = dwrap(m, c->title, DF_LABEL, true, f->w - 2 * MARGIN, &f->title, NULL);
+    /* a label too long for the width takes more lines, and the figure the
+     * room for them, so the plot keeps its height */
+    f->n_x_label = dwrap(m, c->x_label, DF_SMALL, false, f->w - 2 * MARGIN, &f->x_label, NULL);
+    if (f->n_x_label > 1)
+        f->h += (int)(DL_SMALL * (double)(f->n_x_label - 1));
     double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
     for (size_t s = 0; s < c->n_series; s++)
         for (size_t i = 0; i < c->series[s].n; i++) {
@@ -209,7 +216,7 @@ static void S_frame(dcanvas *m, const draw_chart *c, draw_layout layout, frame *
     f->left = round(MARGIN + DL_SMALL + 6 + tick_w + 8);
     S_tick_text(t, sizeof t, f->ax.hi, &f->ax, c->x_percent);
     f->right = round(f->w - MARGIN - dc_text_width(m, t, DF_BADGE, false) / 2);
-    f->bottom = f->h - MARGIN - DL_SMALL - 4 - DL_SMALL - 4;
+    f->bottom = f->h - MARGIN - DL_SMALL * (double)f->n_x_label - 4 - DL_SMALL - 4;
     /* x tick labels at least 8 px apart: every second (third...) when not */
     double widest = 0;
     int ticks = 0;
@@ -259,8 +266,15 @@ static void S_paint(dcanvas *cv, const draw_chart *c, const frame *f)
     dc_line(cv, f->left, dc_half(f->bottom), f->right + 1, dc_half(f->bottom), DC_MUTED, 1, false);
     dc_line(cv, dc_half(f->left), f->top, dc_half(f->left), f->bottom + 1, DC_MUTED, 1, false);
     /* axis labels */
-    dc_text(cv, (f->left + f->right) / 2, f->h - MARGIN - 3, DT_MIDDLE, DF_SMALL, false, DC_INK,
-            c->x_label, false);
+    /* centred on the plot when a line fits there, else on the figure */
+    for (size_t j = 0; j < f->n_x_label; j++) {
+        double lw = dc_text_width(cv, f->x_label[j], DF_SMALL, false);
+        double cx = (f->left + f->right) / 2;
+        if (cx + lw / 2 > f->w - MARGIN || cx - lw / 2 < MARGIN)
+            cx = f->w / 2.0;
+        dc_text(cv, cx, f->h - MARGIN - 3 - DL_SMALL * (double)(f->n_x_label - 1 - j), DT_MIDDLE,
+                DF_SMALL, false, DC_INK, f->x_label[j], false);
+    }
     dc_text(cv, MARGIN + 11, (f->top + f->bottom) / 2, DT_MIDDLE, DF_SMALL, false, DC_INK,
             c->y_label, true);
     /* series: lines, then markers on top */
@@ -354,6 +368,7 @@ int draw_chart_opts(const draw_chart *c, buf *svg, buf *alt, const draw_opts *o,
     free(f.entry_x);
     free(f.entry_row);
     dlines_free(f.title, f.n_title);
+    dlines_free(f.x_label, f.n_x_label);
     return rc;
 }
 

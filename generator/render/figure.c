@@ -45,10 +45,19 @@ char *figure_file(const char *stem, draw_look look)
     return xasprintf("%s%s.svg", stem, draw_look_suffix(look));
 }
 
-static void S_size_attrs(buf *out, const char *svg)
+void figure_size(const char *svg, draw_look look, int *w, int *h)
+{
+    expand_svg_size(svg, w, h);
+    if (look.layout == DRAW_NARROW && *w > 0) {
+        *h = (int)((double)*h * DRAW_NARROW_SHOW_MAX / DRAW_NARROW_W + 0.5);
+        *w = (int)((double)*w * DRAW_NARROW_SHOW_MAX / DRAW_NARROW_W + 0.5);
+    }
+}
+
+static void S_size_attrs(buf *out, const char *svg, draw_look look)
 {
     int w, h;
-    expand_svg_size(svg, &w, &h);
+    figure_size(svg, look, &w, &h);
     if (w > 0 && h > 0)
         buf_printf(out, " width=\"%d\" height=\"%d\"", w, h);
 }
@@ -134,7 +143,7 @@ void figure_markup(buf *out, const fig_spec *f)
         buf_puts(out, "\" srcset=\"");
         buf_html_s(out, file);
         buf_puts(out, "\"");
-        S_size_attrs(out, f->fig->svg[i]);
+        S_size_attrs(out, f->fig->svg[i], source_order[k]);
         buf_puts(out, ">");
         free(file);
     }
@@ -143,7 +152,7 @@ void figure_markup(buf *out, const fig_spec *f)
     buf_printf(out, "<img class=\"%s\" src=\"", f->cls);
     buf_html_s(out, file);
     buf_puts(out, "\"");
-    S_size_attrs(out, f->fig->svg[i]);
+    S_size_attrs(out, f->fig->svg[i], source_order[3]);
     buf_puts(out, " alt=\"");
     buf_html_s(out, f->fig->alt);
     buf_puts(out, "\"></picture>");

@@ -155,7 +155,7 @@ static void picture_json(buf *out, const char *prefix, const char *stem, const s
     bool tl = prefix[0] != '\0';
     int w, h;
     char *img = figure_file(stem, order[3]);
-    expand_svg_size(fig->svg[draw_look_index(order[3])], &w, &h);
+    figure_size(fig->svg[draw_look_index(order[3])], order[3], &w, &h);
     buf_printf(out, "\"%s\":\"", tl ? "timeline" : "svg");
     buf_json_str(out, img, strlen(img));
     buf_printf(out, "\",\"%s\":%d,\"%s\":%d,\"%ssources\":[", tl ? "tw" : "w", w, tl ? "th" : "h",
@@ -170,7 +170,7 @@ static void picture_json(buf *out, const char *prefix, const char *stem, const s
     }
     buf_printf(out, "],\"%ssizes\":[", prefix);
     for (int k = 0; k < 3; k++) {
-        expand_svg_size(fig->svg[draw_look_index(order[k])], &w, &h);
+        figure_size(fig->svg[draw_look_index(order[k])], order[k], &w, &h);
         buf_printf(out, "%s[%d,%d]", k ? "," : "", w, h);
     }
     buf_printf(out, "],\"%salt\":\"", prefix);

@@ -215,6 +215,11 @@ typedef struct {
 int figure_breakpoint(int wide_w, int inset);
 /* The file of one rendering: stem + draw_look_suffix + ".svg" (caller frees). */
 char *figure_file(const char *stem, draw_look look);
+/* A rendering's size on the page (its <img> or <source> width and height):
+ * its own for a wide one; a narrow one scaled up to DRAW_NARROW_SHOW_MAX,
+ * which the stylesheet narrows to the column (max-width: 100%), so it
+ * fills the column of any phone. */
+void figure_size(const char *svg, draw_look look, int *w, int *h);
 /* Append the figure's markup: a <picture> of its four files, or (inline)
  * the four SVGs in boxes the stylesheet switches. */
 void figure_markup(buf *out, const fig_spec *f);

@@ -10,13 +10,18 @@
 //     reaches past the viewport or is clipped by its own box (its content
 //     wider than the box that shows it);
 //   - the smallest text in every drawing the browser shows renders at 11
-//     CSS px or more: each drawing's smallest SVG font-size (read from the
+//     CSS px or more (12 from 375 px up, where a narrow drawing fills its
+//     column up to 360 px): each drawing's smallest SVG font-size (read from the
 //     file the <picture> chose, or from an inline <svg>) times the scale it
 //     is drawn at (its width on screen over its own width);
 //   - the drawings match the theme: in the dark theme each shown drawing is
 //     a "-dark" rendering and its pixels are dark on average (mean relative
 //     luminance under 0.3, measured by painting it on a canvas), in the
 //     light theme light (over 0.6);
+//   - no text in a drawing reaches past the drawing's edge (each <text>'s
+//     box inside the drawing's);
+//   - the boards of one switcher share a layout: a part both have sits in
+//     the same place (PLACE_SLACK_X/Y) in the drawings shown at this width;
 //   - a figure narrower than the text column sits in its middle;
 //   - the site nav leaves no item alone on a line;
 //   - a switcher's buttons never wrap under its label;
@@ -48,6 +53,16 @@ const CHROMIUM = process.env.BP_CHROMIUM || '/usr/bin/chromium';
 const WIDTHS = [320, 375, 768, 1280];
 const THEMES = ['light', 'dark'];
 const MIN_TEXT = 11; // CSS px (issue 17; draw.h DRAW_MIN_TEXT)
+// on a phone from 375 px (to 640), where a narrow drawing is scaled to its column
+// (draw.h DRAW_NARROW_SHOW_MAX), its smallest text is at least this
+const MIN_TEXT_PHONE = 12;
+const minTextAt = (width) => (width >= 375 && width <= 640 ? MIN_TEXT_PHONE : MIN_TEXT);
+// a part both boards of a switcher have stays in its place: its row (its
+// label at most PLACE_SLACK_Y px of the drawing lower or higher: a box
+// above it a line taller) and its side of each other part (labels less
+// than PLACE_SLACK_X apart stand in one column)
+const PLACE_SLACK_X = 20;
+const PLACE_SLACK_Y = 24;
 const DARK_MAX = 0.3; // mean relative luminance of a dark drawing
 const LIGHT_MIN = 0.6;
 // The tallest a compare's row may be on a phone (CSS px): a measure's name
@@ -76,7 +91,7 @@ function pages(root) {
 }
 
 // Runs in the page: every layout problem at this width and theme, as text.
-async function inspect({ minText, darkMax, lightMin, dark, rowMax }) {
+async function inspect({ minText, darkMax, lightMin, dark, rowMax, slackX: PLACE_SLACK_X, slackY: PLACE_SLACK_Y }) {
   const problems = [];
   const vw = document.documentElement.clientWidth;
   const name = (el) => {
@@ -164,6 +179,74 @@ async function inspect({ minText, darkMax, lightMin, dark, rowMax }) {
     const src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(new XMLSerializer().serializeToString(svg));
     judge(`inline drawing ${name(svg)}`, minFont(svg), r.width / ownWidth(svg), await luminance(src, r.width, r.height), null);
     drawings.push(svg);
+  }
+
+  // no text cut by its drawing's edge: every <text>'s box inside the
+  // drawing's (a drawing shown as an <img> is put in the page at the size
+  // it is shown, out of sight, so its texts can be measured)
+  const clipped = (svg, what) => {
+    const box = svg.getBoundingClientRect();
+    for (const t of svg.querySelectorAll('text')) {
+      const r = t.getBoundingClientRect();
+      if (!r.width) continue;
+      if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1)
+        problems.push(`${what}: the text “${t.textContent.trim().slice(0, 60)}” reaches past the drawing's edge`);
+    }
+  };
+  const stage = document.createElement('div');
+  stage.style.cssText = 'position:absolute;left:-20000px;top:0;visibility:hidden';
+  document.body.append(stage);
+  for (const img of drawings.filter((d) => d.tagName === 'IMG')) {
+    const text = await (await fetch(img.currentSrc)).text();
+    const svg = new DOMParser().parseFromString(text, 'image/svg+xml').documentElement;
+    const r = img.getBoundingClientRect();
+    svg.setAttribute('width', String(r.width));
+    svg.setAttribute('height', String(r.height));
+    stage.replaceChildren(document.importNode(svg, true));
+    clipped(stage.firstChild, `drawing ${img.currentSrc.split('/').pop()}`);
+  }
+  stage.remove();
+  for (const svg of drawings.filter((d) => d.tagName !== 'IMG')) clipped(svg, `inline drawing ${name(svg)}`);
+
+  // a switcher's boards share a layout: a part both boards have (named by
+  // its label, as the alt text lists the parts) sits in the same place in
+  // the drawing each shows at this width, so switching does not move it
+  const partsOf = (alt) => {
+    const m = /Parts in order: (.*?)\. Links:/.exec(alt || '');
+    return m ? m[1].split('; ').map((p) => p.replace(/ \(.*$/, '')) : [];
+  };
+  for (const section of document.querySelectorAll('section.bp-compare')) {
+    const places = [];
+    for (const img of section.querySelectorAll('.bp-compare-boards > figure img')) {
+      // the rendering this width and theme picks (a hidden board's
+      // picture may not have chosen yet)
+      const source = [...img.parentNode.querySelectorAll('source')].find((x) => matchMedia(x.media).matches);
+      const src = new URL(source ? source.getAttribute('srcset') : img.getAttribute('src'), document.baseURI).href;
+      if (!/\.svg$/.test(src)) continue;
+      const svg = new DOMParser().parseFromString(await (await fetch(src)).text(), 'image/svg+xml').documentElement;
+      const at = new Map();
+      for (const label of partsOf(img.getAttribute('alt'))) {
+        const t = [...svg.querySelectorAll('text')].find((e) => e.textContent.trim() === label);
+        if (t && !at.has(label)) at.set(label, [parseFloat(t.getAttribute('x')), parseFloat(t.getAttribute('y'))]);
+      }
+      places.push([src.split('/').pop(), at]);
+    }
+    // the same row (a taller box above may push it down a line), and the
+    // same side of every other part both have (a wider box beside it may
+    // push it along, never past another)
+    const side = (a, b) => (Math.abs(a - b) < PLACE_SLACK_X ? 0 : Math.sign(a - b));
+    const [first, at0] = places[0] || [];
+    for (const [file, at] of places.slice(1)) {
+      const both = [...at.keys()].filter((label) => at0.has(label));
+      for (const label of both) {
+        const [x0, y0] = at0.get(label), [x, y] = at.get(label);
+        if (Math.abs(y0 - y) > PLACE_SLACK_Y)
+          problems.push(`switcher #${section.id}: the part “${label}” is on another row in ${file} (y ${Math.round(y)}) than in ${first} (y ${Math.round(y0)})`);
+        for (const other of both)
+          if (other !== label && side(x0, at0.get(other)[0]) !== side(x, at.get(other)[0]) && label < other)
+            problems.push(`switcher #${section.id}: “${label}” and “${other}” swap sides between ${first} and ${file}`);
+      }
+    }
   }
 
   // a drawing narrower than its column sits in its middle
@@ -277,7 +360,7 @@ async function run() {
       const where = `/${rel} at ${width} px, ${theme}`;
       await page.goto(`${origin}/${rel}`, { waitUntil: 'load' });
       await page.evaluate(() => document.fonts.ready);
-      const found = await page.evaluate(inspect, { minText: MIN_TEXT, darkMax: DARK_MAX, lightMin: LIGHT_MIN, dark: theme === 'dark', rowMax: COMPARE_ROW_MAX });
+      const found = await page.evaluate(inspect, { minText: minTextAt(width), darkMax: DARK_MAX, lightMin: LIGHT_MIN, dark: theme === 'dark', rowMax: COMPARE_ROW_MAX, slackX: PLACE_SLACK_X, slackY: PLACE_SLACK_Y });
       found.push(...(await timelineGaps(page)));
       await page.addScriptTag({ content: AXE });
       const axe = await page.evaluate(async () => {
