@@ -17,7 +17,9 @@
 //   - the drawings match the theme: in the dark theme each shown drawing is
 //     a "-dark" rendering and its pixels are dark on average (mean relative
 //     luminance under 0.3, measured by painting it on a canvas), in the
-//     light theme light (over 0.6);
+//     light theme light (over 0.6); a drawing without a background of its
+//     own (painting under half its box: a sweep chart, coloured by the
+//     stylesheet) takes the page's colours and is not judged by this;
 //   - no text in a drawing reaches past the drawing's edge (each <text>'s
 //     box inside the drawing's);
 //   - the boards of one switcher share a layout: a part both have sits in
@@ -154,12 +156,18 @@ async function inspect({ minText, darkMax, lightMin, dark, rowMax, slackX: PLACE
       sum += 0.2126 * lin(d[i] / 255) + 0.7152 * lin(d[i + 1] / 255) + 0.0722 * lin(d[i + 2] / 255);
       n++;
     }
-    return n ? sum / n : NaN;
+    // a drawing that paints under less than half its box (no background of
+    // its own: the page's colours, set by the stylesheet, show through)
+    // takes the page's theme as it is; only a drawing with its own
+    // background can be the wrong one
+    if (n < (d.length / 4) / 2) return null;
+    return sum / n;
   };
   const judge = (what, font, scale, lum, file) => {
     if (font * scale < minText - 0.05)
       problems.push(`${what}: smallest text ${font} px drawn at ${scale.toFixed(2)} = ${(font * scale).toFixed(1)} CSS px`);
     if (dark && file !== null && !/-dark\.svg$/.test(file)) problems.push(`${what}: the dark theme shows ${file}`);
+    if (lum === null) return;
     if (dark && !(lum < darkMax)) problems.push(`${what}: a dark-theme drawing is light (mean luminance ${lum.toFixed(2)})`);
     if (!dark && !(lum > lightMin)) problems.push(`${what}: a light-theme drawing is dark (mean luminance ${lum.toFixed(2)})`);
   };
