@@ -570,7 +570,8 @@ static const struct {
     {{"counterexample", "{{ counterexample ID }}",
       "The shortest run of a board's claim `expect: {sometimes: MEASURE, jobs: N, faults: K}` "
       "(fewest faults, then fewest events), drawn as a timeline, with its faults in the "
-      "reader's words.", false},
+      "reader's words; with JavaScript the reader can replay it in the browser, event by "
+      "event.", false},
      expand_counterexample},
     {{"level", "{{ level ID }}",
       "A playable level: the reader picks options and sees each goal "
