@@ -459,15 +459,15 @@ static void tally(sim_model *m)
         k->dead_letter_p50_us = sim_percentile(m->dl_us, m->dl_n, 50);
 }
 
-static int too_many_events(const sim_limits *lim, char *msg, size_t n)
+static sim_status too_many_events(const sim_limits *lim, char *msg, size_t n)
 {
     snprintf(msg, n, "the board needs more than %lld events in one run; lower jobs or tries",
              (long long)lim->max_events);
-    return -1;
+    return SIM_ERR_EVENTS;
 }
 
-int sim_model_run(sim_model *m, const sim_limits *lim, uint64_t key, sim_trace_buf *trace,
-                  sim_counts *out, char *msg, size_t n)
+sim_status sim_model_run(sim_model *m, const sim_limits *lim, uint64_t key, sim_trace_buf *trace,
+                         sim_counts *out, char *msg, size_t n)
 {
     reset(m, key, trace);
     model_start(m);
@@ -479,20 +479,20 @@ int sim_model_run(sim_model *m, const sim_limits *lim, uint64_t key, sim_trace_b
             snprintf(msg, n,
                      "the board runs longer than simulated time can count; shorten its "
                      "durations");
-            return -1;
+            return SIM_ERR_TIME;
         }
         m->now = e.t_us;
         model_dispatch(m, &e);
         if (m->oom || m->q.oom) {
             snprintf(msg, n, "not enough memory to simulate the board");
-            return -1;
+            return SIM_ERR_MEMORY;
         }
     }
     if (m->k.events > lim->max_events) /* with the kept timeouts counted */
         return too_many_events(lim, msg, n);
     tally(m);
     *out = m->k;
-    return 0;
+    return SIM_OK;
 }
 
 int sim_run_counts(const sim_board *b, const sim_limits *lim, uint64_t seed, int r,
@@ -501,11 +501,11 @@ int sim_run_counts(const sim_board *b, const sim_limits *lim, uint64_t seed, int
     sim_topology t;
     int link;
     if (sim_board_check_topology(b, lim, msg, n, &link, &t) != -1)
-        return -1;
+        return SIM_ERR_BOARD;
     sim_model *m = sim_model_new(b, &t);
     if (!m) {
         snprintf(msg, n, "not enough memory to simulate %lld jobs", (long long)b->traffic.jobs);
-        return -1;
+        return SIM_ERR_MEMORY;
     }
     int rc = sim_model_run(m, lim, rng_stream_key(seed, (uint64_t)r), trace, out, msg, n);
     sim_model_free(m);

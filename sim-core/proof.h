@@ -69,10 +69,12 @@ int sim_prove_estimate(const sim_board *b, const sim_limits *lim, const sim_prov
 
 /* sim_run, with the board's random choices taken from choices[0..n_choices)
  * (each replication the same list) instead of random numbers: a proof's
- * run again, event for event; with choices NULL, sim_run itself. The
- * WebAssembly module replays a counterexample with it (bp_run). */
-int sim_run_choices(const sim_board *b, const sim_limits *lim, bool want_trace,
-                    const uint8_t *choices, size_t n_choices, sim_result *out, char *msg, size_t n);
+ * run again, event for event; with choices NULL, sim_run itself. Returns
+ * a sim_status as sim_run does. The WebAssembly module replays a
+ * counterexample with it (bp_run). */
+sim_status sim_run_choices(const sim_board *b, const sim_limits *lim, bool want_trace,
+                           const uint8_t *choices, size_t n_choices, sim_result *out, char *msg,
+                           size_t n);
 
 /* Run board b (as sim_prove_board made it) once, with its random choices
  * taken from choices[0..n_choices) instead of random numbers: a proof's

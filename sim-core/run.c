@@ -39,14 +39,14 @@ static bool summarize(const sim_board *b, const double *vals, int reps, sim_stat
     return precise;
 }
 
-int sim_run(const sim_board *b, const sim_limits *lim, bool want_trace, sim_result *out, char *msg,
-            size_t n)
+sim_status sim_run(const sim_board *b, const sim_limits *lim, bool want_trace, sim_result *out,
+                   char *msg, size_t n)
 {
     return sim_run_choices(b, lim, want_trace, NULL, 0, out, msg, n);
 }
 
-int sim_run_choices(const sim_board *b, const sim_limits *lim, bool want_trace,
-                    const uint8_t *choices, size_t n_choices, sim_result *out, char *msg, size_t n)
+sim_status sim_run_choices(const sim_board *b, const sim_limits *lim, bool want_trace,
+                           const uint8_t *choices, size_t n_choices, sim_result *out, char *msg, size_t n)
 {
     memset(out, 0, sizeof *out);
     if (msg && n)
@@ -57,7 +57,7 @@ int sim_run_choices(const sim_board *b, const sim_limits *lim, bool want_trace,
     sim_topology t;
     int link;
     if (sim_board_check_topology(b, lim, msg, n, &link, &t) != -1)
-        return -1;
+        return SIM_ERR_BOARD;
 
     /* with until, room for until_max replications; run the first ones, then
      * one more at a time until the goal measures are precise enough */
@@ -71,7 +71,7 @@ int sim_run_choices(const sim_board *b, const sim_limits *lim, bool want_trace,
         m->drive = &ch;
     double *vals = malloc((size_t)cap * SIM_M_COUNT * sizeof *vals);
     sim_trace_buf trace = {NULL, 0, 0, lim->max_trace, false};
-    int rc = -1;
+    sim_status rc = SIM_ERR_MEMORY;
     if (!m || !vals) {
         snprintf(msg, n, "not enough memory to simulate %lld jobs", (long long)b->traffic.jobs);
         goto done;
@@ -98,16 +98,20 @@ int sim_run_choices(const sim_board *b, const sim_limits *lim, bool want_trace,
         if (board_bound)
             run_lim.max_events = budget;
         choice_begin(&ch, choices, n_choices);
-        if (sim_model_run(m, &run_lim, rng_stream_key(b->seed, (uint64_t)r), tb, &c, msg, n) != 0) {
-            if (board_bound && strstr(msg, "events in one run"))
+        rc = sim_model_run(m, &run_lim, rng_stream_key(b->seed, (uint64_t)r), tb, &c, msg, n);
+        if (rc != SIM_OK) {
+            if (board_bound && rc == SIM_ERR_EVENTS) {
                 snprintf(msg, n,
                          "the board needs more than %lld events across its %d runs; lower "
                          "jobs, tries or replications",
                          (long long)lim->max_board_events, cap);
+                rc = SIM_ERR_BOARD_EVENTS;
+            }
             goto done;
         }
         if (ch.oom) {
             snprintf(msg, n, "not enough memory to simulate the board");
+            rc = SIM_ERR_MEMORY;
             goto done;
         }
         budget -= c.events;
@@ -129,7 +133,7 @@ int sim_run_choices(const sim_board *b, const sim_limits *lim, bool want_trace,
     out->n_trace = trace.n;
     out->trace_truncated = trace.truncated;
     trace.v = NULL;
-    rc = 0;
+    rc = SIM_OK;
 done:
     free(trace.v);
     free(vals);

@@ -86,10 +86,10 @@ typedef struct sim_model sim_model;
 sim_model *sim_model_new(const sim_board *b, const sim_topology *topo);
 void sim_model_free(sim_model *m);
 /* Run one replication on the stream with this key (rng_stream_key of the
- * seed and the replication). trace may be NULL. Returns 0, or -1 with a
- * sentence in msg (event limit, out of memory). */
-int sim_model_run(sim_model *m, const sim_limits *lim, uint64_t key, sim_trace_buf *trace,
-                  sim_counts *out, char *msg, size_t n);
+ * seed and the replication). trace may be NULL. Returns SIM_OK, or
+ * SIM_ERR_EVENTS, SIM_ERR_TIME or SIM_ERR_MEMORY with a sentence in msg. */
+sim_status sim_model_run(sim_model *m, const sim_limits *lim, uint64_t key, sim_trace_buf *trace,
+                         sim_counts *out, char *msg, size_t n);
 
 /* Check the board and run replication r of the given seed (whatever the
  * board's own seed): the test hook for the raw counters. */

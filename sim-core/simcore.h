@@ -361,14 +361,26 @@ typedef struct {
     double *values;          /* values[r * SIM_M_COUNT + k]: measure k in replication r */
 } sim_result;
 
+/* Why a run was refused or stopped: SIM_OK, or a negative value that
+ * comes with a sentence in msg. A caller tells them apart by this value,
+ * never by the sentence. */
+typedef enum {
+    SIM_OK = 0,
+    SIM_ERR_BOARD = -1,        /* a board sim_board_check refuses */
+    SIM_ERR_MEMORY = -2,       /* not enough memory */
+    SIM_ERR_EVENTS = -3,       /* one run needs more than max_events */
+    SIM_ERR_BOARD_EVENTS = -4, /* the runs together need more than max_board_events */
+    SIM_ERR_TIME = -5,         /* the run lasts longer than simulated time can count */
+} sim_status;
+
 /* Run all replications of a board (replication r on its own stream of
  * the seed, MODEL.md "Time and randomness"), and with until as many more
  * as the precision needs. With want_trace, the first replication's events
- * are kept (at most lim->max_trace). Returns 0, or -1 with a sentence in
- * msg when a limit was hit (max_events). The result's trace and values are
- * freed by sim_result_free. */
-int sim_run(const sim_board *b, const sim_limits *lim, bool want_trace, sim_result *out, char *msg,
-            size_t n);
+ * are kept (at most lim->max_trace). Returns SIM_OK (0), or a negative
+ * sim_status with a sentence in msg when the board is refused or a limit
+ * was hit. The result's trace and values are freed by sim_result_free. */
+sim_status sim_run(const sim_board *b, const sim_limits *lim, bool want_trace, sim_result *out,
+                   char *msg, size_t n);
 
 void sim_result_free(sim_result *r);
 

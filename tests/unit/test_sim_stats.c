@@ -262,7 +262,7 @@ static void event_limit_stops_the_run(void **state)
     lim.max_events = 100;
     sim_result res;
     char msg[256];
-    assert_int_equal(sim_run(&t.b, &lim, true, &res, msg, sizeof msg), -1);
+    assert_int_equal(sim_run(&t.b, &lim, true, &res, msg, sizeof msg), SIM_ERR_EVENTS);
     assert_string_equal(msg,
                         "the board needs more than 100 events in one run; lower jobs or tries");
     assert_null(res.trace);
@@ -274,7 +274,7 @@ static void event_limit_stops_the_run(void **state)
     char m1[64];
     assert_int_equal(sim_run_counts(&t.b, &lim, t.b.seed, 0, NULL, &one, m1, sizeof m1), 0);
     lim.max_board_events = one.events * 5 / 2; /* enough for two runs, not three */
-    assert_int_equal(sim_run(&t.b, &lim, false, &res, msg, sizeof msg), -1);
+    assert_int_equal(sim_run(&t.b, &lim, false, &res, msg, sizeof msg), SIM_ERR_BOARD_EVENTS);
     char want[200];
     snprintf(want, sizeof want,
              "the board needs more than %lld events across its 10 runs; lower jobs, tries or "
@@ -286,7 +286,7 @@ static void event_limit_stops_the_run(void **state)
 
     lim = sim_limits_default(); /* a bad board gives the check's sentence */
     t.b.traffic.jobs = 0;
-    assert_int_equal(sim_run(&t.b, &lim, false, &res, msg, sizeof msg), -1);
+    assert_int_equal(sim_run(&t.b, &lim, false, &res, msg, sizeof msg), SIM_ERR_BOARD);
     assert_string_equal(msg, "traffic.jobs must be at least 1");
 }
 
