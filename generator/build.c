@@ -225,7 +225,7 @@ int site_build_report(const site_options *o, build_report *r)
         }
         r->simulated = s.runs;
         r->from_cache = s.cached;
-        r->messages = s.d.text ? xstrdup(s.d.text) : NULL;
+        r->diags = diag_records_copy(&s.d, &r->n_diags);
     }
     site_free(&s);
     return status;

@@ -12,24 +12,50 @@ void diag_init(diag *d, FILE *out)
     d->out = out;
 }
 
+static void record_free(diag_record *r)
+{
+    free(r->path);
+    free(r->message);
+    free(r->hint);
+}
+
+void diag_records_free(diag_record *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        record_free(&r[i]);
+    free(r);
+}
+
 void diag_free(diag *d)
 {
     if (!d)
         return;
-    free(d->text);
-    d->text = NULL;
-    d->len = d->cap = 0;
+    diag_records_free(d->recs, d->n_recs);
+    d->recs = NULL;
+    d->n_recs = d->cap_recs = 0;
     free(d->seen);
     d->seen = NULL;
     d->n_seen = d->cap_seen = 0;
+    free(d->lines);
+    d->lines = NULL;
 }
 
-char *diag_take(diag *d)
+diag_record *diag_records_copy(const diag *d, size_t *n)
 {
-    char *text = d->text;
-    d->text = NULL;
-    diag_free(d);
-    return text;
+    diag_record *v = xcalloc(d->n_recs + 1, sizeof *v);
+    size_t k = 0;
+    for (size_t i = 0; i < d->n_recs; i++) {
+        const diag_record *r = &d->recs[i];
+        if (r->cls != DIAG_ERROR)
+            continue;
+        v[k] = *r;
+        v[k].path = r->path ? xstrdup(r->path) : NULL;
+        v[k].message = xstrdup(r->message);
+        v[k].hint = r->hint ? xstrdup(r->hint) : NULL;
+        k++;
+    }
+    *n = k;
+    return v;
 }
 
 int diag_exit_status(const diag *d)
@@ -66,22 +92,73 @@ static bool first_time(diag *d, uint64_t h)
     return true;
 }
 
-/* One message line (ending in '\n'): shown, kept and counted, unless the
- * same line was given before. */
-static void add_line(diag *d, const char *line, size_t n)
+static const char *class_word(diag_class c)
 {
-    d->reports++;
-    if (!first_time(d, hash64(line, n, 0)))
-        return;
+    return c == DIAG_WARNING ? "warning" : "error";
+}
+
+/* The message as the terminal says it, with its hint. */
+static void message_with_hint(buf *b, const diag_record *r)
+{
+    buf_puts(b, r->message);
+    if (r->hint)
+        buf_printf(b, r->hint_paren ? " (%s)" : "; %s", r->hint);
+}
+
+void diag_line(buf *b, const diag_record *r)
+{
+    if (!r->path)
+        buf_puts(b, "boardpress");
+    else if (r->line > 0 && r->col > 0)
+        buf_printf(b, "%s:%d:%d", r->path, r->line, r->col);
+    else if (r->line > 0)
+        buf_printf(b, "%s:%d", r->path, r->line);
+    else
+        buf_puts(b, r->path);
+    buf_printf(b, ": %s: ", class_word(r->cls));
+    message_with_hint(b, r);
+}
+
+const char *diag_text(diag *d)
+{
+    buf b;
+    buf_init(&b);
+    for (size_t i = 0; i < d->n_recs; i++) {
+        if (d->recs[i].cls != DIAG_ERROR)
+            continue;
+        diag_line(&b, &d->recs[i]);
+        buf_putc(&b, '\n');
+    }
+    free(d->lines);
+    d->lines = b.len ? buf_detach(&b) : NULL;
+    buf_free(&b);
+    return d->lines;
+}
+
+/* Take the record r (its strings now d's): said to out and kept, an error
+ * counted, unless the same error line was given before (then freed). */
+static void add_record(diag *d, diag_record *r)
+{
+    buf line;
+    buf_init(&line);
+    diag_line(&line, r);
+    buf_putc(&line, '\n');
+    if (r->cls == DIAG_ERROR) {
+        d->reports++;
+        if (!first_time(d, hash64(line.data, line.len, 0))) {
+            record_free(r);
+            buf_free(&line);
+            return;
+        }
+        d->errors++;
+    }
     if (d->out) {
-        fwrite(line, 1, n, d->out);
+        fwrite(line.data, 1, line.len, d->out);
         fflush(d->out);
     }
-    d->text = xgrow(d->text, 1, &d->cap, d->len + n + 1);
-    memcpy(d->text + d->len, line, n);
-    d->len += n;
-    d->text[d->len] = '\0';
-    d->errors++;
+    buf_free(&line);
+    d->recs = xgrow(d->recs, sizeof *d->recs, &d->cap_recs, d->n_recs + 1);
+    d->recs[d->n_recs++] = *r;
 }
 
 size_t diag_mark(const diag *d)
@@ -103,56 +180,76 @@ void diag_read_error(diag *d, const char *path, int line, int col, const char *f
                file_error_text(file, err, max_bytes, why, sizeof why));
 }
 
-void diag_add_text(diag *d, const char *text, bool io)
+void diag_merge(diag *d, diag *from)
 {
-    d->io |= io;
-    for (const char *p = text; p && *p;) {
-        const char *nl = strchr(p, '\n');
-        if (nl) {
-            add_line(d, p, (size_t)(nl - p) + 1);
-            p = nl + 1;
-        } else {
-            char *line = xasprintf("%s\n", p);
-            add_line(d, line, strlen(line));
-            free(line);
-            break;
-        }
+    d->io |= from->io;
+    d->usage |= from->usage;
+    for (size_t i = 0; i < from->n_recs; i++)
+        add_record(d, &from->recs[i]);
+    from->n_recs = 0; /* their strings are d's now */
+    diag_free(from);
+}
+
+/* A message made as one string with its hint at the end (diag_unknown_text's,
+ * which travel as text from where they are found to where they are
+ * reported): the hint is split off here, once, into the record. */
+static void split_inline_hint(diag_record *r)
+{
+    char *msg = r->message;
+    char *mean = strstr(msg, "; did you mean ");
+    size_t n = strlen(msg);
+    char *expected = strstr(msg, " (expected ");
+    if (mean) {
+        r->hint = xstrdup(mean + 2);
+        *mean = '\0';
+    } else if (expected && n > 0 && msg[n - 1] == ')') {
+        r->hint = xstrndup(expected + 2, (size_t)(msg + n - 1 - (expected + 2)));
+        r->hint_paren = true;
+        *expected = '\0';
     }
+}
+
+/* Make a record of the message fmt/ap and its hint and add it. */
+static void report(diag *d, diag_class cls, const char *path, int line, int col, const char *hint,
+                   bool paren, const char *fmt, va_list ap)
+{
+    buf msg;
+    buf_init(&msg);
+    buf_vprintf(&msg, fmt, ap);
+    diag_record r = {path ? xstrdup(path) : NULL, line, col, cls, buf_detach(&msg),
+                     hint ? xstrdup(hint) : NULL, paren};
+    if (!r.message)
+        r.message = xstrdup("");
+    if (!hint)
+        split_inline_hint(&r);
+    add_record(d, &r);
 }
 
 void diag_error(diag *d, const char *path, int line, int col, const char *fmt, ...)
 {
-    buf b;
-    buf_init(&b);
-    if (!path)
-        buf_puts(&b, "boardpress");
-    else if (line > 0 && col > 0)
-        buf_printf(&b, "%s:%d:%d", path, line, col);
-    else if (line > 0)
-        buf_printf(&b, "%s:%d", path, line);
-    else
-        buf_puts(&b, path);
-    buf_puts(&b, ": error: ");
     va_list ap;
     va_start(ap, fmt);
-    buf_vprintf(&b, fmt, ap);
+    report(d, DIAG_ERROR, path, line, col, NULL, false, fmt, ap);
     va_end(ap);
-    buf_putc(&b, '\n');
-    add_line(d, b.data, b.len);
-    buf_free(&b);
+}
+
+void diag_error_hint(diag *d, const char *path, int line, int col, const char *hint,
+                     const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(d, DIAG_ERROR, path, line, col, hint, false, fmt, ap);
+    va_end(ap);
 }
 
 void diag_warning(diag *d, const char *path, const char *fmt, ...)
 {
     if (!d->out)
         return;
-    fprintf(d->out, "%s: warning: ", path ? path : "boardpress");
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(d->out, fmt, ap);
+    report(d, DIAG_WARNING, path, 0, 0, NULL, false, fmt, ap);
     va_end(ap);
-    fputc('\n', d->out);
-    fflush(d->out);
 }
 
 static char lower(char c)
@@ -238,75 +335,63 @@ const char *diag_suggest(const char *word, const char *const *candidates, size_t
  * every key of a part kind, every catalog section. */
 #define DIAG_LIST_MAX 40
 
-void diag_unknown_text(char *dst, size_t n, const char *what, const char *word,
-                       const char *const *candidates, size_t count)
+/* diag_unknown's sentence into msg and its hint into hint (left empty
+ * when there is none; *paren: said in parentheses). */
+static void unknown_parts(buf *msg, buf *hint, bool *paren, const char *what, const char *word,
+                          const char *const *candidates, size_t count)
 {
     /* "NOUN|CONTEXT" reads "unknown NOUN 'WORD' CONTEXT" */
     const char *bar = strchr(what, '|');
     int noun_len = bar ? (int)(bar - what) : (int)strlen(what);
-    char context[160] = "";
+    buf_printf(msg, "unknown %.*s '%s'", noun_len, what, word);
     if (bar)
-        snprintf(context, sizeof context, " %s", bar + 1);
+        buf_printf(msg, " %s", bar + 1);
     const char *near = diag_suggest(word, candidates, count);
+    *paren = !near;
     if (near) {
-        snprintf(dst, n, "unknown %.*s '%s'%s; did you mean '%s'?", noun_len, what, word, context,
-                 near);
-        return;
-    }
-    buf b;
-    buf_init(&b);
-    buf_printf(&b, "unknown %.*s '%s'%s", noun_len, what, word, context);
-    if (count > 0 && count <= DIAG_LIST_MAX) {
-        buf_puts(&b, " (expected ");
+        buf_printf(hint, "did you mean '%s'?", near);
+    } else if (count > 0 && count <= DIAG_LIST_MAX) {
+        buf_puts(hint, "expected ");
         for (size_t i = 0; i < count; i++)
-            buf_printf(&b, "%s'%s'", i == 0 ? "" : (i + 1 == count ? " or " : ", "), candidates[i]);
-        buf_putc(&b, ')');
+            buf_printf(hint, "%s'%s'", i == 0 ? "" : (i + 1 == count ? " or " : ", "),
+                       candidates[i]);
     }
-    snprintf(dst, n, "%s", b.data);
-    buf_free(&b);
+}
+
+void diag_unknown_text(char *dst, size_t n, const char *what, const char *word,
+                       const char *const *candidates, size_t count)
+{
+    buf msg, hint;
+    buf_init(&msg);
+    buf_init(&hint);
+    bool paren;
+    unknown_parts(&msg, &hint, &paren, what, word, candidates, count);
+    diag_record r = {NULL, 0, 0, DIAG_ERROR, msg.data, hint.len ? hint.data : NULL, paren};
+    buf line;
+    buf_init(&line);
+    diag_line(&line, &r);
+    /* without the "boardpress: error: " diag_line puts before it */
+    snprintf(dst, n, "%s", line.data + strlen("boardpress: error: "));
+    buf_free(&line);
+    buf_free(&msg);
+    buf_free(&hint);
 }
 
 void diag_unknown(diag *d, const char *path, int line, int col, const char *what, const char *word,
                   const char *const *candidates, size_t n)
 {
-    char msg[1024];
-    diag_unknown_text(msg, sizeof msg, what, word, candidates, n);
-    diag_error(d, path, line, col, "%s", msg);
+    buf msg, hint;
+    buf_init(&msg);
+    buf_init(&hint);
+    bool paren;
+    unknown_parts(&msg, &hint, &paren, what, word, candidates, n);
+    diag_record r = {path ? xstrdup(path) : NULL,         line, col, DIAG_ERROR, buf_detach(&msg),
+                     hint.len ? buf_detach(&hint) : NULL, paren};
+    buf_free(&hint);
+    add_record(d, &r);
 }
 
 /* ------------------------------------------------------------ messages taken apart */
-
-/* *out gets the number at the end of s[0..*n) (digits after a ':'), and
- * *n shrinks to before that ':'; false (nothing changed) when there is none. */
-static bool trailing_number(const char *s, size_t *n, int *out)
-{
-    size_t end = *n, i = end;
-    while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9' && end - i < 9)
-        i--;
-    if (i == end || i == 0 || s[i - 1] != ':')
-        return false;
-    int v = 0;
-    for (size_t k = i; k < end; k++)
-        v = v * 10 + (s[k] - '0');
-    if (v <= 0)
-        return false;
-    *out = v;
-    *n = i - 1;
-    return true;
-}
-
-/* The hint diag_unknown and the loaders end a message with, or NULL. */
-static char *hint_of(const char *msg)
-{
-    const char *mean = strstr(msg, "; did you mean ");
-    if (mean)
-        return xstrdup(mean + 2);
-    size_t n = strlen(msg);
-    const char *expected = strstr(msg, " (expected ");
-    if (expected && n > 0 && msg[n - 1] == ')')
-        return xstrndup(expected + 2, (size_t)(msg + n - 1 - (expected + 2)));
-    return NULL;
-}
 
 /* Append one character (its bytes at s, valid UTF-8 of length len, or a
  * bad byte when len is 0) to b, as U+FFFD when bad. */
@@ -383,39 +468,28 @@ static void source_of(diag_entry *e, const char *text, size_t n)
     buf_free(&src);
 }
 
-diag_entry *diag_entries(const char *text, size_t *n)
+diag_entry *diag_entries(const diag_record *recs, size_t n_recs, size_t *n)
 {
-    diag_entry *v = NULL;
-    size_t count = 0, cap = 0;
+    diag_entry *v = xcalloc(n_recs + 1, sizeof *v);
+    size_t count = 0;
     char *file = NULL, *file_path = NULL; /* the last file read, for the next message */
     size_t file_len = 0;
-    for (const char *p = text; p && *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        v = xgrow(v, sizeof *v, &cap, count + 1);
+    for (size_t i = 0; i < n_recs; i++) {
+        const diag_record *r = &recs[i];
+        if (r->cls != DIAG_ERROR)
+            continue;
         diag_entry *e = &v[count++];
-        memset(e, 0, sizeof *e);
-        e->text = xstrndup(p, len);
-        const char *sep = strstr(e->text, ": error: ");
-        if (sep) {
-            size_t head = (size_t)(sep - e->text);
-            e->message = xstrdup(sep + strlen(": error: "));
-            int a = 0, b = 0;
-            if (trailing_number(e->text, &head, &a)) {
-                if (trailing_number(e->text, &head, &b)) {
-                    e->line = b;
-                    e->col = a;
-                } else {
-                    e->line = a;
-                }
-            }
-            if (!(head == strlen("boardpress") && strncmp(e->text, "boardpress", head) == 0 &&
-                  !e->line))
-                e->path = xstrndup(e->text, head);
-        } else {
-            e->message = xstrdup(e->text);
-        }
-        e->hint = hint_of(e->message);
+        buf b;
+        buf_init(&b);
+        diag_line(&b, r);
+        e->text = buf_detach(&b);
+        buf_init(&b);
+        message_with_hint(&b, r);
+        e->message = buf_detach(&b);
+        e->path = r->path ? xstrdup(r->path) : NULL;
+        e->line = r->path ? r->line : 0;
+        e->col = r->path && r->line ? r->col : 0;
+        e->hint = r->hint ? xstrdup(r->hint) : NULL;
         if (e->path && e->line && count <= DIAG_SOURCE_ENTRIES) {
             if (!file_path || strcmp(file_path, e->path) != 0) {
                 free(file);
@@ -428,7 +502,6 @@ diag_entry *diag_entries(const char *text, size_t *n)
             if (file)
                 source_of(e, file, file_len);
         }
-        p = nl ? nl + 1 : p + len;
     }
     free(file);
     free(file_path);

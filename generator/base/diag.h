@@ -4,35 +4,72 @@
 #ifndef BP_DIAG_H
 #define BP_DIAG_H
 
+#include "base/util.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
+/* An error fails the build; a warning is only said. */
+typedef enum { DIAG_ERROR, DIAG_WARNING } diag_class;
+
+/* One message as a record, made where it is found and formatted only at
+ * the edge: the terminal's line (diag_line) and the preview's overlay
+ * (diag_entries) are both made from it. */
 typedef struct {
-    FILE *out;      /* where messages go; NULL collects them only */
-    int errors;     /* how many errors were reported (a repeated line counts once) */
-    size_t reports; /* diag_error calls and added lines, repeats included */
-    bool io;        /* one of them was an I/O or resource failure (exit status 3) */
-    bool usage;     /* one of them was bad usage, refused up front (exit status 2) */
-    char *text;     /* every message so far, one per line (owned) */
-    size_t len, cap;
+    char *path;    /* the file it names; NULL: the program ("boardpress: error: ...") */
+    int line, col; /* 1-based (col in characters); 0 when the message has none */
+    diag_class cls;
+    char *message;   /* the sentence, without its hint */
+    char *hint;      /* what to do: "did you mean 'x'?", "expected 'a' or 'b'"; NULL: none */
+    bool hint_paren; /* said as "MESSAGE (HINT)"; else "MESSAGE; HINT" */
+} diag_record;
+
+typedef struct {
+    FILE *out;         /* where messages go; NULL collects them only */
+    int errors;        /* how many errors were reported (a repeated line counts once) */
+    size_t reports;    /* diag_error calls and merged records, repeats included */
+    bool io;           /* one of them was an I/O or resource failure (exit status 3) */
+    bool usage;        /* one of them was bad usage, refused up front (exit status 2) */
+    diag_record *recs; /* every error so far, and the warnings said to out, in order (owned) */
+    size_t n_recs, cap_recs;
     uint64_t *seen; /* hashes of the lines given so far (open addressing, 0 = free):
                        the same line twice (a partial two templates share) is said once */
     size_t n_seen, cap_seen;
+    char *lines; /* diag_text's last answer (owned) */
 } diag;
 
 void diag_init(diag *d, FILE *out);
 void diag_free(diag *d);
-/* Hand over the messages (the caller frees; NULL when there were none) and
- * free the rest, as diag_free does. */
-char *diag_take(diag *d);
+/* Report every record of from in d, in order, as diag_error would (said
+ * once, counted), with its I/O and usage flags; from is freed. How a
+ * thread's own diag joins the build's. */
+void diag_merge(diag *d, diag *from);
+
+/* Every error so far as the terminal said them, one per line, or NULL
+ * when there are none (for tests and messages about messages). The text is
+ * d's, good until the next call or diag_free. */
+const char *diag_text(diag *d);
+
+/* The terminal's line of r, without its newline:
+ * "PATH:LINE:COL: error: MESSAGE; HINT" (or "MESSAGE (HINT)"). */
+void diag_line(buf *b, const diag_record *r);
+
+/* A copy of d's error records (free with diag_records_free); *n the count. */
+diag_record *diag_records_copy(const diag *d, size_t *n);
+void diag_records_free(diag_record *r, size_t n);
 
 /* Report one error. line/col 0 leave the position out ("PATH: error: ...");
  * a NULL path gives "boardpress: error: ...". A line already reported is
  * not repeated (nor counted again). */
 void diag_error(diag *d, const char *path, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+
+/* The same with a hint that says what to do ("did you mean 'x'?"; NULL:
+ * none), said after the message: "MESSAGE; HINT". */
+void diag_error_hint(diag *d, const char *path, int line, int col, const char *hint,
+                     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
 /* Say something that does not fail the build ("PATH: warning: MESSAGE"):
  * printed only (a diag without out drops it), never counted as an error. */
@@ -53,17 +90,12 @@ bool diag_failed_since(const diag *d, size_t mark);
 void diag_read_error(diag *d, const char *path, int line, int col, const char *file,
                      const char *what, int err, size_t max_bytes);
 
-/* Report the messages another diag collected (text as it kept them, one
- * per line; NULL for none), each as diag_error would; io is its I/O flag. */
-void diag_add_text(diag *d, const char *text, bool io);
-
-/* One message taken apart (diag_entries), for a reader other than the
- * terminal (the preview server's error overlay). */
+/* One error as the preview server's overlay shows it (diag_entries). */
 typedef struct {
     char *text;    /* the line exactly as stderr got it, without its newline */
     char *path;    /* the file it names; NULL for "boardpress: error: ..." */
     int line, col; /* 1-based (col in characters); 0 when the message has none */
-    char *message; /* what follows "error: " (the hint included) */
+    char *message; /* what follows "error: " (the hint included, as the terminal says it) */
     char *hint;    /* the hint at its end, "did you mean 'x'?" or "expected 'a' or 'b'";
                       NULL when there is none */
     char *source;  /* the line of path that line names (tabs kept, bytes that are not
@@ -73,13 +105,11 @@ typedef struct {
                       tab), then '^'; NULL without source or col */
 } diag_entry;
 
-/* The messages of text (as a diag keeps them: d->text, diag_take; NULL for
- * none) taken apart, with each named file's line read now (files are read
- * for the first DIAG_SOURCE_ENTRIES messages only). *n gets the count. The
- * caller frees the array with diag_entries_free. A path that itself holds
- * ":LINE:COL: error: " cannot be told from a position. */
+/* The errors of records r[0..n) (warnings left out), with each named
+ * file's line read now (files are read for the first DIAG_SOURCE_ENTRIES
+ * only). *count gets how many. Free with diag_entries_free. */
 #define DIAG_SOURCE_ENTRIES 100
-diag_entry *diag_entries(const char *text, size_t *n);
+diag_entry *diag_entries(const diag_record *r, size_t n, size_t *count);
 void diag_entries_free(diag_entry *e, size_t n);
 
 /* The exit status for what was reported: 0, 1 (bad input), 2 (bad usage)

@@ -32,9 +32,7 @@ typedef struct {
     char *name;    /* file name */
     bool plain;    /* readdir says: a regular file, not a link */
     bp_page *page; /* NULL when it failed */
-    char *text;    /* messages */
-    int errors;
-    bool io;
+    diag d;        /* its messages, merged into the site's in name order */
 } page_file;
 
 typedef struct {
@@ -72,9 +70,7 @@ static void discover_one(const discover_queue *q, page_file *f)
     }
     free(text);
     free(path);
-    f->errors = d.errors;
-    f->io = d.io;
-    f->text = diag_take(&d);
+    f->d = d;
 }
 
 static void discover_at(void *ctx, size_t i)
@@ -122,8 +118,7 @@ void discover_pages(site *s)
     /* a few pages are not worth a thread */
     threads_for_each(s->opt.jobs, n_read / 4 + 1, n_read, discover_at, NULL, &q);
     for (size_t i = 0; i < n_read; i++) {
-        diag_add_text(&s->d, files[i].text, files[i].io);
-        free(files[i].text);
+        diag_merge(&s->d, &files[i].d);
         if (files[i].page)
             s->pages[s->n_pages++] = files[i].page;
         else

@@ -235,7 +235,7 @@ void build_report_free(build_report *r)
 {
     if (!r)
         return;
-    free(r->messages);
+    diag_records_free(r->diags, r->n_diags);
     for (size_t i = 0; i < r->n_changed; i++)
         free(r->changed[i]);
     free(r->changed);

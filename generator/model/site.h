@@ -300,7 +300,8 @@ typedef struct {
  * (the preview server shows it): its messages and which output files the
  * swap changed. site_build_report fills it; build_report_free frees it. */
 typedef struct {
-    char *messages;   /* every error line as stderr got it, one per line; NULL: none */
+    diag_record *diags; /* every error as a record (diag.h), in stderr's order */
+    size_t n_diags;
     bool interrupted; /* site_options.cancel stopped it; nothing was written */
     char **changed;   /* output files ('/'-separated, relative to --out) whose bytes the swap
                          changed: written anew, added or removed; sorted. Empty unless the

@@ -1,6 +1,6 @@
 /* reload.c — what the builds tell the pages `boardpress serve` serves: after
- * each build a new generation, whether it succeeded, its errors taken apart
- * (diag_entries) and the URL paths whose bytes changed, as the events of a
+ * each build a new generation, whether it succeeded, its errors (the
+ * build's records, diag_entries) and the URL paths whose bytes changed, as the events of a
  * Server-Sent Events stream; and the page script that listens to them
  * (reload.js, built into the program). */
 #include "preview/serve_internal.h"
@@ -68,13 +68,13 @@ static void json_field(buf *b, const char *key, const char *value)
     buf_putc(b, '"');
 }
 
-/* The messages of a build as a JSON array of objects: each message as the
- * terminal printed it ("text"), its parts, and the source line with a
- * caret under the column. */
-static char *errors_json(const char *messages)
+/* The errors of a build as a JSON array of objects: each message as the
+ * terminal printed it ("text"), its record's parts, and the source line
+ * with a caret under the column. */
+static char *errors_json(const diag_record *recs, size_t n_recs)
 {
     size_t n;
-    diag_entry *e = diag_entries(messages, &n);
+    diag_entry *e = diag_entries(recs, n_recs, &n);
     buf b;
     buf_init(&b);
     buf_putc(&b, '[');
@@ -114,7 +114,7 @@ static char *changed_json(const build_report *r)
 
 void reload_update(reload_state *l, int status, const build_report *r)
 {
-    char *errors = errors_json(r->messages);
+    char *errors = errors_json(r->diags, r->n_diags);
     char *changed = changed_json(r);
     pthread_mutex_lock(&l->lock);
     free(l->errors);

@@ -283,9 +283,7 @@ out:
 
 /* What rendering one page reported, shown in page order afterwards. */
 typedef struct {
-    char *text; /* its error messages (owned), or NULL */
-    int errors;
-    bool io;
+    diag d; /* its messages (the template's first) */
     page_info info;
 } page_out;
 
@@ -305,17 +303,12 @@ static void render_one(render_queue *q, size_t i)
     site ws = *q->s; /* shared tables; only the diag is the page's own */
     diag_init(&ws.d, NULL);
     page_out *r = &q->res[i];
-    if (r->text) { /* the template's messages come first */
-        diag_add_text(&ws.d, r->text, r->io);
-        free(r->text);
-    }
+    diag_merge(&ws.d, &r->d); /* the template's messages come first */
     void *out = q->sink ? q->sink->open(q->sink->ctx, i) : NULL;
     render_page(&ws, q->sink, out, q->s->pages[i], q->page_t[i], &r->info);
     if (out)
         q->sink->close(out);
-    r->errors = ws.d.errors;
-    r->io = ws.d.io;
-    r->text = diag_take(&ws.d);
+    r->d = ws.d;
 }
 
 static void render_at(void *ctx, size_t k)
@@ -419,14 +412,11 @@ void render_site(site *s, const render_sink *sink)
         site ws = *s;
         diag_init(&ws.d, NULL);
         page_t[i] = template_for(&ws, lib, &named, p->is_home ? "index" : p->template_name, p);
-        res[i].errors = ws.d.errors;
-        res[i].io = ws.d.io;
-        res[i].text = diag_take(&ws.d);
+        res[i].d = ws.d;
     }
     render_all(s, sink, page_t, res);
     for (size_t i = 0; i < s->n_pages; i++) {
-        diag_add_text(&s->d, res[i].text, res[i].io);
-        free(res[i].text);
+        diag_merge(&s->d, &res[i].d);
     }
     page_info *info = xcalloc(s->n_pages + 1, sizeof *info);
     for (size_t i = 0; i < s->n_pages; i++)

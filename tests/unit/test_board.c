@@ -60,7 +60,7 @@ static bp_board *build(const char *text, diag *d)
     diag_init(d, NULL);
     ynode *root = gt_yaml(text, d);
     if (!root)
-        fail_msg("YAML refused:\n%s", d->text);
+        fail_msg("YAML refused:\n%s", diag_text(d));
     bp_board *b = board_from_tree("b.yaml", root, cat, &lim, d);
     ynode_free(root);
     return b;
@@ -83,7 +83,7 @@ static void refused_in(const char *board, const char *from, const char *to, cons
     bp_board *b = build(text, &d);
     if (b)
         fail_msg("accepted:\n%s", text);
-    assert_string_equal(d.text ? d.text : "", want);
+    assert_string_equal(diag_text(&d) ? diag_text(&d) : "", want);
     diag_free(&d);
     free(text);
 }
@@ -117,7 +117,7 @@ static void defaults_from_the_catalog(void **state)
     diag d;
     bp_board *b = build(base, &d);
     assert_non_null(b);
-    assert_null(d.text);
+    assert_null(diag_text(&d));
     assert_string_equal(b->id, "mini");
     assert_string_equal(b->sim.id, "mini");
     assert_string_equal(b->title, "Mini");
@@ -215,7 +215,7 @@ static void settings_per_kind(void **state)
                         "traffic: {from: u, jobs: 1, over: 1 s, repeat_share: 25%}\n",
                         &d);
     if (!b)
-        fail_msg("%s", d.text);
+        fail_msg("%s", diag_text(&d));
     const sim_part *u = &b->sim.parts[0], *s = &b->sim.parts[1], *db = &b->sim.parts[2];
     assert_int_equal(u->tries, 3);
     assert_int_equal(u->timeout_us, 1500000);
@@ -256,7 +256,7 @@ static void lose_reply_of(void **state)
                         "traffic: {from: u, jobs: 30, over: 1 s}\n",
                         &d);
     if (!b)
-        fail_msg("%s", d.text);
+        fail_msg("%s", diag_text(&d));
     const sim_link *l = b->sim.links;
     assert_null(l[0].lose_reply_of);
     assert_int_equal(l[0].n_lose_reply_of, 0);
@@ -295,7 +295,7 @@ static void goals_and_expect(void **state)
     bp_board *b = build(text, &d);
     free(text);
     if (!b)
-        fail_msg("%s", d.text);
+        fail_msg("%s", diag_text(&d));
     const sim_goal *g = b->sim.goals;
     assert_true(g[SIM_M_DUPLICATES].has_max && !g[SIM_M_DUPLICATES].has_min);
     assert_true(g[SIM_M_DUPLICATES].max == 0);
@@ -427,7 +427,7 @@ static void replications_until(void **state)
                          at + strlen("replications: 4"));
     bp_board *b = build(t1, &d);
     if (!b)
-        fail_msg("%s", d.text);
+        fail_msg("%s", diag_text(&d));
     assert_true(b->sim.until == 0.02);
     assert_int_equal(b->sim.until_max, 200);
     assert_int_equal(b->sim.replications, 10);
@@ -441,7 +441,7 @@ static void replications_until(void **state)
                          at + strlen("replications: 4"));
     b = build(t2, &d);
     if (!b)
-        fail_msg("%s", d.text);
+        fail_msg("%s", diag_text(&d));
     assert_int_equal(b->sim.replications, 6);
     assert_int_equal(b->sim.until_max, 6);
     board_free(b);
@@ -598,7 +598,7 @@ static void events_bound_holds(void **state)
         diag d;
         bp_board *b = build(y.data, &d);
         if (!b)
-            fail_msg("board %d refused:\n%s\n%s", k, y.data, d.text);
+            fail_msg("board %d refused:\n%s\n%s", k, y.data, diag_text(&d));
         sim_result r;
         char msg[256];
         assert_int_equal(sim_run(&b->sim, &lim, false, &r, msg, sizeof msg), 0);
@@ -646,7 +646,7 @@ static void events_bound_refused(void **state)
     assert_int_equal(
         board_override("b.yaml", root, "parts.broker.tries", "100", "level.yaml", 9, 3, &d), 0);
     assert_null(board_from_tree("b.yaml", root, cat, &lim, &d));
-    assert_string_equal(d.text,
+    assert_string_equal(diag_text(&d),
                         "level.yaml:9:3: error: with this value, the runs of the board "
                         "may take up to 641600000 events (4 replications × 200000 jobs, up to 100 "
                         "sends each); the limit is 400000000 per board: lower jobs, tries or "
@@ -681,7 +681,7 @@ static void second_release_keys(void **state)
     diag d;
     bp_board *b = build(two_hops, &d);
     if (!b)
-        fail_msg("%s", d.text);
+        fail_msg("%s", diag_text(&d));
     const sim_part *u = &b->sim.parts[0], *o = &b->sim.parts[1], *shop = &b->sim.parts[2];
     const sim_part *ev = &b->sim.parts[3], *mailer = &b->sim.parts[4];
     assert_int_equal(u->message_id, SIM_MESSAGE_ID_PRODUCER);
@@ -711,7 +711,7 @@ static void second_release_keys(void **state)
               "traffic: {from: u, jobs: 1, over: 1 s}\n",
               &d);
     if (!b)
-        fail_msg("%s", d.text);
+        fail_msg("%s", diag_text(&d));
     assert_int_equal(b->sim.parts[1].dedup_window_us, SIM_FOREVER);
     board_free(b);
     diag_free(&d);
@@ -733,7 +733,7 @@ static const sim_part *broker_with(const char *setting, bp_board **b, diag *d)
     free(to);
     free(text);
     if (!*b)
-        fail_msg("%s", d->text);
+        fail_msg("%s", diag_text(d));
     return &(*b)->sim.parts[1];
 }
 
@@ -879,10 +879,10 @@ static void overrides(void **state)
     assert_int_equal(board_override("b.yaml", root, "traffic.jobs", "5", "--set", 0, 0, &d), 0);
     assert_int_equal(board_override("b.yaml", root, "seed", "9", "--seed", 0, 0, &d), 0);
     assert_int_equal(board_override("b.yaml", root, "replications", "2", "--set", 0, 0, &d), 0);
-    assert_null(d.text);
+    assert_null(diag_text(&d));
     bp_board *b = board_from_tree("b.yaml", root, cat, &lim, &d);
     if (!b)
-        fail_msg("%s", d.text);
+        fail_msg("%s", diag_text(&d));
     assert_int_equal(b->sim.parts[2].concurrency, 7);
     assert_int_equal(b->sim.parts[1].tries, 2);
     assert_true((b->part_set[1].bits & (1ull << part_field("tries"))) != 0);
@@ -959,7 +959,7 @@ static void override_refused(const char *expr, const char *value, const char *wa
     diag d;
     diag_init(&d, NULL);
     assert_int_equal(board_override("b.yaml", root, expr, value, "levels/l.yaml", 9, 7, &d), -1);
-    assert_string_equal(d.text, want);
+    assert_string_equal(diag_text(&d), want);
     ynode_free(root);
     diag_free(&d);
 }
@@ -972,7 +972,7 @@ static void override_bad(const char *expr, const char *value, const char *want)
     diag_init(&d, NULL);
     assert_int_equal(board_override("b.yaml", root, expr, value, "levels/l.yaml", 9, 7, &d), 0);
     assert_null(board_from_tree("b.yaml", root, cat, &lim, &d));
-    assert_string_equal(d.text, want);
+    assert_string_equal(diag_text(&d), want);
     ynode_free(root);
     diag_free(&d);
 }
@@ -1041,8 +1041,9 @@ static void override_errors(void **state)
     diag d;
     diag_init(&d, NULL);
     assert_int_equal(board_override("b.yaml", root, "traffic.jobs", "3", "--set", 0, 0, &d), -1);
-    assert_string_equal(d.text, "--set: error: cannot set 'traffic.jobs': the board has no such "
-                                "mapping\n");
+    assert_string_equal(diag_text(&d),
+                        "--set: error: cannot set 'traffic.jobs': the board has no such "
+                        "mapping\n");
     ynode_free(root);
     diag_free(&d);
 }
@@ -1064,7 +1065,7 @@ static void loading_files(void **state)
     path = xasprintf("%s/boards/empty.yaml", dir);
     assert_null(board_load(path, cat, &lim, &d));
     char *want = xasprintf("%s:1:1: error: the board file is empty\n", path);
-    assert_string_equal(d.text, want);
+    assert_string_equal(diag_text(&d), want);
     free(want);
     free(path);
     diag_free(&d);
@@ -1072,7 +1073,7 @@ static void loading_files(void **state)
     path = xasprintf("%s/boards/none.yaml", dir);
     assert_null(board_load(path, cat, &lim, &d));
     want = xasprintf("%s: error: cannot read the board: no such file\n", path);
-    assert_string_equal(d.text, want);
+    assert_string_equal(diag_text(&d), want);
     free(want);
     free(path);
     diag_free(&d);

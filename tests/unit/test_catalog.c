@@ -72,7 +72,7 @@ static void real_catalog(void **state)
     diag_init(&d, NULL);
     bp_catalog *c = catalog_load("content/catalog.yaml", &d);
     if (!c)
-        fail_msg("content/catalog.yaml does not load:\n%s", d.text);
+        fail_msg("content/catalog.yaml does not load:\n%s", diag_text(&d));
     assert_int_equal(d.errors, 0);
     /* every kind and protocol has its label and a value for every field */
     size_t n_part, n_link;
@@ -140,7 +140,7 @@ static void values_by_name(void **state)
     diag_init(&d, NULL);
     bp_catalog *c = catalog_parse("c.yaml", cat_text, sizeof cat_text - 1, &d);
     assert_non_null(c);
-    assert_null(d.text);
+    assert_null(diag_text(&d));
     assert_string_equal(c->path, "c.yaml");
     assert_true(c->prices.vcpu_usd_month == 3);
     assert_true(c->prices.gb_usd_month == 1);
@@ -214,7 +214,7 @@ static void refused(const char *from, const char *to, const char *want)
     bp_catalog *c = catalog_parse("c.yaml", text, strlen(text), &d);
     if (c)
         fail_msg("accepted: %s", text);
-    assert_string_equal(d.text ? d.text : "", want);
+    assert_string_equal(diag_text(&d) ? diag_text(&d) : "", want);
     diag_free(&d);
     free(text);
 }
@@ -293,11 +293,12 @@ static void whole_file_errors(void **state)
     assert_null(catalog_parse("c.yaml", "", 0, &d));
     assert_null(catalog_parse("c.yaml", "- a\n", 4, &d));
     assert_null(catalog_load("no/such/catalog.yaml", &d));
-    assert_string_equal(d.text, "c.yaml:1:1: error: the catalog is empty\n"
-                                "c.yaml:1:1: error: the catalog must be a mapping, found a list\n"
-                                "no/such/catalog.yaml: error: cannot read the catalog: no such "
-                                "file (every site needs a catalog.yaml with every default the "
-                                "simulator uses; start from boardpress's content/catalog.yaml)\n");
+    assert_string_equal(diag_text(&d),
+                        "c.yaml:1:1: error: the catalog is empty\n"
+                        "c.yaml:1:1: error: the catalog must be a mapping, found a list\n"
+                        "no/such/catalog.yaml: error: cannot read the catalog: no such "
+                        "file (every site needs a catalog.yaml with every default the "
+                        "simulator uses; start from boardpress's content/catalog.yaml)\n");
     diag_free(&d);
 
     /* The retention section may come after the kinds that use its names. */
@@ -323,7 +324,7 @@ static bp_catalog *with_sources(const char *sources, const char *want)
     diag d;
     diag_init(&d, NULL);
     bp_catalog *c = catalog_parse("c.yaml", text, strlen(text), &d);
-    assert_string_equal(d.text ? d.text : "", want);
+    assert_string_equal(diag_text(&d) ? diag_text(&d) : "", want);
     diag_free(&d);
     free(text);
     return c;

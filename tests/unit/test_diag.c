@@ -14,6 +14,18 @@
 #include <string.h>
 #include <unistd.h>
 
+/* d's records as the terminal's lines, one per line (a static buffer). */
+static const char *lines(const diag *d)
+{
+    static buf b;
+    buf_clear(&b);
+    for (size_t i = 0; i < d->n_recs; i++) {
+        diag_line(&b, &d->recs[i]);
+        buf_putc(&b, '\n');
+    }
+    return b.len ? b.data : "";
+}
+
 static void message_format(void **state)
 {
     (void)state;
@@ -21,20 +33,22 @@ static void message_format(void **state)
     diag_init(&d, NULL);
     assert_int_equal(d.errors, 0);
     diag_error(&d, "content/page.md", 7, 12, "unknown measure '%s'", "duplicats");
-    assert_string_equal(d.text, "content/page.md:7:12: error: unknown measure 'duplicats'\n");
+    assert_string_equal(lines(&d), "content/page.md:7:12: error: unknown measure 'duplicats'\n");
     diag_error(&d, "a.yaml", 3, 0, "line only");
     diag_error(&d, "b.yaml", 0, 0, "no position");
     diag_error(&d, "c.yaml", 0, 5, "a column without a line is left out");
     diag_error(&d, NULL, 4, 4, "no file %d", 1);
-    assert_string_equal(d.text, "content/page.md:7:12: error: unknown measure 'duplicats'\n"
-                                "a.yaml:3: error: line only\n"
-                                "b.yaml: error: no position\n"
-                                "c.yaml: error: a column without a line is left out\n"
-                                "boardpress: error: no file 1\n");
+    assert_string_equal(lines(&d), "content/page.md:7:12: error: unknown measure 'duplicats'\n"
+                                   "a.yaml:3: error: line only\n"
+                                   "b.yaml: error: no position\n"
+                                   "c.yaml: error: a column without a line is left out\n"
+                                   "boardpress: error: no file 1\n");
     assert_int_equal(d.errors, 5);
-    assert_int_equal(d.len, strlen(d.text));
+    assert_string_equal(d.recs[4].message, "no file 1");
+    assert_null(d.recs[4].path);
+    assert_null(d.recs[0].hint);
     diag_free(&d);
-    assert_null(d.text);
+    assert_null(d.recs);
     diag_free(NULL);
 }
 
@@ -56,7 +70,7 @@ static void message_to_stream(void **state)
     assert_null(fgets(line, sizeof line, f));
     fclose(f);
     /* the same lines are kept too */
-    assert_string_equal(d.text,
+    assert_string_equal(lines(&d),
                         "p.md:1:2: error: first\np.md:3:4: error: second with 100% literal\n");
     diag_free(&d);
 }
@@ -91,7 +105,7 @@ static void repeats_and_marks(void **state)
     diag_error(&d, "b.yaml", 1, 1, "the board file is empty");
     assert_true(diag_failed_since(&d, mark));
     assert_int_equal(d.errors, 1);
-    assert_string_equal(d.text, "b.yaml:1:1: error: the board file is empty\n");
+    assert_string_equal(lines(&d), "b.yaml:1:1: error: the board file is empty\n");
     diag_free(&d);
 
     /* reading errors: the input's are bad input, the system's are I/O */
@@ -100,8 +114,8 @@ static void repeats_and_marks(void **state)
     assert_int_equal(diag_exit_status(&d), 1);
     diag_read_error(&d, "b.yaml", 0, 0, "b.yaml", "the board", EACCES, 0);
     assert_int_equal(diag_exit_status(&d), 3);
-    assert_string_equal(d.text, "p.md:3:2: error: cannot read 'b.yaml': no such file\n"
-                                "b.yaml: error: cannot read the board: Permission denied\n");
+    assert_string_equal(lines(&d), "p.md:3:2: error: cannot read 'b.yaml': no such file\n"
+                                   "b.yaml: error: cannot read the board: Permission denied\n");
     diag_free(&d);
 }
 
@@ -214,9 +228,10 @@ static void unknown_texts(void **state)
     diag_init(&d, NULL);
     diag_unknown(&d, "b.yaml", 4, 9, "expect", "fial", abc, 3);
     diag_unknown(&d, "b.yaml", 5, 9, "expect", "maybe", abc, 3);
-    assert_string_equal(d.text, "b.yaml:4:9: error: unknown expect 'fial'; did you mean 'fail'?\n"
-                                "b.yaml:5:9: error: unknown expect 'maybe' (expected 'pass', "
-                                "'fail' or 'skip')\n");
+    assert_string_equal(lines(&d),
+                        "b.yaml:4:9: error: unknown expect 'fial'; did you mean 'fail'?\n"
+                        "b.yaml:5:9: error: unknown expect 'maybe' (expected 'pass', "
+                        "'fail' or 'skip')\n");
     assert_int_equal(d.errors, 2);
     diag_free(&d);
 }
@@ -249,10 +264,10 @@ static void entries_taken_apart(void **state)
     diag_error(&d, NULL, 0, 0, "no file");
     diag_error(&d, "dir/with:colon.md", 0, 0, "no position");
     size_t n;
-    diag_entry *e = diag_entries(d.text, &n);
+    diag_entry *e = diag_entries(d.recs, d.n_recs, &n);
     assert_int_equal(n, 7);
     /* each text is the line as printed, exactly */
-    const char *p = d.text;
+    const char *p = lines(&d);
     for (size_t i = 0; i < n; i++) {
         size_t len = strlen(e[i].text);
         assert_memory_equal(p, e[i].text, len);
@@ -288,7 +303,7 @@ static void entries_taken_apart(void **state)
     diag_free(&d);
     unlink(file);
 
-    e = diag_entries(NULL, &n);
+    e = diag_entries(NULL, 0, &n);
     assert_int_equal(n, 0);
     diag_entries_free(e, n);
 }
@@ -306,7 +321,7 @@ static void entries_long_lines(void **state)
     diag_init(&d, NULL);
     diag_error(&d, file, 1, 701, "here");
     size_t n;
-    diag_entry *e = diag_entries(d.text, &n);
+    diag_entry *e = diag_entries(d.recs, d.n_recs, &n);
     assert_int_equal(n, 1);
     const char *x = strstr(e[0].source, "XY");
     assert_non_null(x);

@@ -156,8 +156,9 @@ static void positions_after_escapes(void **state)
 
     render(&x, "&amp; &amp; {{ broken\n", false);
     assert_int_equal(x.rc, -1);
-    assert_string_equal(x.d.text, "p.md:4:13: error: unterminated placeholder: '{{' without '}}' "
-                                  "on the same line\n");
+    assert_string_equal(diag_text(&x.d),
+                        "p.md:4:13: error: unterminated placeholder: '{{' without '}}' "
+                        "on the same line\n");
     done(&x);
 }
 
@@ -285,16 +286,18 @@ static void placeholder_errors(void **state)
     run x;
     render(&x, "Text {{ b.x\nand more.\n", false);
     assert_int_equal(x.rc, -1);
-    assert_string_equal(x.d.text, "p.md:4:6: error: unterminated placeholder: '{{' without '}}' "
-                                  "on the same line\n");
+    assert_string_equal(diag_text(&x.d),
+                        "p.md:4:6: error: unterminated placeholder: '{{' without '}}' "
+                        "on the same line\n");
     assert_int_equal(x.r.n, 0);
     assert_string_equal(html(&x), "");
     done(&x);
 
     /* "}}" on the next line does not close it */
     render(&x, "one\nün {{ b.x\n}}\n", false);
-    assert_string_equal(x.d.text, "p.md:5:4: error: unterminated placeholder: '{{' without '}}' "
-                                  "on the same line\n");
+    assert_string_equal(diag_text(&x.d),
+                        "p.md:5:4: error: unterminated placeholder: '{{' without '}}' "
+                        "on the same line\n");
     done(&x);
 
     /* a refused placeholder stops nothing: every error is reported */
@@ -302,10 +305,11 @@ static void placeholder_errors(void **state)
     assert_int_equal(x.rc, -1);
     assert_int_equal(x.r.n, 3);
     found(&x, 1, " ok.x ", 4, 15, false);
-    assert_string_equal(x.d.text, "p.md:4:1: error: bad placeholder\n"
-                                  "p.md:6:7: error: bad placeholder\n"
-                                  "p.md:6:17: error: unterminated placeholder: '{{' without '}}' "
-                                  "on the same line\n");
+    assert_string_equal(diag_text(&x.d),
+                        "p.md:4:1: error: bad placeholder\n"
+                        "p.md:6:7: error: bad placeholder\n"
+                        "p.md:6:17: error: unterminated placeholder: '{{' without '}}' "
+                        "on the same line\n");
     assert_string_equal(html(&x), "");
     done(&x);
 }
@@ -488,7 +492,8 @@ static void limits(void **state)
     table(&b, MD_MAX_TABLE_COLUMNS + 1);
     render(&x, b.data, false);
     assert_int_equal(x.rc, -1);
-    assert_string_equal(x.d.text, "p.md:6:1: error: table has 65 columns; the limit is 64\n");
+    assert_string_equal(diag_text(&x.d),
+                        "p.md:6:1: error: table has 65 columns; the limit is 64\n");
     assert_int_equal(x.r.n, 0); /* nothing is expanded once the page failed */
     assert_string_equal(html(&x), "");
     done(&x);
@@ -499,7 +504,8 @@ static void limits(void **state)
         buf_putc(&b, i % 80 == 79 ? '\n' : 'a');
     render(&x, b.data, false);
     assert_int_equal(x.rc, -1);
-    assert_string_equal(x.d.text, "p.md:4:1: error: page body is 257 KiB; the limit is 256 KiB\n");
+    assert_string_equal(diag_text(&x.d),
+                        "p.md:4:1: error: page body is 257 KiB; the limit is 256 KiB\n");
     done(&x);
     buf_clear(&b);
     for (size_t i = 0; i < MD_MAX_BYTES; i++) /* paragraphs of 50 lines */

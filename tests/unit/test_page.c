@@ -139,7 +139,7 @@ static void rejected(const char *text, const char *slug_default, const char *wan
     diag d;
     bp_page *p = parse(text, slug_default, &d);
     assert_null(p);
-    assert_string_equal(d.text, want);
+    assert_string_equal(diag_text(&d), want);
     diag_free(&d);
 }
 
@@ -288,7 +288,7 @@ static void bad_bytes(void **state)
     diag_init(&d, NULL);
     const char text[] = "---\ntitle: x\n---\nab\0c\n";
     assert_null(page_parse("content/p.md", text, sizeof text - 1, "p", &d));
-    assert_string_equal(d.text,
+    assert_string_equal(diag_text(&d),
                         "content/p.md:4:3: error: NUL byte in the page (is it a text file?)\n");
     diag_free(&d);
 }

@@ -203,7 +203,11 @@ static void events(void **state)
     assert_string_equal(b.data, "event: hello\ndata: {\"gen\":0,\"ok\":true,\"errors\":[]}\n\n");
     char *changed[] = {"a/index.html", "static/\xff.css"};
     build_report r = {0};
-    r.messages = "p.md:2:3: error: unknown 'x</script>'; did you mean 'y'?\n";
+    diag d;
+    diag_init(&d, NULL);
+    diag_error_hint(&d, "p.md", 2, 3, "did you mean 'y'?", "unknown 'x</script>'");
+    r.diags = d.recs;
+    r.n_diags = d.n_recs;
     r.changed = changed;
     r.n_changed = 2;
     reload_update(&l, 0, &r);
@@ -221,6 +225,7 @@ static void events(void **state)
     assert_true(n > 1000 && strlen(js) == n);
     assert_non_null(strstr(js, "/__boardpress/events"));
     buf_free(&b);
+    diag_free(&d);
     reload_free(&l);
 }
 

@@ -88,8 +88,8 @@ static void renders(const fixture *f, const char *text, const char *want)
     tmpl_scope *s = page_scope();
     int rc = -1;
     char *out = render_in(f, text, s, &d, &rc);
-    if (d.text)
-        fail_msg("unexpected: %s", d.text);
+    if (diag_text(&d))
+        fail_msg("unexpected: %s", diag_text(&d));
     assert_int_equal(rc, 0);
     assert_string_equal(out, want);
     free(out);
@@ -106,7 +106,7 @@ static void fails(const fixture *f, const char *text, const char *want)
     int rc = 0;
     char *out = render_in(f, text, s, &d, &rc);
     assert_true(out == NULL || rc == -1);
-    assert_string_equal(d.text ? d.text : "", want);
+    assert_string_equal(diag_text(&d) ? diag_text(&d) : "", want);
     free(out);
     tmpl_scope_free(s);
     diag_free(&d);
@@ -181,7 +181,7 @@ static void partials_and_comments(void **state)
     buf_free(&out);
     tmpl_scope_free(s);
     tmpl_free(t);
-    assert_null(d.text);
+    assert_null(diag_text(&d));
     diag_free(&d);
 }
 
@@ -232,13 +232,13 @@ static void parse_errors(void **state)
     diag_init(&d, NULL);
     assert_null(tmpl_load(f->dir, "nope", &d));
     want = xasprintf("%s/nope.html: error: cannot read the template: no such file\n", f->dir);
-    assert_string_equal(d.text, want);
+    assert_string_equal(diag_text(&d), want);
     free(want);
     diag_free(&d);
     diag_init(&d, NULL);
     assert_null(tmpl_load(f->dir, "bad-utf8", &d));
     want = xasprintf("%s/bad-utf8.html:1:3: error: template is not valid UTF-8 text\n", f->dir);
-    assert_string_equal(d.text, want);
+    assert_string_equal(diag_text(&d), want);
     free(want);
     diag_free(&d);
 }
@@ -264,8 +264,9 @@ static void unknown_variables(void **state)
     buf out;
     buf_init(&out);
     assert_int_equal(tmpl_render(t, s, &out, &d), -1);
-    assert_string_equal(d.text, "t.html:1:1: error: unknown template variable 'zzzzzz' (expected "
-                                "'title' or 'lang')\n");
+    assert_string_equal(diag_text(&d),
+                        "t.html:1:1: error: unknown template variable 'zzzzzz' (expected "
+                        "'title' or 'lang')\n");
     tmpl_free(t);
     tmpl_scope_free(s);
     buf_free(&out);
@@ -295,7 +296,7 @@ static void reported_once_per_position(void **state)
         buf_clear(&out);
         assert_int_equal(tmpl_render(t, s, &out, &d), -1);
     }
-    assert_string_equal(d.text,
+    assert_string_equal(diag_text(&d),
                         "t.html:1:1: error: unknown template variable 'titel'; did you mean "
                         "'title'?\n"
                         "t.html:1:27: error: unknown template variable 'titel'; did you mean "
@@ -356,7 +357,7 @@ static void parsed_once(void **state)
     char *want = xasprintf("%s/partials/broken.html:1:1: error: '{{#if title}}' is not closed "
                            "with '{{/if}}'\n",
                            f->dir);
-    assert_string_equal(d.text, want);
+    assert_string_equal(diag_text(&d), want);
     free(want);
     tmpl_lib_free(lib);
     diag_free(&d);
@@ -387,7 +388,7 @@ static void includes_multiply(void **state)
                            "partials), this template shows more than 1000 partials: partials "
                            "that include each other several times multiply; include fewer\n",
                            f->dir);
-    assert_string_equal(d.text, want);
+    assert_string_equal(diag_text(&d), want);
     free(want);
     assert_int_equal(d.reports, 1);
     diag_free(&d);
@@ -426,12 +427,12 @@ static void nesting_of_a_parsed_partial(void **state)
     gt_write(f->dir, "shallow.html", "{{> n1 }}");
     gt_write(f->dir, "deep.html", "{{> n0 }}");
     assert_non_null(tmpl_lib_load(lib, "shallow", &d));
-    assert_null(d.text);
+    assert_null(diag_text(&d));
     /* n0 adds one more level on top of the parsed n1 */
     assert_null(tmpl_lib_load(lib, "deep", &d));
     char *want =
         xasprintf("%s/partials/n0.html:1:1: error: partials nest deeper than 16 levels\n", f->dir);
-    assert_string_equal(d.text, want);
+    assert_string_equal(diag_text(&d), want);
     free(want);
     tmpl_lib_free(lib);
     diag_free(&d);
@@ -461,8 +462,9 @@ static void output_limit(void **state)
     buf_clear(&out);
     assert_int_equal(tmpl_render(t, s, &out, &d), -1);
     assert_int_equal(out.len, 0);
-    assert_string_equal(d.text, "big.html: error: renders more than 64 MiB of HTML for one page; "
-                                "its lists or partials repeat too much\n");
+    assert_string_equal(diag_text(&d),
+                        "big.html: error: renders more than 64 MiB of HTML for one page; "
+                        "its lists or partials repeat too much\n");
     assert_int_equal(d.reports, 1);
     buf_free(&out);
     tmpl_scope_free(s);

@@ -44,7 +44,7 @@ static void refused_n(const char *text, size_t len, int line_offset, const char 
     assert_null(n);
     assert_false(empty);
     assert_int_equal(d.errors, 1);
-    assert_string_equal(d.text, want);
+    assert_string_equal(diag_text(&d), want);
     diag_free(&d);
 }
 
