@@ -905,7 +905,7 @@ static sim_part backoff_after(const char *text, const char *key, const char *val
     assert_int_equal(board_override("b.yaml", root, path, value, "--set", 0, 0, &d), 0);
     bp_board *b = board_from_tree("b.yaml", root, cat, &lim, &d);
     if (!b)
-        fail_msg("%s", d.text);
+        fail_msg("%s", diag_text(&d));
     sim_part p = b->sim.parts[1];
     board_free(b);
     free(path);
