@@ -280,8 +280,10 @@ static void S_alt(const bp_board *b, const draw_note *notes, size_t n_notes, con
 
 /* The board as drawn: a dead-letter queue takes no link (its broker names
  * it), so the drawing adds one from each broker that names one, after the
- * board's own links, labelled with when a message goes there; S_begin
- * draws it dashed. NULL when no broker names a queue (draw b itself);
+ * board's own links, with no text beside it (the queue's box says when a
+ * message goes there: dpart_facts): in the narrow stack the link goes
+ * around the parts between, where a label would widen the drawing past a
+ * phone's column. S_begin draws it dashed. NULL when no broker names a queue (draw b itself);
  * else a copy that borrows b's parts (free with S_drawn_free). */
 typedef struct {
     bp_board b;
@@ -310,7 +312,7 @@ static drawn_board *S_drawn(const bp_board *b)
         if (p->kind != SIM_KIND_BROKER || p->dead_letter <= 0)
             continue;
         links[k] = (sim_link){.from = (int)i, .to = p->dead_letter - 1, .protocol = SIM_PROTO_AMQP};
-        info[k].label = (char *)"after the last try"; /* borrowed; never freed */
+        info[k].label = (char *)""; /* borrowed; never freed */
         k++;
     }
     d->b.sim.links = links;

@@ -151,7 +151,7 @@ typedef struct {
     const dlives *lv;  /* a live board's settings, or NULL */
 } attempt_opts;
 
-/* A link's texts: t[0] its protocol, then its fault lines, each fault
+/* A link's texts: t[0] its protocol (none for an empty label), then its fault lines, each fault
  * wrapped at spaces to at most wrap px (0: not wrapped), at most 8 lines in
  * all (the last keeps what is left). store holds the wrapped lines. A
  * fault that shows a live board's setting (lv) keeps its marks and is not
@@ -166,11 +166,13 @@ static size_t S_link_texts(dcanvas *m, const bp_board *b, size_t i, double wrap,
     size_t nf = dlink_faults(b, i, faults, marks, lv), n = 0;
     memset(t, 0, 8 * sizeof *t);
     t[n].text = dlink_label(b, i);
-    t[n].bold = true;
-    t[n].color = DC_PROTO;
-    t[n].kind = DL_LINK_TEXT;
-    t[n].w = dc_text_width(m, t[n].text, DF_SMALL, true);
-    n++;
+    if (*t[n].text) { /* an empty label (a dead-letter link) is no text */
+        t[n].bold = true;
+        t[n].color = DC_PROTO;
+        t[n].kind = DL_LINK_TEXT;
+        t[n].w = dc_text_width(m, t[n].text, DF_SMALL, true);
+        n++;
+    }
     for (size_t k = 0; k < nf; k++) {
         dcolor color = strcmp(faults[k], "transactional") == 0 ? DC_MUTED : DC_FAIL;
         const char *rest = faults[k];
@@ -443,7 +445,6 @@ static int S_attempt(dcanvas *m, const bp_board *b, const dpart_content *pc, con
             char store[8][160];
             size_t nt = S_link_texts(m, b, i, ao->narrow && !straight ? ao->fault_wrap : 0, t,
                                      store, ao->lv);
-            size_t nf = nt - 1;
             dlplace pl;
             if (!dplace_texts(&ob, lg->xy, lg->n_pts, t, nt, asc, &pl)) {
                 *failed_link = i;
@@ -453,7 +454,7 @@ static int S_attempt(dcanvas *m, const bp_board *b, const dpart_content *pc, con
             lg->lost_mark = S_lossy(l);
             lg->mark_x = pl.mark_x;
             lg->mark_y = pl.mark_y;
-            for (size_t k = 0; k <= nf; k++) {
+            for (size_t k = 0; k < nt; k++) {
                 dlabel *dl = S_label(out);
                 dl->kind = t[k].kind;
                 dl->link = (int)i;

@@ -123,7 +123,7 @@ void dpart_facts(const bp_board *b, size_t i, char facts[][128], dcolor *colors,
         colors[(*n)++] = DC_MUTED;
     }
     /* a back-off in the words the pages use (fields_backoff_text): "redelivers
-     * after 1 s", "then ×2 each try up to 1 min", "full jitter" */
+     * after 1 s", "then ×2 each try", "up to 1 min", "full jitter" */
     L = S_live_part(lv, b, i, "redelivery_after");
     if (!L)
         L = S_live_part(lv, b, i, "redelivery_after.first");
@@ -135,12 +135,14 @@ void dpart_facts(const bp_board *b, size_t i, char facts[][128], dcolor *colors,
     L = S_live_part(lv, b, i, "redelivery_after.factor");
     if (p->kind == SIM_KIND_BROKER && (p->backoff_factor > 1 || L)) {
         fmt_label_number(a, sizeof a, p->backoff_factor > 1 ? p->backoff_factor : 1);
-        char after[64] = " each try";
-        if (p->backoff_max_us > 0) {
-            fmt_label_duration(c, sizeof c, p->backoff_max_us);
-            snprintf(after, sizeof after, " each try up to %s", c);
-        }
-        S_setting(facts[*n], 128, &marks[*n], "then ×", a, after, L);
+        S_setting(facts[*n], 128, &marks[*n], "then ×", a, " each try", L);
+        colors[(*n)++] = DC_MUTED;
+    }
+    /* the cap a line of its own (one line with the factor wraps on a phone) */
+    L = S_live_part(lv, b, i, "redelivery_after.max");
+    if (p->kind == SIM_KIND_BROKER && ((p->backoff_factor > 1 && p->backoff_max_us > 0) || L)) {
+        fmt_label_duration(a, sizeof a, p->backoff_max_us);
+        S_setting(facts[*n], 128, &marks[*n], "up to ", a, "", L);
         colors[(*n)++] = DC_MUTED;
     }
     L = S_live_part(lv, b, i, "redelivery_after.jitter");
@@ -182,6 +184,12 @@ void dpart_facts(const bp_board *b, size_t i, char facts[][128], dcolor *colors,
         snprintf(words, sizeof words, " of %s always fail", board_noun(b, true));
         S_setting(facts[*n], 128, &marks[*n], "", a, words, L);
         colors[(*n)++] = DC_FAIL;
+    }
+    /* when a dead-letter queue gets a message (its link from the broker,
+     * dashed, has no words of its own: draw_board.c S_drawn) */
+    if (p->kind == SIM_KIND_DLQ && *n < 8) {
+        snprintf(facts[*n], 128, "after the last try");
+        colors[(*n)++] = DC_MUTED;
     }
     /* the second release's settings: each where it acts */
     L = S_live_part(lv, b, i, "crash_after_commit");

@@ -450,6 +450,67 @@ static void layouts_fit(void **state)
     }
 }
 
+/* A broker's dead-letter queue: the drawing links it from the broker by a
+ * dashed line with no words beside it (the queue's box says "after the
+ * last try"), so the narrow stack, where that line goes around the parts
+ * between, stays in a phone's column: every such board, with a long label,
+ * a back-off and notes, and with the queue anywhere in the list. */
+static int svg_width(const char *svg)
+{
+    const char *w = strstr(svg, " width=\"");
+    assert_non_null(w);
+    return atoi(w + 8);
+}
+
+static size_t count_of(const char *s, const char *what)
+{
+    size_t n = 0;
+    for (const char *p = s; (p = strstr(p, what)); p += strlen(what))
+        n++;
+    return n;
+}
+
+static void dead_letter_fits(void **state)
+{
+    (void)state;
+    draw_note notes[] = {{2, "1206 deliveries", DRAW_NEUTRAL, NULL, 0},
+                         {3, "51.5 moved to dead letters", DRAW_NEUTRAL, NULL, 0}};
+    for (int variant = 0; variant < 4; variant++) {
+        fx_part parts[] = {
+            {"checkout", "Checkout", SIM_KIND_USERS, 0, 0, false, SIM_IDEM_NONE},
+            {"queue", variant == 1 ? "Payment queue with a long name" : "Payment queue",
+             SIM_KIND_BROKER, 1, 1, false, SIM_IDEM_NONE},
+            {"processor", "Payment processor", SIM_KIND_CONSUMER, 2, 2, false,
+             SIM_IDEM_KEY_IN_TRANSACTION},
+            {"dead", variant == 2 ? "Payments that failed every try" : "Dead-letter queue",
+             SIM_KIND_DLQ, 0, 0, false, SIM_IDEM_NONE},
+        };
+        fx_link links[] = {{0, 1, SIM_PROTO_HTTP2, 0, 0, NULL, 0, false},
+                           {1, 2, SIM_PROTO_AMQP, variant == 3 ? 0.05 : 0, 0, NULL, 0, false}};
+        bp_board *b = fx_board("dlq", "Dead letters", parts, 4, links, 2);
+        b->sim.parts[1].dead_letter = 4;
+        b->sim.parts[1].redelivery_after_us = 5000000;
+        if (variant >= 2) {
+            b->sim.parts[1].backoff_factor = 2;
+            b->sim.parts[1].backoff_max_us = 60000000;
+            b->sim.parts[1].backoff_jitter = true;
+        }
+        b->sim.traffic.poison = 0.05;
+        for (int layout = 0; layout < 2; layout++) {
+            char *svg = render_look(b, notes, variant == 3 ? 2 : 0,
+                                    (draw_look){(draw_layout)layout, DRAW_LIGHT});
+            int w = svg_width(svg);
+            if (layout == DRAW_NARROW ? w > DRAW_NARROW_W : w > DRAW_WIDE_MAX)
+                fail_msg("variant %d: the %s drawing is %d px wide", variant,
+                         layout == DRAW_NARROW ? "narrow" : "wide", w);
+            assert_true(strstr(svg, "stroke-dasharray") != NULL);
+            assert_int_equal(count_of(svg, ">after the last try<"), 1);
+            free(svg);
+        }
+        fx_board_free(b);
+    }
+}
+
 static void goldens(void **state)
 {
     (void)state;
@@ -646,6 +707,7 @@ int main(void)
         cmocka_unit_test(layout_pinned),
         cmocka_unit_test(layout_random_boards),
         cmocka_unit_test(layouts_fit),
+        cmocka_unit_test(dead_letter_fits),
         cmocka_unit_test(goldens),
         cmocka_unit_test(xml_wellformed_and_accessible),
         cmocka_unit_test(deterministic),
