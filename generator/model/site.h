@@ -371,6 +371,9 @@ typedef struct {
     bool proved;
     sim_proof proof;
     int64_t proof_events; /* its estimate (sim_prove_estimate), in the build's budget */
+    /* proved on a thread beside the runs, within all of the build's budget
+     * (run/simulate.c): kept if it fits what the runs left, else made again */
+    bool proof_early;
     sdrawn cx_st;
     sfigure cx; /* the shortest counterexample's timeline */
 } sboard;

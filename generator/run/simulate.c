@@ -2,8 +2,8 @@
  * level combination, chart point) simulated once, within a work budget
  * checked before anything runs and enforced while it runs; identical
  * variants share one run, cached results are taken as they are, the rest
- * run on --jobs threads. Then the content's claims are checked against
- * what was measured. */
+ * run on --jobs threads, and beside them the boards' proofs. Then the
+ * content's claims are checked against what was measured. */
 #include "run/simulate.h"
 #include "base/fmt.h"
 #include "load/board.h"
@@ -37,14 +37,23 @@ typedef struct {
 
 typedef struct {
     run_item *items;
-    size_t *todo;             /* indices into items */
+    size_t *todo; /* indices into items */
+    site *s;
+    sboard **proofs; /* the proofs made beside the runs, first: the largest first */
+    size_t n_proofs;
     const atomic_int *cancel; /* site_options.cancel */
 } run_queue;
+
+static void prove_at(run_queue *q, sboard *b);
 
 static void run_at(void *ctx, size_t i)
 {
     run_queue *q = ctx;
-    run_item *it = &q->items[q->todo[i]];
+    if (i < q->n_proofs) {
+        prove_at(q, q->proofs[i]);
+        return;
+    }
+    run_item *it = &q->items[q->todo[i - q->n_proofs]];
     sboard *b = it->b;
     if (q->cancel && atomic_load(q->cancel)) { /* the build stops: nothing is reported */
         b->run_failed = 1;
@@ -231,6 +240,8 @@ static void share_result(sboard *b, const sboard *from)
     results_copy(&b->result, &from->result);
 }
 
+static size_t early_proofs(site *s, sboard ***out);
+
 void simulate_site(site *s)
 {
     item_list l = {0};
@@ -262,8 +273,10 @@ void simulate_site(site *s)
         }
         todo[n_todo++] = i;
     }
-    run_queue q = {l.v, todo, s->opt.cancel};
-    threads_for_each(s->opt.jobs, n_todo, n_todo, run_at, NULL, &q);
+    run_queue q = {l.v, todo, s, NULL, 0, s->opt.cancel};
+    q.n_proofs = early_proofs(s, &q.proofs);
+    threads_for_each(s->opt.jobs, n_todo + q.n_proofs, n_todo + q.n_proofs, run_at, NULL, &q);
+    free(q.proofs);
     s->runs += n_todo;
     if (s->opt.cancel && atomic_load(s->opt.cancel)) {
         free(todo); /* the build says so; nothing ran to the end is kept */
@@ -420,6 +433,75 @@ void simulate_fault_words(buf *w, const bp_board *bb, const sim_proof *p, bool r
         buf_puts(w, "no fault at all");
 }
 
+/* A proof's limits when left of the build's budget is what the runs and
+ * the proofs before it did not take. */
+static sim_limits proof_limits(const site *s, int64_t left)
+{
+    sim_limits lim = s->lim;
+    if (left < lim.max_board_events)
+        lim.max_board_events = left > 0 ? left : 1;
+    return lim;
+}
+
+static int64_t budget_of(const sim_limits *lim)
+{
+    return lim->max_board_events > 0 ? lim->max_board_events : INT64_MAX;
+}
+
+/* The proofs made beside the runs (on their threads, so that the build's
+ * serial part is not its biggest proof): each board's claim that its
+ * estimate could size and the cache does not hold, the one estimated
+ * largest first (they start first). Each runs within all of the build's
+ * budget (as if nothing else ran); prove_claims then keeps it only if it
+ * also fits what the runs and the proofs before it left, and otherwise
+ * proves it again within that, one after another as before: whatever the
+ * threads did, a build's proofs, numbers and errors are those of proving
+ * in board order, each within what the ones before left. */
+static size_t early_proofs(site *s, sboard ***out)
+{
+    size_t n = 0;
+    sboard **v = xcalloc(s->n_boards + 1, sizeof *v);
+    for (size_t i = 0; i < s->n_boards; i++) {
+        sboard *b = s->boards[i];
+        b->proof_early = false;
+        if (!b->board || !b->board->claim.present || b->proved || b->proof_events <= 0)
+            continue;
+        if (s->opt.cache) {
+            const bp_claim *c = &b->board->claim;
+            sim_prove_opts o = board_claim_opts(c);
+            sim_board pb = sim_prove_board(&b->board->sim, c->jobs);
+            buf key;
+            buf_init(&key);
+            cache_proof_key(&key, &pb, &s->lim, &o);
+            sim_proof p;
+            bool hit = cache_get_proof(s->opt.cache, &key, &p);
+            buf_free(&key);
+            if (hit) { /* prove_claims takes it from the cache */
+                sim_proof_free(&p);
+                continue;
+            }
+        }
+        size_t k = n++; /* by estimate, largest first; ties in board order */
+        for (; k > 0 && v[k - 1]->proof_events < b->proof_events; k--)
+            v[k] = v[k - 1];
+        v[k] = b;
+    }
+    *out = v;
+    return n;
+}
+
+static void prove_at(run_queue *q, sboard *b)
+{
+    if (q->cancel && atomic_load(q->cancel))
+        return; /* the build stops */
+    const bp_claim *c = &b->board->claim;
+    sim_prove_opts o = board_claim_opts(c);
+    sim_board pb = sim_prove_board(&b->board->sim, c->jobs);
+    sim_limits lim = proof_limits(q->s, SITE_MAX_EVENTS);
+    char msg[512];
+    b->proof_early = sim_prove(&pb, &lim, &o, &b->proof, msg, sizeof msg) == 0;
+}
+
 /* sim_prove through the cache: a proof stored by an earlier build under
  * the same key (and within what this build's budget leaves, lim) is taken
  * with its counterexample's events replayed from its choices; a new one is
@@ -463,14 +545,30 @@ static void prove_claims(site *s)
         const bp_claim *c = &bb->claim;
         sim_prove_opts o = board_claim_opts(c);
         sim_board pb = sim_prove_board(&bb->sim, c->jobs);
-        /* the proofs run one after another, each within what the build's
-         * runs and the proofs before it left of the budget */
-        sim_limits lim = s->lim;
-        int64_t left = SITE_MAX_EVENTS - s->events_run;
-        if (left < lim.max_board_events)
-            lim.max_board_events = left > 0 ? left : 1;
+        /* each proof within what the build's runs and the proofs before it
+         * left of the budget: one made beside the runs is kept when it fits
+         * that (its estimate too, which sim_prove checks first), for then
+         * proving it here would make the same */
+        sim_limits lim = proof_limits(s, SITE_MAX_EVENTS - s->events_run);
         char msg[512];
-        if (prove_cached(s, &pb, &lim, &o, &b->proof, msg, sizeof msg) != 0) {
+        int rc;
+        if (b->proof_early && b->proof.events <= budget_of(&lim) &&
+            b->proof_events <= budget_of(&lim)) {
+            rc = 0;
+            if (s->opt.cache) {
+                buf key;
+                buf_init(&key);
+                cache_proof_key(&key, &pb, &s->lim, &o);
+                cache_put_proof(s->opt.cache, &key, &b->proof);
+                buf_free(&key);
+            }
+        } else {
+            if (b->proof_early)
+                sim_proof_free(&b->proof);
+            rc = prove_cached(s, &pb, &lim, &o, &b->proof, msg, sizeof msg);
+        }
+        b->proof_early = false;
+        if (rc != 0) {
             diag_error(&s->d, bb->path, bb->expect_pos.line, bb->expect_pos.col, "%s", msg);
             continue;
         }
