@@ -101,8 +101,8 @@ static int S_chart_look(const void *what, draw_look look, buf *svg, buf *alt, ch
  * that has a goal, with its pass or fail; on a live board without goals (a
  * sandbox) those of them the level counts, without a tone. A live board's
  * notes name their measure, for the page to rewrite. */
-static void board_notes(const sboard *b, const sim_measure *counted, size_t n_counted, bool live,
-                        draw_note *notes, char texts[][64], size_t *n)
+static void board_notes(const bp_variant *b, const sim_measure *counted, size_t n_counted,
+                        bool live, draw_note *notes, char texts[][64], size_t *n)
 {
     *n = 0;
     const bp_board *bb = b->board;
@@ -154,7 +154,7 @@ typedef struct {
     fig_kind kind;
     sfigure *fig;
     sdrawn *st;
-    sboard *b;        /* every kind but a chart */
+    bp_variant *b;    /* every kind but a chart */
     const slevel *sl; /* FIG_LIVE: the level of variant b */
     size_t combo;     /* ... and its index there */
     const schart *sc; /* FIG_CHART */
@@ -177,7 +177,7 @@ typedef struct {
  * settings the reader changes, each labelled as the page shows it). */
 static void gather_board(const fig_job *j, fig_in *in)
 {
-    const sboard *b = j->b;
+    const bp_variant *b = j->b;
     const sim_measure *counted = NULL;
     size_t n_counted = 0;
     bool live = j->kind == FIG_LIVE;
@@ -200,7 +200,7 @@ static void gather_board(const fig_job *j, fig_in *in)
 
 static void gather_timeline(const fig_job *j, fig_in *in)
 {
-    const sboard *b = j->b;
+    const bp_variant *b = j->b;
     bool cx = j->kind == FIG_COUNTEREXAMPLE;
     in->d.b = b->board;
     in->d.tr = cx ? b->proof.trace : b->result.trace;
@@ -348,7 +348,7 @@ typedef struct {
 } fig_jobs;
 
 /* Want one drawing: its job, or NULL when a page listed it before. */
-static fig_job *want(fig_jobs *q, fig_kind kind, sfigure *fig, sdrawn *st, sboard *b)
+static fig_job *want(fig_jobs *q, fig_kind kind, sfigure *fig, sdrawn *st, bp_variant *b)
 {
     if (st->wanted)
         return NULL;
@@ -361,7 +361,7 @@ static fig_job *want(fig_jobs *q, fig_kind kind, sfigure *fig, sdrawn *st, sboar
 /* What a page's board can show: its diagram, its timeline when it is small
  * enough for one, and the counterexample of its claim when it claims
  * "sometimes" and the proof found one. */
-static void want_board(fig_jobs *q, sboard *b)
+static void want_board(fig_jobs *q, bp_variant *b)
 {
     if (!b || !b->board)
         return;
@@ -382,7 +382,7 @@ static void want_level(fig_jobs *q, slevel *sl)
     if (l->live) {
         for (size_t d = 0; sl->live && d < sl->live->n_drawn; d++) {
             size_t c = sl->live->drawn[d];
-            sboard *b = &sl->combos[c];
+            bp_variant *b = &sl->combos[c];
             fig_job *j = want(q, FIG_LIVE, &b->fig, &b->fig_st, b);
             if (j) {
                 j->sl = sl;
@@ -392,7 +392,7 @@ static void want_level(fig_jobs *q, slevel *sl)
         return;
     }
     for (size_t c = 0; c < l->n_combos; c++) {
-        sboard *b = &sl->combos[c];
+        bp_variant *b = &sl->combos[c];
         want(q, FIG_BOARD, &b->fig, &b->fig_st, b);
         if (l->timeline && b->want_trace)
             want(q, FIG_TIMELINE, &b->tl, &b->tl_st, b);
@@ -461,22 +461,22 @@ static int S_shown(site *s, sdrawn *st, const char *path, int line, int col)
     return -1;
 }
 
-int figure_board(site *s, sboard *b, const char *path, int line, int col)
+int figure_board(site *s, bp_variant *b, const char *path, int line, int col)
 {
     return S_shown(s, &b->fig_st, path, line, col);
 }
 
-int figure_board_live(site *s, sboard *b, const char *path, int line, int col)
+int figure_board_live(site *s, bp_variant *b, const char *path, int line, int col)
 {
     return S_shown(s, &b->fig_st, path, line, col);
 }
 
-int figure_timeline(site *s, sboard *b, const char *path, int line, int col)
+int figure_timeline(site *s, bp_variant *b, const char *path, int line, int col)
 {
     return S_shown(s, &b->tl_st, path, line, col);
 }
 
-int figure_counterexample(site *s, sboard *b, const char *path, int line, int col)
+int figure_counterexample(site *s, bp_variant *b, const char *path, int line, int col)
 {
     return S_shown(s, &b->cx_st, path, line, col);
 }
@@ -487,7 +487,7 @@ int figure_chart(site *s, schart *sc)
     return S_shown(s, &sc->fig_st, c->path, c->pos.line, c->pos.col);
 }
 
-int figure_card(const site *s, const sboard *b, const char *title, const char *desc, buf *png,
+int figure_card(const site *s, const bp_variant *b, const char *title, const char *desc, buf *png,
                 char *err, size_t errn)
 {
     draw_note notes[8];

@@ -24,10 +24,10 @@ void draw_site(site *s);
  * level's variant (figure_board_live) or a chart (sc->fig): 0 when the
  * draw stage made it, else -1, and the first page (in page order) to ask
  * reports why at path:line:col (a chart: at its own file). */
-int figure_board(site *s, sboard *b, const char *path, int line, int col);
-int figure_board_live(site *s, sboard *b, const char *path, int line, int col);
-int figure_timeline(site *s, sboard *b, const char *path, int line, int col);
-int figure_counterexample(site *s, sboard *b, const char *path, int line, int col);
+int figure_board(site *s, bp_variant *b, const char *path, int line, int col);
+int figure_board_live(site *s, bp_variant *b, const char *path, int line, int col);
+int figure_timeline(site *s, bp_variant *b, const char *path, int line, int col);
+int figure_counterexample(site *s, bp_variant *b, const char *path, int line, int col);
 int figure_chart(site *s, schart *sc);
 
 /* A page's share card (draw_card): the site's title, the page's title and
@@ -35,7 +35,7 @@ int figure_chart(site *s, schart *sc);
  * appended to png. Returns 0, or -1 with a sentence in err. Cards show a
  * page's first board, known once the page rendered: render/cards.c draws
  * them then, on --jobs threads. */
-int figure_card(const site *s, const sboard *b, const char *title, const char *desc, buf *png,
+int figure_card(const site *s, const bp_variant *b, const char *title, const char *desc, buf *png,
                 char *err, size_t errn);
 
 #endif

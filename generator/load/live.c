@@ -128,7 +128,7 @@ static int make_variants(site *s, slevel *sl, const char *board_path, const ynod
             is_start &= opts[i] == l->choices[i].start;
         if (is_start)
             sl->start = c;
-        sboard *b = &sl->combos[c];
+        bp_variant *b = &sl->combos[c];
         b->file = xstrdup(l->board);
         if (!(b->board = build(s, l, opts, board_path, tree)))
             return -1;

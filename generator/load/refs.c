@@ -132,15 +132,15 @@ static const ynode *board_tree(tree_cache *tc, const char *path, const char *rea
 
 /* ------------------------------------------------------------ boards */
 
-static void want_trace(sboard *b)
+static void want_trace(bp_variant *b)
 {
     b->want_trace = b->board && b->board->sim.traffic.jobs <= TIMELINE_MAX_JOBS &&
                     b->board->sim.replications >= 1;
 }
 
-static sboard *load_board_ref(site *s, tree_cache *tc, const bp_page *p, const bp_ref *r)
+static bp_variant *load_board_ref(site *s, tree_cache *tc, const bp_page *p, const bp_ref *r)
 {
-    sboard *b = site_board_file(s, r->path);
+    bp_variant *b = site_board_file(s, r->path);
     if (b)
         return b;
     char real[PATH_MAX];
@@ -207,7 +207,7 @@ static void load_level_ref(site *s, tree_cache *tc, const bp_page *p, const bp_r
         for (size_t c = 0; c < l->n_combos && ok; c++) {
             int *opts = &sl->opts[c * l->n_choices];
             level_combo(l, c, opts);
-            sboard *b = &sl->combos[c];
+            bp_variant *b = &sl->combos[c];
             b->file = xstrdup(l->board);
             b->board = level_variant(l, opts, board_path, tree, NULL, 0, s->cat, &s->lim, &s->d);
             ok = b->board != NULL;
@@ -307,7 +307,7 @@ static void load_chart_ref(site *s, tree_cache *tc, const bp_page *p, const bp_r
             if (c->n_series)
                 ov[n++] = (board_setting){c->series_set, c->series[si].value, c->path,
                                           c->series_set_pos, c->series[si].pos};
-            sboard *b = &sc->points[si * c->n_x + xi];
+            bp_variant *b = &sc->points[si * c->n_x + xi];
             b->file = xstrdup(c->board);
             b->board = board_variant(board_path, tree, ov, n, s->cat, &s->lim, &s->d);
             ok = b->board != NULL;

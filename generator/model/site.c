@@ -242,7 +242,7 @@ void build_report_free(build_report *r)
     memset(r, 0, sizeof *r);
 }
 
-static void free_sboard(sboard *b)
+static void free_variant(bp_variant *b)
 {
     free(b->file);
     board_free(b->board);
@@ -278,14 +278,14 @@ void site_free(site *s)
     free(s->pages);
     free(s->order);
     for (size_t i = 0; i < s->n_boards; i++) {
-        free_sboard(s->boards[i]);
+        free_variant(s->boards[i]);
         free(s->boards[i]);
     }
     free(s->boards);
     for (size_t i = 0; i < s->n_levels; i++) {
         slevel *sl = s->levels[i];
         for (size_t c = 0; sl->combos && c < sl->n_variants; c++)
-            free_sboard(&sl->combos[c]);
+            free_variant(&sl->combos[c]);
         free(sl->combos);
         free(sl->opts);
         slive_free(sl->live, sl->level);
@@ -297,7 +297,7 @@ void site_free(site *s)
     for (size_t i = 0; i < s->n_charts; i++) {
         schart *sc = s->charts[i];
         for (size_t k = 0; k < sc->n_points; k++)
-            free_sboard(&sc->points[k]);
+            free_variant(&sc->points[k]);
         free(sc->points);
         chart_free(sc->chart);
         sfigure_free(&sc->fig);
@@ -330,7 +330,7 @@ bool site_live(const site *s)
     return false;
 }
 
-sboard *site_board_file(const site *s, const char *file)
+bp_variant *site_board_file(const site *s, const char *file)
 {
     for (size_t i = 0; i < s->n_boards; i++)
         if (strcmp(s->boards[i]->file, file) == 0)
@@ -354,10 +354,10 @@ schart *site_chart_file(const site *s, const char *file)
     return NULL;
 }
 
-sboard *site_page_board(const site *s, const bp_page *p, const char *id, size_t *listed)
+bp_variant *site_page_board(const site *s, const bp_page *p, const char *id, size_t *listed)
 {
     for (size_t i = 0; i < p->n_boards; i++) {
-        sboard *b = site_board_file(s, p->boards[i].path);
+        bp_variant *b = site_board_file(s, p->boards[i].path);
         if (b && b->board && strcmp(b->board->id, id) == 0) {
             *listed = i;
             return b;

@@ -351,8 +351,10 @@ typedef struct {
     char *msg;     /* "cannot draw board 'x': ...", without its place */
 } sdrawn;
 
-/* One board variant to simulate and draw: a board file as it is, one
- * combination of a level, or one point of a chart. */
+/* One board variant: one thing the site simulates and draws, a board file
+ * as it is, one combination of a level, or one point of a chart. Its
+ * bp_board is the board as loaded (a file's, or one with a level's or a
+ * chart's settings applied). */
 typedef struct {
     char *file;      /* content-relative file ("boards/mini.yaml") */
     bp_board *board; /* NULL when it did not load */
@@ -376,7 +378,7 @@ typedef struct {
     bool proof_early;
     sdrawn cx_st;
     sfigure cx; /* the shortest counterexample's timeline */
-} sboard;
+} bp_variant;
 
 /* A live level's board as wire bytes (sim-core/WIRE.md), cut so the page
  * can put any of its states together: the start's encoding, and per choice
@@ -412,8 +414,8 @@ typedef struct {
 typedef struct {
     char *file; /* content-relative */
     bp_level *level;
-    sboard *combos;    /* n_variants; every combination, in combination order (a sandbox:
-                          those drawn, then a sweep's points not among them) */
+    bp_variant *combos; /* n_variants; every combination, in combination order (a sandbox:
+                       those drawn, then a sweep's points not among them) */
     size_t n_variants; /* n_combos (a sandbox: n_drawn) */
     int *opts;         /* n_variants × n_choices: each variant's option per choice */
     size_t start;      /* index into combos of the starting state */
@@ -427,7 +429,7 @@ void slive_free(slive *lv, const bp_level *l);
 typedef struct {
     char *file; /* content-relative */
     bp_chart *chart;
-    sboard *points; /* series-major: [s * n_x + x] */
+    bp_variant *points; /* series-major: [s * n_x + x] */
     size_t n_points;
     sdrawn fig_st;
     sfigure fig;
@@ -447,7 +449,7 @@ typedef struct {
                             nav first, then the rest (previous/next, the home page's list) */
     size_t n_order;
     size_t n_nav_items; /* pages the nav lists: the first of the nav order */
-    sboard **boards;    /* board files, in first-use order; one per file */
+    bp_variant **boards; /* board files, in first-use order; one per file */
     size_t n_boards;
     slevel **levels; /* one per level file */
     size_t n_levels;
@@ -477,13 +479,13 @@ bool site_live(const site *s);
 
 /* The board, level or chart of a content-relative file, whether or not it
  * loaded, or NULL when no page lists the file. */
-sboard *site_board_file(const site *s, const char *file);
+bp_variant *site_board_file(const site *s, const char *file);
 slevel *site_level_file(const site *s, const char *file);
 schart *site_chart_file(const site *s, const char *file);
 
 /* The board, level or chart with this id among those page p lists and that
  * loaded, or NULL; *listed gets its index in the page's list. */
-sboard *site_page_board(const site *s, const bp_page *p, const char *id, size_t *listed);
+bp_variant *site_page_board(const site *s, const bp_page *p, const char *id, size_t *listed);
 slevel *site_page_level(const site *s, const bp_page *p, const char *id, size_t *listed);
 schart *site_page_chart(const site *s, const bp_page *p, const char *id, size_t *listed);
 

@@ -14,7 +14,7 @@
 
 typedef struct {
     const bp_page *p; /* NULL: the default home page */
-    const sboard *b;  /* its first board, or NULL */
+    const bp_variant *b; /* its first board, or NULL */
     const char *summary;
     buf png;
     int rc;

@@ -17,7 +17,7 @@
 
 /* Rows of a compare table: measures with goals (in the first board's file
  * order), then monthly cost and error rate. */
-static size_t compare_rows(sboard **bs, size_t n, sim_measure *rows)
+static size_t compare_rows(bp_variant **bs, size_t n, sim_measure *rows)
 {
     size_t nr = 0;
     bool used[SIM_M_COUNT] = {false};
@@ -102,7 +102,7 @@ static int compare_rows_given(const ph_at *a, const word *w, size_t k, size_t n,
 
 /* Each row is measured on every board: not a second hop's measure on a
  * board with one hop, nor a dead-letter queue's where no broker names one. */
-static int compare_rows_on(const ph_at *a, const word *w, size_t k, size_t n, sboard **bs,
+static int compare_rows_on(const ph_at *a, const word *w, size_t k, size_t n, bp_variant **bs,
                            size_t nb, const sim_measure *rows, size_t nr)
 {
     for (size_t r = 0; r < nr; r++)
@@ -154,7 +154,7 @@ static void compare_name(buf *out, const bp_board *b)
 /* One board's value of measure m as a compare cell shows it: the number
  * (a rare count with its exact bound, as '| ci' writes it), a p99's note,
  * Pass or Fail; tagged: the number names its board and measure. */
-static void compare_cell(buf *out, const sboard *b, sim_measure m, bool tagged)
+static void compare_cell(buf *out, const bp_variant *b, sim_measure m, bool tagged)
 {
     sim_rate rt;
     bool rare = numbers_preferred_rate(b, m, &rt) == 0;
@@ -209,12 +209,12 @@ int expand_compare(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
         return expand_err_word(a, &w[0], "compare needs two or more board ids: {{ compare A B }}");
     if (n > 17)
         return expand_err_word(a, &w[17], "compare shows at most 16 boards");
-    sboard *bs[16];
+    bp_variant *bs[16];
     size_t nb = 0;
     int rc = 0;
     for (size_t i = 1; i < n && nb < 16; i++) {
         char *id = expand_word_str(&w[i]);
-        sboard *b = expand_page_board(pc, id);
+        bp_variant *b = expand_page_board(pc, id);
         if (!b) {
             rc = expand_err_unlisted(a, &w[i], id, "board");
         } else {
@@ -360,7 +360,7 @@ int expand_compare(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
         }
         buf_free(&goal);
         for (size_t i = 0; i < nb; i++) {
-            const sboard *b = bs[i];
+            const bp_variant *b = bs[i];
             buf_puts(out, "<td data-board=\"");
             buf_html_s(out, b->board->id);
             buf_puts(out, "\" data-label=\"");
@@ -643,7 +643,7 @@ static bool kn_overrides(buf *out, page_ctx *pc, const bp_catalog_value *v)
     buf vals[8], who[8];
     size_t nv = 0, last[8];
     for (size_t i = 0; i < pc->page->n_boards; i++) {
-        const sboard *sb = site_board_file(pc->s, pc->page->boards[i].path);
+        const bp_variant *sb = site_board_file(pc->s, pc->page->boards[i].path);
         const bp_board *b = sb ? sb->board : NULL;
         size_t n_items = !b ? 0 : kind >= 0 ? b->sim.n_parts : b->sim.n_links;
         for (size_t k = 0; k < n_items; k++) {

@@ -34,7 +34,7 @@ static size_t listed_ids(const page_ctx *pc, const char *what, const char **ids,
     size_t n = 0;
     if (what[0] == 'b') {
         for (size_t i = 0; i < p->n_boards; i++) {
-            const sboard *b = site_board_file(s, p->boards[i].path);
+            const bp_variant *b = site_board_file(s, p->boards[i].path);
             if (n < max && b && b->board)
                 ids[n++] = b->board->id;
         }
@@ -117,7 +117,7 @@ static bool has_goals(const bp_board *b)
     return false;
 }
 
-static void verdict(buf *out, const sboard *b)
+static void verdict(buf *out, const bp_variant *b)
 {
     if (!has_goals(b->board))
         return;
@@ -134,8 +134,8 @@ static void verdict(buf *out, const sboard *b)
 }
 
 /* The board's figure, its SVG written into the page folder. */
-int expand_board_figure(page_ctx *pc, sboard *b, const ph_at *a, const char *file_stem, int wide_w,
-                        buf *out)
+int expand_board_figure(page_ctx *pc, bp_variant *b, const ph_at *a, const char *file_stem,
+                        int wide_w, buf *out)
 {
     if (figure_board(pc->s, b, pc->page->path, a->line, a->col) != 0)
         return -1;
@@ -189,10 +189,10 @@ void expand_goal_text(buf *b, sim_measure m, const sim_goal *g)
 
 /* ------------------------------------------------------------ the page's own */
 
-sboard *expand_page_board(page_ctx *pc, const char *id)
+bp_variant *expand_page_board(page_ctx *pc, const char *id)
 {
     size_t listed;
-    sboard *b = site_page_board(pc->s, pc->page, id, &listed);
+    bp_variant *b = site_page_board(pc->s, pc->page, id, &listed);
     if (b)
         pc->shows_board[listed] = true;
     return b;

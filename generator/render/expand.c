@@ -101,7 +101,7 @@ static void bare_number(buf *v)
 
 /* A measured value: mean, or with a filter (all but diff, which needs a
  * second board). Returns -1 with a message. */
-static int value_text(buf *out, const sboard *b, sim_measure m, const char *filter, char *err,
+static int value_text(buf *out, const bp_variant *b, sim_measure m, const char *filter, char *err,
                       size_t errn)
 {
     const sim_stat *st = &b->result.m[m];
@@ -148,11 +148,11 @@ static int value_text(buf *out, const sboard *b, sim_measure m, const char *filt
 }
 
 /* {{ B.MEASURE | diff A }}: B − A run by run. Returns -1 (reported). */
-static int diff_text(page_ctx *pc, const ph_at *a, word *w, const sboard *b, sim_measure m,
+static int diff_text(page_ctx *pc, const ph_at *a, word *w, const bp_variant *b, sim_measure m,
                      buf *out)
 {
     char *id = expand_word_str(&w[3]);
-    sboard *base = expand_page_board(pc, id);
+    bp_variant *base = expand_page_board(pc, id);
     int rc = -1;
     char why[512];
     sim_stat d[SIM_M_COUNT];
@@ -336,7 +336,7 @@ static int expand_inline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *o
     }
     *dot = '\0';
     const char *measure = dot + 1;
-    sboard *b = expand_page_board(pc, expr);
+    bp_variant *b = expand_page_board(pc, expr);
     if (!b) {
         expand_err_unlisted(a, &w[0], expr, "board");
         goto out;
@@ -440,7 +440,7 @@ static int expand_timeline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf 
     if (n != 2)
         return expand_err_word(a, &w[0], "timeline takes one board id: {{ timeline ID }}");
     char *id = expand_word_str(&w[1]);
-    sboard *b = expand_page_board(pc, id);
+    bp_variant *b = expand_page_board(pc, id);
     int rc = -1;
     if (!b) {
         expand_err_unlisted(a, &w[1], id, "board");
@@ -532,7 +532,7 @@ static int expand_board(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *ou
     if (n != 2)
         return expand_err_word(a, &w[0], "board takes one board id: {{ board ID }}");
     char *id = expand_word_str(&w[1]);
-    sboard *b = expand_page_board(pc, id);
+    bp_variant *b = expand_page_board(pc, id);
     int rc =
         b ? expand_board_figure(pc, b, a, id, 0, out) : expand_err_unlisted(a, &w[1], id, "board");
     free(id);

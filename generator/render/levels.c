@@ -11,7 +11,7 @@
 
 /* ------------------------------------------------------------ level */
 
-static void counts_line(buf *out, const sboard *b, const bp_level *l, const bp_page *p)
+static void counts_line(buf *out, const bp_variant *b, const bp_level *l, const bp_page *p)
 {
     for (size_t i = 0; i < l->n_counts; i++) {
         sim_measure m = l->counts[i];
@@ -66,7 +66,7 @@ static void counts_line(buf *out, const sboard *b, const bp_level *l, const bp_p
     }
 }
 
-void expand_level_goal_rows(buf *out, const sboard *b, const bp_level *l, const bp_page *p,
+void expand_level_goal_rows(buf *out, const bp_variant *b, const bp_level *l, const bp_page *p,
                             bool json, bool live)
 {
     bool first = true;
@@ -114,7 +114,7 @@ void expand_level_goal_rows(buf *out, const sboard *b, const bp_level *l, const 
     }
 }
 
-void expand_level_status(buf *out, const sboard *b)
+void expand_level_status(buf *out, const bp_variant *b)
 {
     int missed = 0, total = 0;
     for (int m = 0; m < SIM_M_COUNT; m++) {
@@ -222,7 +222,7 @@ int expand_level(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
     int rc = 0;
     /* Every combination's pictures go into the page folder. */
     for (size_t c = 0; c < l->n_combos; c++) {
-        sboard *b = &sl->combos[c];
+        bp_variant *b = &sl->combos[c];
         if (figure_board(pc->s, b, pc->page->path, a->line, a->col) != 0) {
             rc = -1;
             continue;
@@ -251,7 +251,7 @@ int expand_level(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
     if (rc != 0)
         return -1;
     pc->interactive = true;
-    const sboard *start = &sl->combos[sl->start];
+    const bp_variant *start = &sl->combos[sl->start];
     int opts[8];
     level_combo(l, sl->start, opts);
 
@@ -341,7 +341,7 @@ int expand_level(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
     }
     buf_puts(out, "],\"combos\":[");
     for (size_t c = 0; c < l->n_combos; c++) {
-        const sboard *b = &sl->combos[c];
+        const bp_variant *b = &sl->combos[c];
         /* each picture's files and sizes in the order of its <picture>'s
          * sources and <img>, so the script can swap them and reserve the
          * largest: swapping pictures never moves the text below */

@@ -226,7 +226,7 @@ static void controls(buf *out, const slevel *sl, const int *start, const bp_page
  * script) and, on a level with goals, its verdict: kept in view while any
  * of the level is (static/boardpress.css), so a reader sees the effect of
  * a move wherever the control they moved sits. */
-static void now_line(buf *out, const slevel *sl, const sboard *start)
+static void now_line(buf *out, const slevel *sl, const bp_variant *start)
 {
     buf_puts(out, "<div class=\"bp-level-now\"><p class=\"bp-live-changed\" aria-live=\"polite\" "
                   "hidden></p>");
@@ -239,7 +239,7 @@ static void now_line(buf *out, const slevel *sl, const sboard *start)
 }
 
 /* The counts: a table of measures with their means, as data-measure. */
-static void counts_table(buf *out, const sboard *b, const bp_level *l, const bp_page *p)
+static void counts_table(buf *out, const bp_variant *b, const bp_level *l, const bp_page *p)
 {
     buf_puts(out, "<div class=\"bp-table-wrap\"><table class=\"bp-live-counts\">\n<thead><tr>"
                   "<th scope=\"col\">Measure</th><th scope=\"col\">Measured</th></tr></thead>\n"
@@ -262,7 +262,7 @@ static void counts_table(buf *out, const sboard *b, const bp_level *l, const bp_
 
 /* The numbers' provenance: measured at build time until the script says
  * otherwise (it rewrites .bp-live-where). */
-static void provenance(buf *out, const sboard *b)
+static void provenance(buf *out, const bp_variant *b)
 {
     const bp_board *bb = b->board;
     int reps = b->result.replications;
@@ -282,7 +282,7 @@ static void data_block(buf *out, page_ctx *pc, const slevel *sl, const int *star
 {
     const bp_level *l = sl->level;
     const slive *lv = sl->live;
-    const sboard *b0 = &sl->combos[sl->start];
+    const bp_variant *b0 = &sl->combos[sl->start];
     buf_puts(out, "<script type=\"application/json\" class=\"bp-data\">{\"id\":");
     put_json_text(out, l->id);
     buf_puts(out, ",\"file\":"); /* content-relative: boardpress sim content/FILE --set ... */
@@ -394,7 +394,7 @@ int expand_live_level(page_ctx *pc, const ph_at *a, slevel *sl, buf *out)
     if (rc != 0)
         return -1;
     pc->interactive = pc->live = true;
-    const sboard *start = &sl->combos[sl->start];
+    const bp_variant *start = &sl->combos[sl->start];
     const int *opts = &sl->opts[sl->start * nc];
 
     expand_level_open(pc, out, l, l->sandbox ? " bp-live-level bp-sandbox" : " bp-live-level");

@@ -223,7 +223,7 @@ static void describe_board(clauses *cl, const bp_board *b)
 typedef struct {
     const char *what; /* "" for a board, "Level", "Chart" */
     const char *title;
-    const sboard *runs; /* the boards it ran: one, a level's combinations, a chart's points */
+    const bp_variant *runs; /* the boards it ran: one, a level's combinations, a chart's points */
     size_t n_runs;
     const bp_board *shown; /* the one its set-up is described from */
     clauses cl;
@@ -240,7 +240,7 @@ static void runs_text(buf *out, const mrow *r)
 {
     int lo = 0, hi = 0;
     for (size_t i = 0; i < r->n_runs; i++) {
-        const sboard *b = &r->runs[i];
+        const bp_variant *b = &r->runs[i];
         if (!b->board)
             continue;
         int n = b->ran && b->result.replications > 0 ? b->result.replications
@@ -261,7 +261,7 @@ static void runs_text(buf *out, const mrow *r)
     const bp_board *first = NULL;
     size_t asked = 0, short_of = 0;
     for (size_t i = 0; i < r->n_runs; i++) {
-        const sboard *b = &r->runs[i];
+        const bp_variant *b = &r->runs[i];
         if (!b->board || !b->ran || b->board->sim.until <= 0)
             continue;
         first = first ? first : b->board;
@@ -288,7 +288,7 @@ void expand_measured(page_ctx *pc, buf *out)
     size_t n = 0;
     bool live = false; /* a level the reader's browser measures again */
     for (size_t i = 0; i < p->n_boards; i++) {
-        const sboard *b = site_board_file(s, p->boards[i].path);
+        const bp_variant *b = site_board_file(s, p->boards[i].path);
         if (b && b->board)
             rows[n++] = (mrow){"", b->board->title, b, 1, b->board, {0}, false};
     }
@@ -436,7 +436,7 @@ void expand_measured(page_ctx *pc, buf *out)
 
 /* ------------------------------------------------------------ results.json */
 
-void expand_results_board(page_ctx *pc, const char *key, const sboard *b)
+void expand_results_board(page_ctx *pc, const char *key, const bp_variant *b)
 {
     if (!b->board || !strset_add(&pc->in_results, key))
         return;

@@ -77,12 +77,12 @@ void numbers_rate(buf *out, const sim_rate *rt, const char *nouns)
     buf_puts(out, " at 95 %)");
 }
 
-int numbers_preferred_rate(const sboard *b, sim_measure m, sim_rate *rt)
+int numbers_preferred_rate(const bp_variant *b, sim_measure m, sim_rate *rt)
 {
     return results_rate(&b->result, m, rt) == 0 && rt->preferred ? 0 : -1;
 }
 
-void numbers_ci(buf *out, const sboard *b, sim_measure m)
+void numbers_ci(buf *out, const bp_variant *b, sim_measure m)
 {
     const sim_stat *st = &b->result.m[m];
     fmt_measure(out, m, st->mean);
@@ -122,7 +122,8 @@ void numbers_diff(buf *out, sim_measure m, const sim_stat *d)
     }
 }
 
-int numbers_pair(const sboard *a, const sboard *b, sim_stat diff[SIM_M_COUNT], char *why, size_t n)
+int numbers_pair(const bp_variant *a, const bp_variant *b, sim_stat diff[SIM_M_COUNT], char *why,
+                 size_t n)
 {
     if (a->result.seed != b->result.seed) {
         snprintf(why, n,
@@ -147,7 +148,7 @@ int numbers_pair(const sboard *a, const sboard *b, sim_stat diff[SIM_M_COUNT], c
     return 0;
 }
 
-void numbers_p99_note(buf *out, const sboard *b, sim_measure m)
+void numbers_p99_note(buf *out, const bp_variant *b, sim_measure m)
 {
     if (m == SIM_M_LATENCY_P99 && b->result.latency_samples > 0 &&
         b->result.latency_samples < 100) {

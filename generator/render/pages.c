@@ -143,7 +143,7 @@ static void check_shown(page_ctx *pc)
     const bp_page *p = pc->page;
     site *s = pc->s;
     for (size_t i = 0; i < p->n_boards; i++) {
-        const sboard *b = site_board_file(s, p->boards[i].path);
+        const bp_variant *b = site_board_file(s, p->boards[i].path);
         if (!pc->shows_board[i] && b && b->board)
             diag_error(&s->d, p->path, p->boards[i].pos.line, p->boards[i].pos.col,
                        "board '%s' is listed under 'boards:' but the page never shows it: add "
@@ -226,7 +226,7 @@ static void render_page(site *s, const render_sink *sink, void *out, bp_page *p,
     /* Pages without a placeholder for a listed board still publish its
      * results: results.json holds every measured result of the page. */
     for (size_t i = 0; i < p->n_boards; i++) {
-        sboard *b = site_board_file(s, p->boards[i].path);
+        bp_variant *b = site_board_file(s, p->boards[i].path);
         if (b && b->board && b->ran && !b->run_failed)
             expand_results_board(&pc, b->board->id, b);
     }

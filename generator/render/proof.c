@@ -150,7 +150,7 @@ static void ways_words(buf *t, const bp_board *b, const sim_proof *p)
 
 /* The board of {{ DIRECTIVE ID }} with a claim, proved; else NULL after
  * reporting. */
-sboard *proof_board(page_ctx *pc, const ph_at *a, word *w, size_t n, const char *directive)
+bp_variant *proof_board(page_ctx *pc, const ph_at *a, word *w, size_t n, const char *directive)
 {
     char msg[512];
     if (n != 2) {
@@ -159,7 +159,7 @@ sboard *proof_board(page_ctx *pc, const ph_at *a, word *w, size_t n, const char 
         return NULL;
     }
     char *id = expand_word_str(&w[1]);
-    sboard *b = expand_page_board(pc, id);
+    bp_variant *b = expand_page_board(pc, id);
     if (!b) {
         expand_err_unlisted(a, &w[1], id, "board");
         free(id);
@@ -189,7 +189,7 @@ sboard *proof_board(page_ctx *pc, const ph_at *a, word *w, size_t n, const char 
 /* The proof of {{ DIRECTIVE ID }}'s board, and the board in *bb; NULL
  * after reporting (proof_board). */
 static const sim_proof *proof_of(page_ctx *pc, const ph_at *a, word *w, size_t n,
-                                 const char *directive, sboard **sb, const bp_board **bb)
+                                 const char *directive, bp_variant **sb, const bp_board **bb)
 {
     *sb = proof_board(pc, a, w, n, directive);
     if (!*sb)
@@ -200,7 +200,7 @@ static const sim_proof *proof_of(page_ctx *pc, const ph_at *a, word *w, size_t n
 
 int expand_proof(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
 {
-    sboard *b;
+    bp_variant *b;
     const bp_board *bb;
     const sim_proof *p = proof_of(pc, a, w, n, "proof", &b, &bb);
     if (!p)
@@ -226,7 +226,7 @@ int expand_proof(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
  * proof's board as the module reads it, with a trace (data-wire, base64),
  * the run's choices (data-choices, a digit each), the parts' labels by
  * index (data-parts, '|' between) and the traffic's noun. */
-static void replay_data(buf *out, const page_ctx *pc, const sboard *b, const sim_proof *p)
+static void replay_data(buf *out, const page_ctx *pc, const bp_variant *b, const sim_proof *p)
 {
     const bp_board *bb = b->board;
     sim_board pb = sim_prove_board(&bb->sim, p->jobs);
@@ -255,7 +255,7 @@ static void replay_data(buf *out, const page_ctx *pc, const sboard *b, const sim
  * shortest. */
 int expand_counterexample(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
 {
-    sboard *b;
+    bp_variant *b;
     const bp_board *bb;
     const sim_proof *p = proof_of(pc, a, w, n, "counterexample", &b, &bb);
     if (!p)

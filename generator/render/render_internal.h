@@ -42,7 +42,7 @@ typedef struct {
     size_t n_links, cap_links;
     page_section *sections;
     size_t n_sections;
-    sboard *first_board; /* the first board it draws (the site's), or NULL */
+    bp_variant *first_board; /* the first board it draws (the site's), or NULL */
 } page_info;
 
 /* ------------------------------------------------------------ links.c */
@@ -171,14 +171,14 @@ void expand_svg_size(const char *svg, int *w, int *h);
  * file_stem.svg, file_stem-dark.svg, ... (figure.c), its wide rendering
  * shown from where one wide_w px wide fits (0: its own width). Returns 0
  * or -1 (reported). */
-int expand_board_figure(page_ctx *pc, sboard *b, const ph_at *a, const char *file_stem, int wide_w,
-                        buf *out);
+int expand_board_figure(page_ctx *pc, bp_variant *b, const ph_at *a, const char *file_stem,
+                        int wide_w, buf *out);
 /* The goal as words: "none allowed", "under 40 s", "at least 99%". */
 void expand_goal_text(buf *b, sim_measure m, const sim_goal *g);
 
 /* The board, level or chart with this id among the page's (NULL when not
  * listed); what is found counts as shown on the page. */
-sboard *expand_page_board(page_ctx *pc, const char *id);
+bp_variant *expand_page_board(page_ctx *pc, const char *id);
 slevel *expand_page_level(page_ctx *pc, const char *id);
 schart *expand_page_chart(page_ctx *pc, const char *id);
 /* Write a file into the page's folder, once per page. Returns 0 or -1. */
@@ -242,7 +242,7 @@ int expand_proof(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out);
 int expand_counterexample(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out);
 /* The board of {{ DIRECTIVE ID }} (proof, counterexample: the claim it
  * needs is never, sometimes), proved; else NULL after reporting. */
-sboard *proof_board(page_ctx *pc, const ph_at *a, word *w, size_t n, const char *directive);
+bp_variant *proof_board(page_ctx *pc, const ph_at *a, word *w, size_t n, const char *directive);
 /* The faults a proof of board b chooses: "lost messages, crashes or
  * failures" (nothing when none); the sentence of what a proof of jobs and
  * faults covers and what not. */
@@ -261,9 +261,9 @@ void expand_level_open(page_ctx *pc, buf *out, const bp_level *l, const char *cl
 /* What page p calls measure m (page_measure_label), as a table's row
  * heading: HTML-escaped, its first letter a capital ("Dead-lettered"). */
 void expand_put_label(buf *out, const bp_page *p, sim_measure m);
-void expand_level_goal_rows(buf *out, const sboard *b, const bp_level *l, const bp_page *p,
+void expand_level_goal_rows(buf *out, const bp_variant *b, const bp_level *l, const bp_page *p,
                             bool json, bool live);
-void expand_level_status(buf *out, const sboard *b);
+void expand_level_status(buf *out, const bp_variant *b);
 /* {{ level ID }} for a live level (live.c): sliders, the diagrams inline
  * for the script to rewrite, the wire bytes. */
 int expand_live_level(page_ctx *pc, const ph_at *a, slevel *sl, buf *out);
@@ -284,17 +284,18 @@ void numbers_rate(buf *out, const sim_rate *rt, const char *nouns);
 void notation_note(buf *body, const char *about_url);
 /* 0 with the board's rate of m in *rt when that rate is what to quote
  * (sim_rate.preferred), else -1. */
-int numbers_preferred_rate(const sboard *b, sim_measure m, sim_rate *rt);
+int numbers_preferred_rate(const bp_variant *b, sim_measure m, sim_rate *rt);
 /* The mean with its 95% interval in the mean's unit: "243.1 ± 9.1", or for
  * a rare count the exact interval "0 (at most 0.15 at 95 %)". */
-void numbers_ci(buf *out, const sboard *b, sim_measure m);
+void numbers_ci(buf *out, const bp_variant *b, sim_measure m);
 /* A paired difference: "+104.7 ± 4.4", "−1 in every run". */
 void numbers_diff(buf *out, sim_measure m, const sim_stat *d);
 /* The paired differences b − a over the same runs. Returns 0, or -1 with a
  * sentence in why when the two did not run on the same streams. */
-int numbers_pair(const sboard *a, const sboard *b, sim_stat diff[SIM_M_COUNT], char *why, size_t n);
+int numbers_pair(const bp_variant *a, const bp_variant *b, sim_stat diff[SIM_M_COUNT], char *why,
+                 size_t n);
 /* " (the slowest of 20 jobs)" after a p99 taken from fewer than 100 jobs. */
-void numbers_p99_note(buf *out, const sboard *b, sim_measure m);
+void numbers_p99_note(buf *out, const bp_variant *b, sim_measure m);
 
 /* ------------------------------------------------------------ notes.c */
 
@@ -305,7 +306,7 @@ void numbers_p99_note(buf *out, const sboard *b, sim_measure m);
  * model note in a <details>. */
 void expand_measured(page_ctx *pc, buf *out);
 /* Append a board's results object to the page's results.json (once). */
-void expand_results_board(page_ctx *pc, const char *key, const sboard *b);
+void expand_results_board(page_ctx *pc, const char *key, const bp_variant *b);
 /* Write the page's results.json, when it has results. Returns 0 or -1. */
 int expand_results_file(page_ctx *pc);
 

@@ -24,7 +24,7 @@
 
 /* One variant to simulate, with where its work comes from. */
 typedef struct {
-    sboard *b;
+    bp_variant *b;
     const char *path; /* the board, level or chart file, for messages */
     bp_pos pos;
     const char *what; /* "board", "level", "chart" */
@@ -39,12 +39,12 @@ typedef struct {
     run_item *items;
     size_t *todo; /* indices into items */
     site *s;
-    sboard **proofs; /* the proofs made beside the runs, first: the largest first */
+    bp_variant **proofs; /* the proofs made beside the runs, first: the largest first */
     size_t n_proofs;
     const atomic_int *cancel; /* site_options.cancel */
 } run_queue;
 
-static void prove_at(run_queue *q, sboard *b);
+static void prove_at(run_queue *q, bp_variant *b);
 
 static void run_at(void *ctx, size_t i)
 {
@@ -54,7 +54,7 @@ static void run_at(void *ctx, size_t i)
         return;
     }
     run_item *it = &q->items[q->todo[i - q->n_proofs]];
-    sboard *b = it->b;
+    bp_variant *b = it->b;
     if (q->cancel && atomic_load(q->cancel)) { /* the build stops: nothing is reported */
         b->run_failed = 1;
         snprintf(b->run_error, sizeof b->run_error, "interrupted");
@@ -69,7 +69,7 @@ typedef struct {
     size_t n, cap, groups;
 } item_list;
 
-static void add_item(item_list *l, sboard *b, const char *path, bp_pos pos, const char *what)
+static void add_item(item_list *l, bp_variant *b, const char *path, bp_pos pos, const char *what)
 {
     if (!b->board || b->ran)
         return;
@@ -142,7 +142,7 @@ static void find_repeats(site *s, item_list *l)
 static int proof_budget(site *s, int64_t *total)
 {
     for (size_t i = 0; i < s->n_boards; i++) {
-        sboard *b = s->boards[i];
+        bp_variant *b = s->boards[i];
         b->proof_events = 0;
         if (!b->board || !b->board->claim.present || b->proved)
             continue;
@@ -230,7 +230,7 @@ static bool within_share(const run_item *it, const sim_result *r)
     return events <= (double)it->lim.max_board_events;
 }
 
-static void share_result(sboard *b, const sboard *from)
+static void share_result(bp_variant *b, const bp_variant *from)
 {
     b->ran = true;
     b->run_failed = from->run_failed;
@@ -240,7 +240,7 @@ static void share_result(sboard *b, const sboard *from)
     results_copy(&b->result, &from->result);
 }
 
-static size_t early_proofs(site *s, sboard ***out);
+static size_t early_proofs(site *s, bp_variant ***out);
 
 void simulate_site(site *s)
 {
@@ -257,7 +257,7 @@ void simulate_site(site *s)
         run_item *it = &l.v[i];
         if (it->same_as != SIZE_MAX)
             continue;
-        sboard *b = it->b;
+        bp_variant *b = it->b;
         if (s->opt.cache && cache_get(s->opt.cache, &it->key, &b->result)) {
             b->ran = true;
             s->cached++;
@@ -287,7 +287,7 @@ void simulate_site(site *s)
      * repeat of a failed run fails the same way (the same line, said once). */
     for (size_t i = 0, k = 0; i < l.n; i++) {
         run_item *it = &l.v[i];
-        sboard *b = it->b;
+        bp_variant *b = it->b;
         bool ran_here = k < n_todo && todo[k] == i;
         if (ran_here)
             k++;
@@ -457,12 +457,12 @@ static int64_t budget_of(const sim_limits *lim)
  * proves it again within that, one after another as before: whatever the
  * threads did, a build's proofs, numbers and errors are those of proving
  * in board order, each within what the ones before left. */
-static size_t early_proofs(site *s, sboard ***out)
+static size_t early_proofs(site *s, bp_variant ***out)
 {
     size_t n = 0;
-    sboard **v = xcalloc(s->n_boards + 1, sizeof *v);
+    bp_variant **v = xcalloc(s->n_boards + 1, sizeof *v);
     for (size_t i = 0; i < s->n_boards; i++) {
-        sboard *b = s->boards[i];
+        bp_variant *b = s->boards[i];
         b->proof_early = false;
         if (!b->board || !b->board->claim.present || b->proved || b->proof_events <= 0)
             continue;
@@ -490,7 +490,7 @@ static size_t early_proofs(site *s, sboard ***out)
     return n;
 }
 
-static void prove_at(run_queue *q, sboard *b)
+static void prove_at(run_queue *q, bp_variant *b)
 {
     if (q->cancel && atomic_load(q->cancel))
         return; /* the build stops */
@@ -538,7 +538,7 @@ done:
 static void prove_claims(site *s)
 {
     for (size_t i = 0; i < s->n_boards; i++) {
-        sboard *b = s->boards[i];
+        bp_variant *b = s->boards[i];
         if (!b->board || !b->board->claim.present || b->proved)
             continue;
         const bp_board *bb = b->board;
@@ -600,7 +600,7 @@ void simulate_check_claims(site *s)
 {
     prove_claims(s);
     for (size_t i = 0; i < s->n_boards; i++) {
-        const sboard *b = s->boards[i];
+        const bp_variant *b = s->boards[i];
         if (!b->board || !b->ran || b->run_failed || b->result.expect_ok)
             continue;
         const bp_board *bb = b->board;

@@ -11,7 +11,7 @@
 /* Simulate every board variant of the site once (a board file, each level
  * combination and chart point): the work is bounded before anything runs
  * and while it runs; cached results are used; failures are reported.
- * Each variant's result goes into its sboard. */
+ * Each variant's result goes into its bp_variant. */
 void simulate_site(site *s);
 
 /* A variant's share of a build's budget of events: budget × bound ÷ total

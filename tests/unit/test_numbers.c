@@ -66,7 +66,7 @@ static void diffs(void **state)
 }
 
 /* A board result of reps runs of jobs jobs, duplicates per run given. */
-static void fake(sboard *sb, bp_board *bd, const double *dups, int reps, double jobs,
+static void fake(bp_variant *sb, bp_board *bd, const double *dups, int reps, double jobs,
                  bool random_faults, uint64_t seed)
 {
     memset(sb, 0, sizeof *sb);
@@ -97,7 +97,7 @@ static void ci_of_rare_counts(void **state)
     (void)state;
     buf b;
     buf_init(&b);
-    sboard sb;
+    bp_variant sb;
     bp_board bd;
     double zero[20] = {0};
     fake(&sb, &bd, zero, 20, 1000, true, 7);
@@ -134,7 +134,7 @@ static void ci_of_rare_counts(void **state)
 static void pairs_and_p99(void **state)
 {
     (void)state;
-    sboard a, c;
+    bp_variant a, c;
     bp_board ba, bc;
     double x[4] = {10, 12, 11, 9}, y[4] = {2, 3, 2, 1};
     fake(&a, &ba, x, 4, 50, true, 7);
