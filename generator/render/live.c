@@ -454,37 +454,51 @@ int expand_live_level(page_ctx *pc, const ph_at *a, slevel *sl, buf *out)
 
 /* ------------------------------------------------------------ numbers in prose */
 
-/* The level and the name of "LEVEL.NAME" (w: the directive's second word),
- * the level one the page lists and a live one; NULL after an error. The
- * level must also be shown ({{ level ID }}: pages.c checks it at the end),
- * since its section runs the simulator for the numbers in prose. */
-static slevel *quoted_level(page_ctx *pc, const ph_at *a, const word *w, const char *directive,
-                            const char *example, char **name)
+/* What {{ scrub }} and {{ live }} name, for their errors. */
+typedef struct {
+    const char *directive; /* "scrub" */
+    const char *takes;     /* "one slider": what a use takes of its level */
+    const char *names;     /* "one of its sliders": what the name after the dot is */
+    const char *form;      /* "LEVEL.SETTING" */
+    const char *tail;      /* what the form's name is, said after it */
+} quoted;
+
+/* The opening {{ scrub }} and {{ live }} share: the level and the name of
+ * "LEVEL.NAME" (w[1], of the n words), the level one the page lists and a
+ * live one; NULL after an error. The level must also be shown
+ * ({{ level ID }}: pages.c checks it at the end), since its section runs
+ * the simulator for the numbers in prose. */
+static slevel *quoted_level(page_ctx *pc, const ph_at *a, const word *w, size_t n, const quoted *q,
+                            char **name)
 {
-    char *expr = expand_word_str(w);
+    char msg[512];
+    if (n != 2) {
+        snprintf(msg, sizeof msg, "%s takes %s of a live level: {{ %s %s }}", q->directive,
+                 q->takes, q->directive, q->form);
+        expand_err_word(a, &w[0], msg);
+        return NULL;
+    }
+    char *expr = expand_word_str(&w[1]);
     char *dot = strchr(expr, '.');
     if (!dot || !dot[1] || dot == expr) {
-        char msg[256];
-        snprintf(msg, sizeof msg, "{{ %s }} names a live level and %s: {{ %s %s", directive,
-                 strcmp(directive, "scrub") == 0 ? "one of its sliders" : "a number it shows",
-                 directive, example);
-        expand_err_word(a, w, msg);
+        snprintf(msg, sizeof msg, "{{ %s }} names a live level and %s: {{ %s %s }}, %s",
+                 q->directive, q->names, q->directive, q->form, q->tail);
+        expand_err_word(a, &w[1], msg);
         free(expr);
         return NULL;
     }
     *dot = '\0';
     size_t listed;
     slevel *sl = site_page_level(pc->s, pc->page, expr, &listed);
-    word lw = *w;
+    word lw = w[1];
     lw.len = (size_t)(dot - expr);
     if (!sl) {
         expand_err_unlisted(a, &lw, expr, "level");
     } else if (!sl->level->live || !sl->live) {
-        char msg[256];
         snprintf(msg, sizeof msg,
                  "level '%s' is not live (no slider, not a sandbox): {{ %s }} moves a level the "
                  "reader's browser runs again",
-                 expr, directive);
+                 expr, q->directive);
         expand_err_word(a, &lw, msg);
         sl = NULL;
     } else if (!pc->quotes_level[listed].line) {
@@ -494,6 +508,22 @@ static slevel *quoted_level(page_ctx *pc, const ph_at *a, const word *w, const c
     *name = sl ? xstrdup(dot + 1) : NULL;
     free(expr);
     return sl;
+}
+
+/* The number {{ scrub }} and {{ live }} put in a sentence:
+ * <span class="CLS" data-level="ID" data-ATTR="VALUE">TEXT</span>, on a
+ * page that then loads the live levels' script. */
+static void quoted_span(buf *out, page_ctx *pc, const char *cls, const slevel *sl, const char *attr,
+                        const char *value, const char *text)
+{
+    buf_printf(out, "<span class=\"%s\" data-level=\"", cls);
+    buf_html_s(out, sl->level->id);
+    buf_printf(out, "\" data-%s=\"", attr);
+    buf_html_s(out, value);
+    buf_puts(out, "\">");
+    buf_html_s(out, text);
+    buf_puts(out, "</span>");
+    pc->interactive = pc->live = true;
 }
 
 static void err_unknown(const ph_at *a, const word *w, const char *what, const char *name,
@@ -530,11 +560,11 @@ static const char *setting_name(const bp_choice *ch)
  * drag). Its text is the start's value as the slider labels it. */
 int expand_scrub(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
 {
-    if (n != 2)
-        return expand_err_word(a, &w[0],
-                               "scrub takes one slider of a live level: {{ scrub LEVEL.SETTING }}");
+    static const quoted q = {"scrub", "one slider", "one of its sliders", "LEVEL.SETTING",
+                             "SETTING the last word of the slider's set: (lose_reply of "
+                             "links.A.B.lose_reply)"};
     char *name = NULL;
-    slevel *sl = quoted_level(pc, a, &w[1], "scrub", "LEVEL.SETTING }}, SETTING the last word of the slider's set: (lose_reply of links.A.B.lose_reply)", &name);
+    slevel *sl = quoted_level(pc, a, w, n, &q, &name);
     if (!sl)
         return -1;
     const bp_level *l = sl->level;
@@ -564,14 +594,7 @@ int expand_scrub(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
     } else {
         size_t i = (size_t)(ch - l->choices);
         int k = sl->opts[sl->start * l->n_choices + i];
-        buf_puts(out, "<span class=\"bp-scrub\" data-level=\"");
-        buf_html_s(out, l->id);
-        buf_puts(out, "\" data-scrub=\"");
-        buf_html_s(out, ch->set);
-        buf_puts(out, "\">");
-        buf_html_s(out, ch->options[k].label);
-        buf_puts(out, "</span>");
-        pc->interactive = pc->live = true;
+        quoted_span(out, pc, "bp-scrub", sl, "scrub", ch->set, ch->options[k].label);
         rc = 0;
     }
     free(name);
@@ -583,11 +606,10 @@ int expand_scrub(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
  * measured at build time. */
 int expand_live_value(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
 {
-    if (n != 2)
-        return expand_err_word(a, &w[0],
-                               "live takes one measure of a live level: {{ live LEVEL.MEASURE }}");
+    static const quoted q = {"live", "one measure", "a number it shows", "LEVEL.MEASURE",
+                             "MEASURE one of the level's counts or goals"};
     char *name = NULL;
-    slevel *sl = quoted_level(pc, a, &w[1], "live", "LEVEL.MEASURE }}, MEASURE one of the level's counts or goals", &name);
+    slevel *sl = quoted_level(pc, a, w, n, &q, &name);
     if (!sl)
         return -1;
     const bp_level *l = sl->level;
@@ -613,16 +635,12 @@ int expand_live_value(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
         word nw = after_dot(&w[1]);
         err_unknown(a, &nw, what, name, names, nn);
     } else {
-        buf_puts(out, "<span class=\"bp-num bp-live-num\" data-level=\"");
-        buf_html_s(out, l->id);
-        buf_printf(out, "\" data-measure=\"%s\">", sim_measure_name((sim_measure)m));
         buf v;
         buf_init(&v);
         fmt_measure(&v, (sim_measure)m, sl->combos[sl->start].result.m[m].mean);
-        buf_html(out, v.data, v.len);
+        quoted_span(out, pc, "bp-num bp-live-num", sl, "measure", sim_measure_name((sim_measure)m),
+                    v.data ? v.data : "");
         buf_free(&v);
-        buf_puts(out, "</span>");
-        pc->interactive = pc->live = true;
         rc = 0;
     }
     free(name);

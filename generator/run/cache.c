@@ -400,17 +400,27 @@ static bool close_entry(const reader *r, char *data)
         buf_free(&body_);                                                                          \
     } while (0)
 
+/* ok: whether the entry of key in dir (suffix: its kind) read into *out
+ * by read, to its last byte; when it did not, release frees what read
+ * put in *out. */
+#define GET_ENTRY(ok, dir, key, suffix, read, release, out)                                        \
+    do {                                                                                           \
+        reader r_;                                                                                 \
+        char *data_ = open_entry(dir, key, suffix, &r_);                                           \
+        (ok) = data_ != NULL;                                                                      \
+        if (data_) {                                                                               \
+            memset(out, 0, sizeof *(out));                                                         \
+            read(&r_, out);                                                                        \
+            (ok) = close_entry(&r_, data_);                                                        \
+            if (!(ok))                                                                             \
+                release(out);                                                                      \
+        }                                                                                          \
+    } while (0)
+
 bool cache_get(const char *dir, const buf *key, sim_result *out)
 {
-    reader r;
-    char *data = open_entry(dir, key, ".bin", &r);
-    if (!data)
-        return false;
-    memset(out, 0, sizeof *out);
-    get_result(&r, out);
-    bool ok = close_entry(&r, data);
-    if (!ok)
-        sim_result_free(out);
+    bool ok;
+    GET_ENTRY(ok, dir, key, ".bin", get_result, sim_result_free, out);
     return ok;
 }
 
@@ -433,15 +443,8 @@ void cache_proof_key(buf *key, const sim_board *b, const sim_limits *lim, const 
 
 bool cache_get_proof(const char *dir, const buf *key, sim_proof *out)
 {
-    reader r;
-    char *data = open_entry(dir, key, ".proof", &r);
-    if (!data)
-        return false;
-    memset(out, 0, sizeof *out);
-    get_proof(&r, out);
-    bool ok = close_entry(&r, data);
-    if (!ok)
-        sim_proof_free(out);
+    bool ok;
+    GET_ENTRY(ok, dir, key, ".proof", get_proof, sim_proof_free, out);
     return ok;
 }
 
