@@ -3,6 +3,7 @@
  * which writes '.' whatever the locale; trailing zeros are trimmed so
  * "10.0 s" reads "10 s". */
 #include "base/fmt.h"
+#include "schema.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -112,12 +113,67 @@ void fmt_seconds(buf *b, double s)
     }
 }
 
+/* The settings' units, from the schema (NULL where a setting has none). */
+#define UNIT_NONE(member, wire, ctype, aux)
+#define UNIT_OF(member, wire, ctype, aux, key, load, kinds, min, max, label, unit, rank, order) unit,
+static const char *const setting_units[] = {
+    SIM_PART_FIELDS(UNIT_NONE, UNIT_OF) SIM_LINK_FIELDS(UNIT_NONE, UNIT_OF)
+        SIM_BOARD_FIELDS(UNIT_NONE, UNIT_OF)};
+#undef UNIT_NONE
+#undef UNIT_OF
+
+bool fmt_unit_word(const char *w, size_t n)
+{
+    while (n > 0 && w[n - 1] && strchr(",;:.)", w[n - 1]))
+        n--;
+    if (n == 0)
+        return false;
+    static const char *const money[] = {"USD/mo", "USD", "%"};
+    for (size_t i = 0; i < sizeof money / sizeof money[0]; i++)
+        if (strlen(money[i]) == n && memcmp(w, money[i], n) == 0)
+            return true;
+    for (size_t i = 0; i < sizeof duration_units / sizeof duration_units[0]; i++)
+        if (strlen(duration_units[i].name) == n && memcmp(w, duration_units[i].name, n) == 0)
+            return true;
+    for (size_t i = 0; i < sizeof setting_units / sizeof setting_units[0]; i++)
+        if (setting_units[i] && strlen(setting_units[i]) == n && memcmp(w, setting_units[i], n) == 0)
+            return true;
+    return false;
+}
+
 void fmt_duration_us(buf *b, int64_t us)
 {
     if (us == INT64_MAX)
         buf_puts(b, "forever");
     else
         fmt_seconds(b, (double)us / 1e6);
+}
+
+const char *fmt_closing_tie(const char *words)
+{
+    static const char *const ties[] = {"for", "within"};
+    size_t end = strlen(words);
+    while (end > 0 && words[end - 1] == ' ')
+        end--;
+    for (size_t i = 0; i < sizeof ties / sizeof ties[0]; i++) {
+        size_t t = strlen(ties[i]);
+        if (end > t && words[end - t - 1] == ' ' && memcmp(words + end - t, ties[i], t) == 0)
+            return ties[i];
+    }
+    return NULL;
+}
+
+void fmt_words_before(buf *b, const char *words, int64_t us)
+{
+    const char *tie = us == INT64_MAX ? fmt_closing_tie(words) : NULL;
+    if (!tie) {
+        buf_puts(b, words);
+        return;
+    }
+    size_t n = strlen(words), sp = n > 0 && words[n - 1] == ' ';
+    buf_put(b, words, n - sp - strlen(tie) - 1);
+    if (sp)
+        buf_putc(b, ' ');
 }
 
 void fmt_ratio(buf *b, double r)

@@ -7,14 +7,28 @@
 #include "simcore.h"
 #include "base/util.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* A count or plain number: "200", "1200.4", "0.04". */
 void fmt_number(buf *b, double x);
 /* A duration from seconds: "250 µs", "150 ms", "10.1 s", "5 min", "24 h", "7 d". */
 void fmt_seconds(buf *b, double s);
+/* Is w (n bytes, closing punctuation such as "," or ")" aside) a unit these
+ * functions or a setting write after a number ("s", "min", "%", "USD/mo",
+ * "tries", "GB")? Word-wrap keeps such a word on its number's line. */
+bool fmt_unit_word(const char *w, size_t n);
 /* A duration from microseconds; INT64_MAX is "forever". */
 void fmt_duration_us(buf *b, int64_t us);
+/* The words before a duration, as a reader reads them with it: `words` as
+ * they are ("keeps keys for" 24 h), but before an unbounded duration
+ * (INT64_MAX, "forever") without their closing "for" or "within" ("keeps
+ * keys" forever), so that no page says "for forever". A space closing
+ * `words` is kept. */
+void fmt_words_before(buf *b, const char *words, int64_t us);
+/* The "for" or "within" that closes `words` (spaces after it aside), else
+ * NULL. */
+const char *fmt_closing_tie(const char *words);
 /* A fraction as a percentage: "0%", "0.032%", "20%", "12.5%". */
 void fmt_ratio(buf *b, double r);
 /* Money per month: "12 USD/mo", "12.50 USD/mo". */

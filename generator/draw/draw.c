@@ -665,6 +665,15 @@ size_t dwrap(dcanvas *c, const char *s, double size, bool bold, double max_w, ch
     while (*p) {
         const char *e = strchr(p, ' ');
         size_t wl = e ? (size_t)(e - p) : strlen(p);
+        /* a number keeps its unit on its line: "every 2 s", never "every 2" / "s" */
+        while (e && wl > 0 && p[wl - 1] >= '0' && p[wl - 1] <= '9' && e[1] && e[1] != ' ') {
+            const char *u = e + 1, *ue = strchr(u, ' ');
+            size_t ul = ue ? (size_t)(ue - u) : strlen(u);
+            if (!fmt_unit_word(u, ul))
+                break;
+            wl = (size_t)(u - p) + ul;
+            e = ue;
+        }
         size_t keep = line.len;
         if (line.len)
             buf_putc(&line, ' ');

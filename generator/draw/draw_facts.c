@@ -224,7 +224,11 @@ void dpart_facts(const bp_board *b, size_t i, char facts[][128], dcolor *colors,
     L = S_live_part(lv, b, i, "dedup_window");
     if (p->kind == SIM_KIND_BROKER && (p->dedup_window_us > 0 || L) && *n < 8) {
         fmt_label_duration(a, sizeof a, p->dedup_window_us);
-        S_setting(facts[*n], 128, &marks[*n], "drops repeated IDs for ", a, "", L);
+        buf before; /* "drops repeated IDs for 5 min", "drops repeated IDs forever" */
+        buf_init(&before);
+        fmt_words_before(&before, "drops repeated IDs for ", L ? 0 : p->dedup_window_us);
+        S_setting(facts[*n], 128, &marks[*n], before.data, a, "", L);
+        buf_free(&before);
         colors[(*n)++] = DC_MUTED;
     }
     bool keyed = (dpart_handles(p->kind) && p->idempotency != SIM_IDEM_NONE &&

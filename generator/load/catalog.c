@@ -297,8 +297,13 @@ static void load_fields(bp_catalog *c, size_t *cap, const char *path, const ynod
         buf text;
         buf_init(&text);
         field_format(&text, f, target);
-        char *label = xasprintf("%s %s", *label_out ? *label_out : section, f->label);
-        add_value(c, cap, section, f->name, buf_detach(&text), label, field_number(f, target), v);
+        double number = field_number(f, target);
+        buf label; /* "Consumer keeps keys for" 24 h, "Consumer keeps keys" forever */
+        buf_init(&label);
+        buf_puts(&label, *label_out ? *label_out : section);
+        buf_putc(&label, ' ');
+        fmt_words_before(&label, f->label, isinf(number) ? INT64_MAX : 0);
+        add_value(c, cap, section, f->name, buf_detach(&text), buf_detach(&label), number, v);
     }
     load_sources(c, path, sec, section, d);
 }

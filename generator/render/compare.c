@@ -642,6 +642,8 @@ static bool kn_overrides(buf *out, page_ctx *pc, const bp_catalog_value *v)
     /* the distinct values the boards set, each with the boards that set it */
     buf vals[8], who[8];
     size_t nv = 0, last[8];
+    bool tied[8]; /* the row's label lost its "for" before "forever": this value takes it back */
+    const char *tie = isinf(v->value) ? fmt_closing_tie(fd->label) : NULL;
     for (size_t i = 0; i < pc->page->n_boards; i++) {
         const bp_variant *sb = site_board_file(pc->s, pc->page->boards[i].path);
         const bp_board *b = sb ? sb->board : NULL;
@@ -673,6 +675,7 @@ static bool kn_overrides(buf *out, page_ctx *pc, const bp_catalog_value *v)
             if (j == nv) {
                 vals[nv] = t;
                 last[nv] = (size_t)-1;
+                tied[nv] = tie && *(const int64_t *)((const char *)target + fd->offset) != SIM_FOREVER;
                 buf_init(&who[nv++]);
             } else {
                 buf_free(&t);
@@ -687,6 +690,8 @@ static bool kn_overrides(buf *out, page_ctx *pc, const bp_catalog_value *v)
     }
     for (size_t j = 0; j < nv; j++) {
         buf_puts(out, "<br><span class=\"bp-override\">On this page: ");
+        if (tied[j])
+            buf_printf(out, "%s ", tie);
         buf_html(out, vals[j].data, vals[j].len);
         buf_puts(out, " (");
         buf_html(out, who[j].data, who[j].len);

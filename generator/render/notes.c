@@ -160,7 +160,7 @@ static void describe_board(clauses *cl, const bp_board *b)
         if (p->kind != SIM_KIND_BROKER || p->dedup_window_us <= 0)
             continue;
         buf_html_s(&out, b->parts[i].label);
-        buf_puts(&out, " drops a repeated message ID within ");
+        fmt_words_before(&out, " drops a repeated message ID within ", p->dedup_window_us);
         fmt_duration_us(&out, p->dedup_window_us);
         cl_add(cl, &out, "dedup %zu", i);
     }

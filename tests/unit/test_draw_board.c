@@ -696,7 +696,36 @@ static void words_on_the_picture(void **state)
     assert_non_null(strstr(s, ">a new ID every try</text>"));
     assert_null(strstr(s, "publishes after"));
     free(s);
+    b->sim.parts[4].dedup_window_us = INT64_MAX; /* never "for forever" */
+    s = render(b, NULL, 0, DTEXT_ELEMENTS);
+    assert_non_null(strstr(s, ">drops repeated IDs forever</text>"));
+    free(s);
     fx_board_free(b);
+}
+
+/* Word-wrap keeps a number and its unit on one line, however narrow. */
+static void wrap_keeps_units(void **state)
+{
+    (void)state;
+    dcanvas *c = dcanvas_new_measure();
+    double one = dc_text_width(c, "outbox, relayed every 2", 13, false);
+    char **lines;
+    size_t n = dwrap(c, "outbox, relayed every 2 s", 13, false, one + 1, &lines, NULL);
+    assert_true(n >= 2);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(lines[i], "s") == 0 || (strlen(lines[i]) && lines[i][strlen(lines[i]) - 1] == '2'))
+            fail_msg("line %zu of the wrap is \"%s\": the 2 and its s are apart", i, lines[i]);
+    assert_string_equal(lines[n - 1], "2 s");
+    dlines_free(lines, n);
+    n = dwrap(c, "at most 0.15 at 95 %) and 12 USD/mo", 13, false, 1, &lines, NULL);
+    assert_string_equal(lines[2], "0.15"); /* "at" is no unit */
+    assert_string_equal(lines[4], "95 %)");
+    assert_string_equal(lines[6], "12 USD/mo");
+    dlines_free(lines, n);
+    n = dwrap(c, "payment 2 lost", 13, false, 1, &lines, NULL);
+    assert_int_equal(n, 3); /* "lost" is no unit: each word on its line */
+    dlines_free(lines, n);
+    dcanvas_free(c);
 }
 
 int main(void)
@@ -713,6 +742,7 @@ int main(void)
         cmocka_unit_test(deterministic),
         cmocka_unit_test(bad_input),
         cmocka_unit_test(words_on_the_picture),
+        cmocka_unit_test(wrap_keeps_units),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     draw_shutdown();

@@ -137,6 +137,45 @@ static void money(void **state)
     EQ(fmt_usd, 0.25, "0.25 USD");
 }
 
+static void words_before_eq(const char *words, int64_t us, const char *want)
+{
+    buf b;
+    buf_init(&b);
+    fmt_words_before(&b, words, us);
+    if (strcmp(b.data ? b.data : "", want) != 0)
+        fail_msg("fmt_words_before(\"%s\", %lld) gave \"%s\", want \"%s\"", words,
+                 (long long)us, b.data ? b.data : "", want);
+    buf_free(&b);
+}
+
+/* No "for forever": an unbounded duration drops the "for" or "within"
+ * before it, a bounded one keeps it; and a number's unit is known as one. */
+static void words_and_units(void **state)
+{
+    (void)state;
+    words_before_eq("keeps keys for", INT64_MAX, "keeps keys");
+    words_before_eq("keeps keys for", 86400000000, "keeps keys for");
+    words_before_eq("drops repeated IDs for ", INT64_MAX, "drops repeated IDs ");
+    words_before_eq(" drops a repeated message ID within ", INT64_MAX,
+                    " drops a repeated message ID ");
+    words_before_eq("holds a claimed key for", 30000000, "holds a claimed key for");
+    words_before_eq("waits for a response", INT64_MAX, "waits for a response");
+    words_before_eq("before", INT64_MAX, "before");
+    words_before_eq("for", INT64_MAX, "for");
+    assert_string_equal(fmt_closing_tie("keeps keys for"), "for");
+    assert_string_equal(fmt_closing_tie("drops IDs within "), "within");
+    assert_null(fmt_closing_tie("platform"));
+    static const char *const units[] = {"s", "ms", "min", "h", "d", "µs", "%", "USD/mo",
+                                        "USD", "vCPU", "GB", "tries", "RTT", "s,", "s)"};
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (!fmt_unit_word(units[i], strlen(units[i])))
+            fail_msg("fmt_unit_word(\"%s\") is false", units[i]);
+    static const char *const words[] = {"lost", "payment", "seconds", "sx", ",", ""};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (fmt_unit_word(words[i], strlen(words[i])))
+            fail_msg("fmt_unit_word(\"%s\") is true", words[i]);
+}
+
 static void measures_by_unit(void **state)
 {
     (void)state;
@@ -246,6 +285,7 @@ int main(void)
         cmocka_unit_test(seconds),
         cmocka_unit_test(ratios),
         cmocka_unit_test(money),
+        cmocka_unit_test(words_and_units),
         cmocka_unit_test(measures_by_unit),
         cmocka_unit_test(json_numbers),
         cmocka_unit_test(locale_independent),
