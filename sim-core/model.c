@@ -143,6 +143,8 @@ static void send(sim_model *m, sim_hop *h, uint32_t c);
 static uint32_t take_slot(sim_hop *h, uint32_t c, uint32_t try_no)
 {
     uint32_t s = h->free_slots[--h->n_free];
+    if (h->n_free < h->low_free)
+        h->low_free = h->n_free;
     slot *sl = &h->slots[s];
     sl->job = c;
     sl->try_no = try_no;
@@ -173,11 +175,13 @@ static void pump(sim_model *m, sim_hop *h)
     h->pumping = false;
 }
 
+#ifdef __wasm__
 void model_push(sim_model *m, int lane, int64_t delay, unsigned kind, uint32_t job, uint32_t arg,
                 uint32_t gen, uint32_t slot_i)
 {
     queue_push(&m->q, lane, m->now + delay, kind, job, arg, gen, slot_i);
 }
+#endif
 
 /* Call timeouts. A call's timeout is due call_timeout_us after the call,
  * but its response mostly comes first, and the delivery's slot is freed;
@@ -220,15 +224,24 @@ static void release_slot(sim_model *m, sim_hop *h, uint32_t s)
     pump(m, h);
 }
 
+/* Slots are taken from the top of free_slots, which a reset leaves as
+ * concurrency-1 ... 1 0, and given back there: the slots taken since the
+ * last reset are 0 .. concurrency-low_free-1, and free_slots below
+ * low_free still holds what the reset put there. Only those are reset (a
+ * proof's run of three jobs on a handler of 32 slots resets three). An
+ * untouched slot keeps its gen: no pending event holds it with that gen
+ * (gens only grow, and only equality with an event's counts). */
 void model_reset_slots(sim_hop *h)
 {
-    for (uint32_t i = 0; i < h->concurrency; i++) {
+    uint32_t c = h->concurrency, taken = c - h->low_free;
+    for (uint32_t i = 0; i < taken; i++) {
         h->slots[i].used = 0;
         h->slots[i].gen++;
-        h->slots[i].timeout_at = 0;                /* a crash counted them (see "call timeouts") */
-        h->free_slots[i] = h->concurrency - 1 - i; /* slot 0 is taken first */
+        h->slots[i].timeout_at = 0; /* a crash counted them (see "call timeouts") */
     }
-    h->n_free = h->concurrency;
+    for (uint32_t i = h->low_free; i < c; i++)
+        h->free_slots[i] = c - 1 - i; /* slot 0 is taken first */
+    h->n_free = h->low_free = c;
 }
 
 static bool slot_valid(const sim_hop *h, const sim_event *e)
@@ -286,17 +299,18 @@ static void crash(sim_model *m, sim_hop *h, uint32_t c, uint32_t s, const local_
                   bool undo, bool committed)
 {
     trc(m, h, SIM_TR_CRASH, c, h->t.handler, -1, 0);
+    uint32_t taken = h->concurrency - h->low_free; /* the others are free (model_reset_slots) */
     if (undo)
         rollback(m, h, c, ch);
     if (h->publishes)
-        for (uint32_t i = 0; i < h->concurrency; i++)
+        for (uint32_t i = 0; i < taken; i++)
             if (h->slots[i].used && (i != s || !committed))
                 pub_token_ghost(m, h->slots[i].pub_token);
     if (h->at_most_once)
-        for (uint32_t i = 0; i < h->concurrency; i++)
+        for (uint32_t i = 0; i < taken; i++)
             if (h->slots[i].used)
                 model_copy_dropped(m, h, h->slots[i].job, h->t.handler);
-    for (uint32_t i = 0; i < h->concurrency; i++)
+    for (uint32_t i = 0; i < taken; i++)
         drop_kept_timeout(m, &h->slots[i]);
     model_reset_slots(h);
     h->down = true;

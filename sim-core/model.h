@@ -243,6 +243,7 @@ typedef struct {
     /* the handler */
     slot *slots;
     uint32_t *free_slots, n_free, concurrency;
+    uint32_t low_free; /* the fewest free since the last reset (0 before the first) */
     uint32_t epoch; /* bumped at each crash */
     bool down, pumping;
     ring waiting;      /* broker's queue (broker-fed) or the service's (users-fed) */
@@ -366,10 +367,19 @@ static inline uint16_t *mflags_of(sim_hop *h, uint32_t c)
     return h->mflags ? &h->mflags[c] : &h->jf[c];
 }
 
-/* Schedule an event delay after now (queue_push); one copy for the model's
- * files, so the module holds the queue's push once. */
+/* Schedule an event delay after now (queue_push). In the WebAssembly
+ * module one copy for the model's files, so that it holds the queue's push
+ * once; natively inline at each place (every event passes through it). */
+#ifdef __wasm__
 void model_push(sim_model *m, int lane, int64_t delay, unsigned kind, uint32_t job, uint32_t arg,
                 uint32_t gen, uint32_t slot_i);
+#else
+static inline void model_push(sim_model *m, int lane, int64_t delay, unsigned kind, uint32_t job,
+                              uint32_t arg, uint32_t gen, uint32_t slot_i)
+{
+    queue_push(&m->q, lane, m->now + delay, kind, job, arg, gen, slot_i);
+}
+#endif
 
 /* ---- model.c: the hops */
 
