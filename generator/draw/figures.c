@@ -444,10 +444,10 @@ void draw_site(site *s)
 /* 0 when the drawing of st was made; else -1, said once, by the first
  * page that asks (the renderer asks in page order when any failed:
  * render/pages.c). */
-static int S_shown(site *s, sdrawn *st, const char *path, int line, int col)
+static int S_shown(diag *d, sdrawn *st, const char *path, int line, int col)
 {
     if (!st->wanted) {
-        diag_error(&s->d, path, line, col,
+        diag_error(d, path, line, col,
                    "internal error: the draw stage did not make this drawing (draw/figures.c "
                    "draws what the pages list)");
         return -1;
@@ -456,35 +456,35 @@ static int S_shown(site *s, sdrawn *st, const char *path, int line, int col)
         return 0;
     if (!st->reported) {
         st->reported = true;
-        diag_error(&s->d, path, line, col, "%s", st->msg);
+        diag_error(d, path, line, col, "%s", st->msg);
     }
     return -1;
 }
 
-int figure_board(site *s, bp_variant *b, const char *path, int line, int col)
+int figure_board(diag *d, bp_variant *b, const char *path, int line, int col)
 {
-    return S_shown(s, &b->fig_st, path, line, col);
+    return S_shown(d, &b->fig_st, path, line, col);
 }
 
-int figure_board_live(site *s, bp_variant *b, const char *path, int line, int col)
+int figure_board_live(diag *d, bp_variant *b, const char *path, int line, int col)
 {
-    return S_shown(s, &b->fig_st, path, line, col);
+    return S_shown(d, &b->fig_st, path, line, col);
 }
 
-int figure_timeline(site *s, bp_variant *b, const char *path, int line, int col)
+int figure_timeline(diag *d, bp_variant *b, const char *path, int line, int col)
 {
-    return S_shown(s, &b->tl_st, path, line, col);
+    return S_shown(d, &b->tl_st, path, line, col);
 }
 
-int figure_counterexample(site *s, bp_variant *b, const char *path, int line, int col)
+int figure_counterexample(diag *d, bp_variant *b, const char *path, int line, int col)
 {
-    return S_shown(s, &b->cx_st, path, line, col);
+    return S_shown(d, &b->cx_st, path, line, col);
 }
 
-int figure_chart(site *s, schart *sc)
+int figure_chart(diag *d, schart *sc)
 {
     const bp_chart *c = sc->chart;
-    return S_shown(s, &sc->fig_st, c->path, c->pos.line, c->pos.col);
+    return S_shown(d, &sc->fig_st, c->path, c->pos.line, c->pos.col);
 }
 
 int figure_card(const site *s, const bp_variant *b, const char *title, const char *desc, buf *png,

@@ -23,12 +23,13 @@ void draw_site(site *s);
  * timeline (b->tl), the counterexample of its proof (b->cx), a live
  * level's variant (figure_board_live) or a chart (sc->fig): 0 when the
  * draw stage made it, else -1, and the first page (in page order) to ask
- * reports why at path:line:col (a chart: at its own file). */
-int figure_board(site *s, bp_variant *b, const char *path, int line, int col);
-int figure_board_live(site *s, bp_variant *b, const char *path, int line, int col);
-int figure_timeline(site *s, bp_variant *b, const char *path, int line, int col);
-int figure_counterexample(site *s, bp_variant *b, const char *path, int line, int col);
-int figure_chart(site *s, schart *sc);
+ * reports why to d (the page's messages) at path:line:col (a chart: at
+ * its own file). */
+int figure_board(diag *d, bp_variant *b, const char *path, int line, int col);
+int figure_board_live(diag *d, bp_variant *b, const char *path, int line, int col);
+int figure_timeline(diag *d, bp_variant *b, const char *path, int line, int col);
+int figure_counterexample(diag *d, bp_variant *b, const char *path, int line, int col);
+int figure_chart(diag *d, schart *sc);
 
 /* A page's share card (draw_card): the site's title, the page's title and
  * description, and board b (NULL: none) with the notes its figure has,

@@ -236,7 +236,7 @@ int expand_compare(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
      * switch never swaps a wide picture for a narrow one */
     int widest = 0;
     for (size_t i = 0; i < nb; i++) {
-        if (figure_board(pc->s, bs[i], pc->page->path, a->line, a->col) != 0) {
+        if (figure_board(pc->d, bs[i], pc->page->path, a->line, a->col) != 0) {
             rc = -1;
             continue;
         }

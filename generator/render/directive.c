@@ -21,7 +21,7 @@ char *expand_word_str(const word *w)
 
 int expand_err_word(const ph_at *a, const word *w, const char *msg)
 {
-    diag_error(&a->pc->s->d, a->pc->page->path, a->line, a->col + 2 + (int)w->off, "%s", msg);
+    diag_error(a->pc->d, a->pc->page->path, a->line, a->col + 2 + (int)w->off, "%s", msg);
     return -1;
 }
 
@@ -137,7 +137,7 @@ static void verdict(buf *out, const bp_variant *b)
 int expand_board_figure(page_ctx *pc, bp_variant *b, const ph_at *a, const char *file_stem,
                         int wide_w, buf *out)
 {
-    if (figure_board(pc->s, b, pc->page->path, a->line, a->col) != 0)
+    if (figure_board(pc->d, b, pc->page->path, a->line, a->col) != 0)
         return -1;
     if (!pc->info->first_board)
         pc->info->first_board = b;
@@ -223,7 +223,7 @@ int expand_page_file(page_ctx *pc, const char *name, const char *data)
     if (!pc->sink)
         return 0;
     char *rel = pc->page->is_home ? xstrdup(name) : xasprintf("%s/%s", pc->page->slug, name);
-    int rc = pc->sink->write(pc->out, rel, data, strlen(data), &pc->s->d);
+    int rc = pc->sink->write(pc->out, rel, data, strlen(data), pc->d);
     free(rel);
     return rc;
 }

@@ -453,7 +453,7 @@ static int expand_timeline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf 
         expand_err_word(a, &w[1], msg);
         goto out;
     }
-    if (figure_timeline(pc->s, b, pc->page->path, a->line, a->col) != 0)
+    if (figure_timeline(pc->d, b, pc->page->path, a->line, a->col) != 0)
         goto out;
     char *stem = xasprintf("%s-timeline", id);
     buf pic;
@@ -495,7 +495,7 @@ static int expand_chart(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *ou
     }
     free(id);
     const bp_chart *c = sc->chart;
-    if (figure_chart(pc->s, sc) != 0)
+    if (figure_chart(pc->d, sc) != 0)
         return -1;
     char *stem = xasprintf("chart-%s", c->id);
     buf pic;
@@ -636,11 +636,11 @@ int expand_placeholder(void *ctx, const char *inner, size_t len, int line, int c
     size_t n = split_words(inner, len, w, 18);
     *block = false;
     if (n == 0) {
-        diag_error(&pc->s->d, pc->page->path, line, col, "empty placeholder '{{ }}'");
+        diag_error(pc->d, pc->page->path, line, col, "empty placeholder '{{ }}'");
         return -1;
     }
     if (n > 18) {
-        diag_error(&pc->s->d, pc->page->path, line, col, "placeholder has too many words");
+        diag_error(pc->d, pc->page->path, line, col, "placeholder has too many words");
         return -1;
     }
     for (size_t i = 0; i < N_DIRECTIVES; i++) {

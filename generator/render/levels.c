@@ -223,7 +223,7 @@ int expand_level(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
     /* Every combination's pictures go into the page folder. */
     for (size_t c = 0; c < l->n_combos; c++) {
         bp_variant *b = &sl->combos[c];
-        if (figure_board(pc->s, b, pc->page->path, a->line, a->col) != 0) {
+        if (figure_board(pc->d, b, pc->page->path, a->line, a->col) != 0) {
             rc = -1;
             continue;
         }
@@ -233,12 +233,12 @@ int expand_level(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
         free(stem);
         if (l->timeline) {
             if (!b->want_trace) {
-                diag_error(&pc->s->d, l->path, l->pos.line, l->pos.col,
+                diag_error(pc->d, l->path, l->pos.line, l->pos.col,
                            "timeline: true needs a small board (at most %d jobs)",
                            TIMELINE_MAX_JOBS);
                 return -1;
             }
-            if (figure_timeline(pc->s, b, pc->page->path, a->line, a->col) != 0) {
+            if (figure_timeline(pc->d, b, pc->page->path, a->line, a->col) != 0) {
                 rc = -1;
                 continue;
             }

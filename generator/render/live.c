@@ -388,7 +388,7 @@ int expand_live_level(page_ctx *pc, const ph_at *a, slevel *sl, buf *out)
     /* each diagram with its ranges' values as the page labels them */
     int rc = 0;
     for (size_t d = 0; d < lv->n_drawn; d++)
-        if (figure_board_live(pc->s, &sl->combos[lv->drawn[d]], pc->page->path, a->line, a->col) !=
+        if (figure_board_live(pc->d, &sl->combos[lv->drawn[d]], pc->page->path, a->line, a->col) !=
             0)
             rc = -1;
     if (rc != 0)

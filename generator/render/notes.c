@@ -470,7 +470,7 @@ int expand_results_file(page_ctx *pc)
     buf_put(&js, pc->results.data, pc->results.len);
     buf_puts(&js, "\n}}\n");
     char *rel = p->is_home ? xstrdup("results.json") : xasprintf("%s/results.json", p->slug);
-    int rc = pc->sink->write(pc->out, rel, js.data, js.len, &pc->s->d);
+    int rc = pc->sink->write(pc->out, rel, js.data, js.len, pc->d);
     free(rel);
     buf_free(&js);
     return rc;

@@ -56,19 +56,20 @@ static void share_vars(const site *s, tmpl_scope *sc, const char *slug, const ch
 
 /* The template a page names, from the build's library (each file parsed
  * once); a name without a file is reported at the first page naming it. */
-static tmpl *template_for(site *s, tmpl_lib *lib, strset *named, const char *name, const bp_page *p)
+static tmpl *template_for(site *s, diag *d, tmpl_lib *lib, strset *named, const char *name,
+                          const bp_page *p)
 {
     if (p && strset_add(named, name)) {
         char *file = xasprintf("%s/%s.html", s->opt.templates, name);
         bool missing = access(file, F_OK) != 0;
         if (missing)
-            diag_error(&s->d, p->path, p->template_pos.line, p->template_pos.col,
+            diag_error(d, p->path, p->template_pos.line, p->template_pos.col,
                        "template '%s' does not exist (%s)", name, file);
         free(file);
         if (missing)
             return NULL;
     }
-    return tmpl_lib_load(lib, name, &s->d);
+    return tmpl_lib_load(lib, name, d);
 }
 
 /* The nav and pages lists of a page, made item by item while its template
@@ -142,10 +143,11 @@ static void check_shown(page_ctx *pc)
 {
     const bp_page *p = pc->page;
     site *s = pc->s;
+    diag *d = pc->d;
     for (size_t i = 0; i < p->n_boards; i++) {
         const bp_variant *b = site_board_file(s, p->boards[i].path);
         if (!pc->shows_board[i] && b && b->board)
-            diag_error(&s->d, p->path, p->boards[i].pos.line, p->boards[i].pos.col,
+            diag_error(d, p->path, p->boards[i].pos.line, p->boards[i].pos.col,
                        "board '%s' is listed under 'boards:' but the page never shows it: add "
                        "{{ board %s }} or one of its values, or remove it from the list",
                        b->board->id, b->board->id);
@@ -153,12 +155,12 @@ static void check_shown(page_ctx *pc)
     for (size_t i = 0; i < p->n_levels; i++) {
         const slevel *sl = site_level_file(s, p->levels[i].path);
         if (!pc->shows_level[i] && sl && sl->loaded && pc->quotes_level[i].line)
-            diag_error(&s->d, p->path, pc->quotes_level[i].line, pc->quotes_level[i].col,
+            diag_error(d, p->path, pc->quotes_level[i].line, pc->quotes_level[i].col,
                        "{{ scrub }} and {{ live }} move and measure level '%s' through its "
                        "section, and the page never shows it: add {{ level %s }}",
                        sl->level->id, sl->level->id);
         else if (!pc->shows_level[i] && sl && sl->loaded)
-            diag_error(&s->d, p->path, p->levels[i].pos.line, p->levels[i].pos.col,
+            diag_error(d, p->path, p->levels[i].pos.line, p->levels[i].pos.col,
                        "level '%s' is listed under 'levels:' but the page never shows it: "
                        "add {{ level %s }}, or remove it from the list",
                        sl->level->id, sl->level->id);
@@ -166,7 +168,7 @@ static void check_shown(page_ctx *pc)
     for (size_t i = 0; i < p->n_charts; i++) {
         const schart *sc = site_chart_file(s, p->charts[i].path);
         if (!pc->shows_chart[i] && sc && sc->chart && sc->points)
-            diag_error(&s->d, p->path, p->charts[i].pos.line, p->charts[i].pos.col,
+            diag_error(d, p->path, p->charts[i].pos.line, p->charts[i].pos.col,
                        "chart '%s' is listed under 'charts:' but the page never shows it: "
                        "add {{ chart %s }}, or remove it from the list",
                        sc->chart->id, sc->chart->id);
@@ -177,12 +179,13 @@ static void check_shown(page_ctx *pc)
  * expanded, checked to show what its front matter lists, then through
  * template t (NULL: its template did not load) into index.html and
  * results.json, written through out when there is a sink. */
-static void render_page(site *s, const render_sink *sink, void *out, bp_page *p, tmpl *t,
+static void render_page(site *s, diag *d, const render_sink *sink, void *out, bp_page *p, tmpl *t,
                         page_info *pi)
 {
     page_ctx pc;
     memset(&pc, 0, sizeof pc);
     pc.s = s;
+    pc.d = d;
     pc.page = p;
     pc.info = pi;
     pc.sink = sink;
@@ -200,18 +203,17 @@ static void render_page(site *s, const render_sink *sink, void *out, bp_page *p,
     size_t len = 0;
     if (file_read(p->path, PAGE_MAX_FILE_BYTES, &text, &len) != 0) {
         /* it was read a moment ago: whatever happened since is the system's */
-        s->d.io = true;
-        diag_read_error(&s->d, p->path, 0, 0, p->path, "the page again", errno,
-                        PAGE_MAX_FILE_BYTES);
+        d->io = true;
+        diag_read_error(d, p->path, 0, 0, p->path, "the page again", errno, PAGE_MAX_FILE_BYTES);
         goto out;
     }
     md_options mo = {p->path, p->body_line - 1, s->cfg.unsafe_html, expand_placeholder,
                      &pc,     &pc.ids,          links_record,       pi};
     buf body;
     buf_init(&body);
-    size_t mark = diag_mark(&s->d);
-    md_render(text + p->body_offset, len - p->body_offset, &mo, &body, &s->d);
-    if (!diag_failed_since(&s->d, mark)) {
+    size_t mark = diag_mark(d);
+    md_render(text + p->body_offset, len - p->body_offset, &mo, &body, d);
+    if (!diag_failed_since(d, mark)) {
         check_shown(&pc);
         search_sections(pi, body.data ? body.data : "", body.len);
         /* the About page explains the notation itself */
@@ -230,7 +232,7 @@ static void render_page(site *s, const render_sink *sink, void *out, bp_page *p,
         if (b && b->board && b->ran && !b->run_failed)
             expand_results_board(&pc, b->board->id, b);
     }
-    if (!diag_failed_since(&s->d, mark) && t) {
+    if (!diag_failed_since(d, mark) && t) {
         const char *root = p->is_home ? "" : "../";
         tmpl_scope *sc = tmpl_scope_new(NULL);
         common_vars(s, sc, root);
@@ -256,16 +258,16 @@ static void render_page(site *s, const render_sink *sink, void *out, bp_page *p,
         nav_vars(s, sc, &lists, p, root, p->is_home);
         buf html;
         buf_init(&html);
-        if (tmpl_render(t, sc, &html, &s->d) == 0 && sink) {
+        if (tmpl_render(t, sc, &html, d) == 0 && sink) {
             char *rel = p->is_home ? xstrdup("index.html") : xasprintf("%s/index.html", p->slug);
-            sink->write(out, rel, html.data, html.len, &s->d);
+            sink->write(out, rel, html.data, html.len, d);
             free(rel);
             expand_results_file(&pc);
         }
         buf_free(&html);
         tmpl_scope_free(sc);
     }
-    pi->rendered = !diag_failed_since(&s->d, mark) && t;
+    pi->rendered = !diag_failed_since(d, mark) && t;
     buf_free(&body);
 out:
     free(text);
@@ -300,15 +302,11 @@ typedef struct {
  * page order, whatever thread wrote them first). */
 static void render_one(render_queue *q, size_t i)
 {
-    site ws = *q->s; /* shared tables; only the diag is the page's own */
-    diag_init(&ws.d, NULL);
-    page_out *r = &q->res[i];
-    diag_merge(&ws.d, &r->d); /* the template's messages come first */
+    page_out *r = &q->res[i]; /* r->d holds the template's messages: they come first */
     void *out = q->sink ? q->sink->open(q->sink->ctx, i) : NULL;
-    render_page(&ws, q->sink, out, q->s->pages[i], q->page_t[i], &r->info);
+    render_page(q->s, &r->d, q->sink, out, q->s->pages[i], q->page_t[i], &r->info);
     if (out)
         q->sink->close(out);
-    r->d = ws.d;
 }
 
 static void render_at(void *ctx, size_t k)
@@ -409,10 +407,9 @@ void render_site(site *s, const render_sink *sink)
          * where the sequential build showed them (before the page's). */
         bp_page *p = s->pages[i];
         have_home |= p->is_home;
-        site ws = *s;
-        diag_init(&ws.d, NULL);
-        page_t[i] = template_for(&ws, lib, &named, p->is_home ? "index" : p->template_name, p);
-        res[i].d = ws.d;
+        diag_init(&res[i].d, NULL);
+        page_t[i] =
+            template_for(s, &res[i].d, lib, &named, p->is_home ? "index" : p->template_name, p);
     }
     render_all(s, sink, page_t, res);
     for (size_t i = 0; i < s->n_pages; i++) {
@@ -430,7 +427,7 @@ void render_site(site *s, const render_sink *sink)
     /* the site's own files come after every page's */
     void *out = sink ? sink->open(sink->ctx, s->n_pages) : NULL;
     if (!have_home) {
-        tmpl *t = template_for(s, lib, &named, "index", NULL);
+        tmpl *t = template_for(s, &s->d, lib, &named, "index", NULL);
         if (t)
             render_default_index(s, sink, out, t);
     }

@@ -260,7 +260,7 @@ int expand_counterexample(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *
     const sim_proof *p = proof_of(pc, a, w, n, "counterexample", &b, &bb);
     if (!p)
         return -1;
-    if (figure_counterexample(pc->s, b, pc->page->path, a->line, a->col) != 0)
+    if (figure_counterexample(pc->d, b, pc->page->path, a->line, a->col) != 0)
         return -1;
     char *stem = xasprintf("%s-counterexample", bb->id);
     buf pic;

@@ -103,7 +103,8 @@ void feed_write(site *s, const render_sink *sink, void *out);
 
 /* Per-page state while expanding placeholders. */
 typedef struct {
-    site *s; /* the site, with the page's own diag (pages.c: render_one) */
+    site *s; /* the site's tables, shared by the threads (not its diag: d) */
+    diag *d; /* the page's own messages, joined to the site's in page order */
     const bp_page *page;
     page_info *info;         /* what the page leaves for the site's files */
     const render_sink *sink; /* NULL when checking */
