@@ -41,6 +41,38 @@ const BpLive = require(path.join(SITE, 'static', 'bp-live.js'));
 const { liveLevels } = require('../live/levels.js');
 const STOPS = 12;
 
+// A 2-second drag of the slider sel by the mouse, as a reader makes it,
+// with the page's long tasks (PerformanceObserver 'longtask', over 50 ms)
+// gathered from the press on into window.__longtasks (the caller
+// disconnects window.__obs when it has what it waits for). where(u) is the
+// thumb's place along the track (0 to 1) at u of the 2 seconds. Returns
+// the mouse moves made and the page's clock (performance.now) at the
+// release.
+async function drag(page, sel, where) {
+  await page.locator(sel).evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  const box = await page.locator(sel).boundingBox();
+  await page.evaluate(() => {
+    window.__longtasks = [];
+    window.__obs = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longtasks.push(e.duration);
+    });
+    window.__obs.observe({ type: 'longtask', buffered: false });
+  });
+  const y = box.y + box.height / 2, x0 = box.x + 4, x1 = box.x + box.width - 4;
+  const t0 = Date.now();
+  await page.mouse.move(x0, y);
+  await page.mouse.down();
+  let moves = 0;
+  while (Date.now() - t0 < 2000) {
+    await page.mouse.move(x0 + (x1 - x0) * where((Date.now() - t0) / 2000), y);
+    moves++;
+    await page.waitForTimeout(16);
+  }
+  const up = await page.evaluate(() => performance.now());
+  await page.mouse.up();
+  return { moves, up };
+}
+
 async function main() {
   const levels = liveLevels(SITE, null);
   if (!levels.length) throw new Error(`${SITE} has no live level`);
@@ -114,33 +146,11 @@ async function main() {
       moves.push({ set: data.choices[i].set, state, sim_ms: t.sim, shown_ms: t.shown, place: t.place, wire: file });
     }
   }
-  // a 2-second drag of each slider by the mouse, as a reader makes it:
-  // the page's long tasks (PerformanceObserver 'longtask', over 50 ms)
+  // a 2-second drag of each slider there and back: the page's long tasks
   // from the press to the last result shown
   const drags = [];
   for (const i of sliders) {
-    const sel = `#${level.id}-${i}`;
-    await page.locator(sel).evaluate((el) => el.scrollIntoView({ block: 'center' }));
-    const box = await page.locator(sel).boundingBox();
-    await page.evaluate(() => {
-      window.__longtasks = [];
-      window.__obs = new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) window.__longtasks.push(e.duration);
-      });
-      window.__obs.observe({ type: 'longtask', buffered: false });
-    });
-    const y = box.y + box.height / 2, x0 = box.x + 4, x1 = box.x + box.width - 4;
-    const t0 = Date.now();
-    await page.mouse.move(x0, y);
-    await page.mouse.down();
-    let moves = 0;
-    while (Date.now() - t0 < 2000) {
-      const f = ((Date.now() - t0) / 1000) % 2; // there and back
-      await page.mouse.move(f < 1 ? x0 + (x1 - x0) * f : x1 - (x1 - x0) * (f - 1), y);
-      moves++;
-      await page.waitForTimeout(16);
-    }
-    await page.mouse.up();
+    const { moves } = await drag(page, `#${level.id}-${i}`, (u) => (u < 0.5 ? 2 * u : 2 - 2 * u));
     const end = await page.evaluate((id) => new Promise((resolve) => {
       // the drag's last state measured and shown
       const sec = document.getElementById(id);
@@ -173,28 +183,9 @@ async function main() {
     const sd = swept.data, si = sd.choices.findIndex((c) => c.sweep);
     for (const [i, c] of sd.choices.entries()) {
       if (i === si || !c.range) continue;
-      const sel = `#${swept.id}-${i}`;
-      await sp.locator(sel).evaluate((el) => el.scrollIntoView({ block: 'center' }));
-      const box = await sp.locator(sel).boundingBox();
-      await sp.evaluate(() => {
-        window.__sweep.length = 0;
-        window.__longtasks = [];
-        window.__obs = new PerformanceObserver((list) => {
-          for (const e of list.getEntries()) window.__longtasks.push(e.duration);
-        });
-        window.__obs.observe({ type: 'longtask', buffered: false });
-      });
-      const y = box.y + box.height / 2, x0 = box.x + 4, x1 = box.x + box.width - 4;
-      const t0 = Date.now();
-      await sp.mouse.move(x0, y);
-      await sp.mouse.down();
-      while (Date.now() - t0 < 2000) {
-        const f = (Date.now() - t0) / 2000; // across once: it ends away from the start
-        await sp.mouse.move(x0 + (x1 - x0) * f, y);
-        await sp.waitForTimeout(16);
-      }
-      const up = await sp.evaluate(() => performance.now());
-      await sp.mouse.up();
+      await sp.evaluate(() => { window.__sweep.length = 0; });
+      // across once: it ends away from the start
+      const { up } = await drag(sp, `#${swept.id}-${i}`, (u) => u);
       const t = await sp.evaluate(([id, up]) => new Promise((resolve, reject) => {
         const fig = document.querySelector(`#${id} figure.bp-sweep`);
         const timer = setTimeout(() => reject(new Error('no refined sweep')), 120000);
