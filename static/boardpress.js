@@ -396,6 +396,133 @@
     };
   }
 
+  /* ------------------------------------------------------------ timelines */
+
+  /* A timeline to step through. The figure carries its rows' words
+   * (data-rows, '|' between: "20 ms: payment 1") and its drawings one
+   * element per row (rect[data-row=N], with the lanes it is on,
+   * data-lanes) and per lane header (rect[data-lane=N]); repeated rows
+   * sit in a <details class="bp-fold" data-span="FIRST END"> each
+   * (generator/render/figure.c). activate marks row i and its lanes
+   * data-active in every rendering, opens the fold that hides it and
+   * brings it into view; -1 clears. bp-replay.js uses it too. */
+  function visibleLook(fig) {
+    var looks = all(fig, '.bp-v');
+    for (var k = 0; k < looks.length; k++) if (looks[k].offsetParent !== null) return looks[k];
+    return null;
+  }
+
+  function reveal(fig, i) {
+    var look = visibleLook(fig);
+    var band = look && look.querySelector('rect[data-row="' + i + '"]');
+    if (!band) return;
+    var y = parseFloat(band.getAttribute('y')), h = parseFloat(band.getAttribute('height'));
+    var pieces = all(look, 'svg[viewBox]').filter(function (svg) { return svg.parentNode === look ||
+      svg.parentNode.open; });
+    for (var k = 0; k < pieces.length; k++) {
+      var vb = pieces[k].getAttribute('viewBox').split(' ').map(Number);
+      if (y + h / 2 < vb[1] || y + h / 2 >= vb[1] + vb[3]) continue;
+      var r = pieces[k].getBoundingClientRect(), scale = r.height / vb[3];
+      var top = r.top + (y - vb[1]) * scale, bottom = top + h * scale;
+      var room = window.innerHeight - 96; /* the step controls stick to the bottom */
+      if (top < 8) window.scrollBy(0, top - 8);
+      else if (bottom > room) window.scrollBy(0, bottom - room);
+      return;
+    }
+  }
+
+  /* The mark is painted by attributes, not only by the stylesheet: the
+   * pieces of a folded drawing are copies (<use>) that take the
+   * element's attributes but not the page's rules. */
+  function mark(el, on, ink) {
+    if (on) {
+      el.setAttribute('data-active', '');
+      el.setAttribute('fill', ink);
+      el.setAttribute('fill-opacity', '0.16');
+      el.setAttribute('stroke', ink);
+      el.setAttribute('stroke-width', '2');
+    } else if (el.hasAttribute('data-active')) {
+      el.removeAttribute('data-active');
+      el.setAttribute('fill', 'none');
+      ['fill-opacity', 'stroke', 'stroke-width'].forEach(function (a) { el.removeAttribute(a); });
+    }
+  }
+
+  function activate(fig, i) {
+    var lanes = [], ink = getComputedStyle(fig).getPropertyValue('--accent').trim() || '#1a5aa6';
+    all(fig, 'rect[data-row]').forEach(function (el) {
+      var on = Number(el.getAttribute('data-row')) === i;
+      if (on) lanes = el.getAttribute('data-lanes').split(' ');
+      mark(el, on, ink);
+    });
+    all(fig, 'rect[data-lane]').forEach(function (el) {
+      mark(el, lanes.indexOf(el.getAttribute('data-lane')) >= 0, ink);
+    });
+    all(fig, 'details.bp-fold').forEach(function (d) {
+      var span = d.getAttribute('data-span').split(' ').map(Number);
+      if (i >= span[0] && i < span[1]) d.open = true;
+    });
+    if (i >= 0) reveal(fig, i);
+  }
+
+  window.BpTimeline = {activate: activate};
+
+  function button(text, step) {
+    var b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = text;
+    b.setAttribute('data-step', step);
+    return b;
+  }
+
+  /* Buttons under the drawing: the previous event, the next, and play
+   * (one event a second until the last, or pause). */
+  function Timeline(fig) {
+    var rows = (fig.getAttribute('data-rows') || '').split('|');
+    var where = fig.querySelector('.bp-variants');
+    if (!rows[0] || !where || fig.querySelector('.bp-step')) return;
+    var box = document.createElement('div'), now = document.createElement('p');
+    var back = button('Previous', 'back'), next = button('Next event', 'next');
+    var play = button('Play', 'play');
+    box.className = 'bp-step';
+    box.setAttribute('role', 'group');
+    box.setAttribute('aria-label', 'Step through the timeline');
+    now.className = 'bp-step-now';
+    now.setAttribute('aria-live', 'polite');
+    now.textContent = rows.length + ' events: step through them one at a time.';
+    setPressed(play, false);
+    [back, next, play, now].forEach(function (el) { box.appendChild(el); });
+    where.parentNode.insertBefore(box, where.nextSibling);
+    var at = -1, timer = null;
+    function show(i) {
+      at = Math.max(0, Math.min(rows.length - 1, i));
+      activate(fig, at);
+      now.textContent = 'Event ' + (at + 1) + ' of ' + rows.length + ': ' + rows[at];
+      back.disabled = at === 0;
+    }
+    function stop() {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      play.textContent = 'Play';
+      setPressed(play, false);
+    }
+    function tick() {
+      if (at + 1 >= rows.length) return stop();
+      show(at + 1);
+      timer = setTimeout(tick, 1000);
+    }
+    back.disabled = true;
+    back.addEventListener('click', function () { stop(); show(at - 1); });
+    next.addEventListener('click', function () { stop(); show(at + 1 < rows.length ? at + 1 : 0); });
+    play.addEventListener('click', function () {
+      if (timer) return stop();
+      if (at + 1 >= rows.length) at = -1;
+      play.textContent = 'Pause';
+      setPressed(play, true);
+      tick();
+    });
+  }
+
   /* ------------------------------------------------------------ start */
 
   function init() {
@@ -408,6 +535,7 @@
       else if (s.querySelector('.bp-switcher')) w = Compare(s);
       if (w) widgets.push(w);
     });
+    all(document, 'figure.bp-timeline[data-rows]').forEach(Timeline);
     document.documentElement.classList.add('bp-js');
     var first = applyFragment();
     /* A level token names no element, so the browser did not scroll. */

@@ -81,6 +81,9 @@ class Text(html.parser.HTMLParser):
         self.out = []
         self.row = None
         self.goal = None
+        self.figures = []  # ids of the <figure>s the parser is in
+        self.in_svg = 0
+        self.places = []  # (line, col, figure id) of text in a drawing in the page
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -89,6 +92,12 @@ class Text(html.parser.HTMLParser):
             self.skip += 1
         if tag == "text":
             self.in_text += 1
+        # a drawing in the page (figure.c's inline form) is a place of its
+        # own, as its .svg file would be: the figure it is in
+        if tag == "figure":
+            self.figures.append(a.get("id") or f"{line}")
+        if tag == "svg":
+            self.in_svg += 1
         for k in TEXT_ATTRS:
             if a.get(k):
                 self.out.append((line, col + 1, a[k]))
@@ -102,6 +111,10 @@ class Text(html.parser.HTMLParser):
             self.skip = max(0, self.skip - 1)
         if tag == "text":
             self.in_text = max(0, self.in_text - 1)
+        if tag == "figure" and self.figures:
+            self.figures.pop()
+        if tag == "svg":
+            self.in_svg = max(0, self.in_svg - 1)
         if tag == "tr" and self.row:
             line, col, parts = self.row
             self.out.append((line, col, " ".join(parts)))
@@ -118,6 +131,8 @@ class Text(html.parser.HTMLParser):
         line, col = self.getpos()
         text = " ".join(data.split())
         self.out.append((line, col + 1, text))
+        if self.in_svg and self.figures:
+            self.places.append((line, col + 1, self.figures[-1]))
         if self.row:
             self.row[2].append(text)
         if self.goal:
@@ -142,14 +157,16 @@ def check_file(path, rel, problems, answers):
         place = os.path.join(os.path.dirname(rel), stem)
     else:
         place = rel
+    inline = {(line, col): fig for line, col, fig in p.places}
     for line, col, text in p.out:
+        here = place if (line, col) not in inline else f"{place}#{inline[(line, col)]}"
         for rx, msg in RULES:
             m = rx.search(text)
             if m:
                 bad(line, col, msg.format(m=m.group(0), text=text[:90]))
         for rx in (LOST_ANSWER, NO_ANSWER):
             for m in rx.finditer(text):
-                key = (place, m.group(2))
+                key = (here, m.group(2))
                 answers.setdefault(key, {}).setdefault(word(m.group(1)), (rel, line, col,
                                                                           m.group(0)))
 

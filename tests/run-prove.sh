@@ -120,9 +120,14 @@ printf -- '---\ntitle: A page\nboards: [boards/intx.yaml, boards/after.yaml]\n--
 runs=$("$BP" prove "$tmp/intx.yaml" --catalog "$site/content/catalog.yaml" --never duplicates --jobs 2 --faults 1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["runs"])')
 html="$site/public/page/index.html"
 grep -q "data-runs=\"$runs\"" "$html" || fail "the proof does not state the prover's $runs runs: $(grep -o 'bp-proof.*' "$html" | head -c 300)"
-for look in "" -narrow -dark -narrow-dark; do
-  [ -s "$site/public/page/after-counterexample$look.svg" ] || fail "no counterexample drawing after-counterexample$look.svg: $(ls "$site/public/page")"
+# the counterexample's four drawings are in the page, each row an element
+# the page's stepper marks
+for look in "wide bp-v-light" "wide bp-v-dark" "narrow bp-v-light" "narrow bp-v-dark"; do
+  grep -q "<div class=\"bp-v bp-v-$look bp-diagram\"><svg role=\"img\"" "$html" || fail "no inline counterexample drawing bp-v-$look: $(grep -o 'bp-counterexample.*' "$html" | head -c 300)"
 done
+grep -q 'rect x="[0-9.]*" y="[0-9.]*" width="[0-9.]*" height="[0-9.]*" fill="none" rx="4" data-row="0"' "$html" || fail "the counterexample's rows carry no data-row"
+grep -q 'bp-counterexample"[^>]* data-rows="[^"|]*|' "$html" || fail "the counterexample has no data-rows"
+
 grep -q 'has 1 fault, and no run with fewer has one: a crash of the' "$html" || fail "the counterexample does not name its crash: $(grep -o 'bp-counterexample.*' "$html" | head -c 400)"
 # the figure replays in the reader's browser: the module, given the page's
 # board bytes and choices (bp-replay.js), gives the proof's own events
@@ -143,6 +148,11 @@ if (at('choices') !== want.choices) throw new Error('choices ' + at('choices') +
 BpSim.load(fs.readFileSync(pub + '/static/simcore.wasm')).then((sim) => {
   const got = BpSim.decodeResult(BpReplay.run(sim, wire, choices)).trace;
   if (got.length !== want.events.length) throw new Error(got.length + ' events vs ' + want.events.length);
+  // the replay steps through the rows the build drew, each once, in order
+  const fig = { getAttribute: (k) => at(k.replace(/^data-/, '')) };
+  const rows = BpReplay.rowsOf(got, fig), n = at('rows').split('|').length;
+  if (!rows || rows.length !== n || rows.some((r, i) => r !== i))
+    throw new Error('the replay reaches rows ' + JSON.stringify(rows) + ' of the ' + n + ' drawn');
   got.forEach((e, i) => {
     const w = want.events[i];
     if (e.kind !== w.kind || e.job !== w.job || Math.abs(e.t_us / 1e6 - w.t_s) > 1e-6)

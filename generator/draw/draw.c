@@ -421,6 +421,27 @@ void dc_text(dcanvas *c, double x, double y, dtext_anchor a, double size, bool b
     cairo_restore(cr);
 }
 
+void dc_element(dcanvas *c, const char *name, const char *attrs)
+{
+    if (c->text != DTEXT_ELEMENTS || !c->svg)
+        return;
+    buf_printf(&c->texts, "<%s %s/>\n", name, attrs);
+}
+
+void dc_band(dcanvas *c, double x, double y, double w, double h, const char *attrs)
+{
+    if (c->text != DTEXT_ELEMENTS || !c->svg)
+        return;
+    buf *t = &c->texts;
+    const double v[4] = {x, y, w, h};
+    static const char *const names[4] = {"<rect x=\"", "\" y=\"", "\" width=\"", "\" height=\""};
+    for (int i = 0; i < 4; i++) {
+        buf_puts(t, names[i]);
+        S_coord(t, v[i]);
+    }
+    buf_printf(t, "\" fill=\"none\" %s/>\n", attrs);
+}
+
 void dc_text_marked(dcanvas *c, double x, double y, dtext_anchor a, double size, bool bold,
                     dcolor color, const char *s, const dmarks *marks)
 {

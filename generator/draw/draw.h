@@ -102,6 +102,14 @@ int draw_board_themes(const bp_board *b, const draw_note *notes, size_t n_notes,
 #define DRAW_TIMELINE_MAX 600
 int draw_timeline(const bp_board *b, const sim_trace_entry *tr, size_t n, draw_look look, buf *svg,
                   buf *alt, char *err, size_t errn);
+/* The rows of that timeline for a page's stepper: each row's time and
+ * words ("20 ms: payment 1 charged"), joined by '|' (a '|' in them
+ * written '/'), into words; per trace entry the row that shows it (-1:
+ * none, like a receive, shown by the arrow that brought it), joined by
+ * spaces, into rows. The drawing's rows carry the same numbers
+ * (data-row). 0, or -1 with err. */
+int draw_timeline_rows(const bp_board *b, const sim_trace_entry *tr, size_t n, buf *words,
+                       buf *rows, char *err, size_t errn);
 
 /* Line chart: x/y series with axes, ticks, labels and a legend. With
  * x_percent / y_percent the values are fractions (0.2) shown as "20%"; with

@@ -122,6 +122,13 @@ void dc_cross(dcanvas *c, double x, double y, double r, dcolor color, double wid
 void dc_text(dcanvas *c, double x, double y, dtext_anchor a, double size, bool bold, dcolor color,
              const char *s, bool rotate_ccw);
 /* The same with a live board's marks (NULL: none; drawn only into <text>). */
+/* An empty element of the SVG's text layer (none on a PNG or glyph
+ * canvas): <NAME ATTRS/>, ATTRS written as they are (escaped by the
+ * caller), for the page script to find. */
+void dc_element(dcanvas *c, const char *name, const char *attrs);
+/* <rect x y width height fill="none" ATTRS/> there: a box the page
+ * script or its stylesheet can paint (a timeline's current row). */
+void dc_band(dcanvas *c, double x, double y, double w, double h, const char *attrs);
 void dc_text_marked(dcanvas *c, double x, double y, dtext_anchor a, double size, bool bold,
                     dcolor color, const char *s, const dmarks *marks);
 
@@ -399,7 +406,17 @@ typedef struct {
     dcolor color;
     int64_t t_us, job;
     int lines; /* narrow: the lines its words wrap onto (0 before placing) */
+    int fold;  /* 0, or 1 + the fold (dtimeline_layout.folds) that hides it */
 } dtl_item;
+
+/* Rows folded into one line: a run of blocks of rows alike but for their
+ * numbers ("payment 3", "payment 4"; "try 4", "try 5") shows its first
+ * block, and the rest, items [first, end), fold into "... 7 more
+ * deliveries like this" (dtimeline_folds). */
+typedef struct {
+    size_t first, end;
+    char *words; /* owned */
+} dtl_fold;
 
 typedef struct {
     int width, height; /* wide: of the rows; narrow: of the whole figure */
@@ -414,6 +431,10 @@ typedef struct {
     double head_top[2], head_h, head_wrap;
     double time_w;     /* the time before each row's words */
     double legend_top; /* the first legend row's centre */
+    dtl_fold *folds;   /* in row order, not overlapping */
+    size_t n_folds;
+    long *row_of; /* per trace entry: the item (row) that shows it, or -1 */
+    size_t n_entries;
 } dtimeline_layout;
 
 /* The events of a trace as rows, in the wide layout (lanes spaced for
@@ -434,8 +455,8 @@ dcolor dtl_arrow_ink(const dtl_item *it);
 bool dtl_bold(dtl_kind k);
 /* A lane's header box centred at x from top, h tall: the part's label at
  * size (14: 18 px lines, else 15), wrapped at wrap, the box pad wider. */
-void dtl_head(dcanvas *c, dcanvas *m, const bp_board *b, int part, double x, double top, double h,
-              double size, double wrap, double pad, double radius);
+void dtl_head(dcanvas *c, dcanvas *m, const bp_board *b, int lane, int part, double x, double top,
+              double h, double size, double wrap, double pad, double radius);
 /* A message from x0 towards x1 at height y: an arrow, or a dashed line
  * ending in a cross 60% of the way when lost. Returns where it ends. */
 double dtl_message(dcanvas *c, const dtl_item *it, double x0, double x1, double y);
@@ -444,6 +465,19 @@ long dtl_restart_of(const dtimeline_layout *l, size_t crash);
 void dtl_mark(dcanvas *c, dtl_kind k, double x, double y, dcolor color);
 double dtl_legend(dcanvas *c, dcanvas *m, const dtimeline_layout *l, double x0, double ly,
                   double max_x, int *rows);
+/* draw_timeline_fold.c: find the layout's folds (after its items are
+ * made, before they are placed). */
+void dtimeline_folds(const bp_board *b, dtimeline_layout *l);
+/* The row of item i for a page's stepper, an empty element over
+ * [y0, y1) that the page script highlights (data-row, data-lanes), and
+ * each fold's rows (data-fold="Y0 Y1", data-words) where render/figure.c
+ * cuts the drawing; nothing on a PNG. */
+void dtl_row_band(dcanvas *c, const dtimeline_layout *l, size_t i, double x, double w, double y0,
+                  double y1);
+void dtl_fold_marks(dcanvas *c, const dtimeline_layout *l, const double *row_top, double bottom);
+/* True when row i starts or ends a fold: its time is written even when
+ * the row before had the same (that row may be folded away). */
+bool dtl_time_edge(const dtimeline_layout *l, size_t i);
 /* draw_timeline_narrow.c */
 void dtimeline_place_narrow(dcanvas *m, const bp_board *b, dtimeline_layout *l);
 void dtimeline_paint_narrow(dcanvas *c, dcanvas *m, const bp_board *b, const dtimeline_layout *l);

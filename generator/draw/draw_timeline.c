@@ -51,6 +51,10 @@ void dtimeline_layout_free(dtimeline_layout *l)
     for (size_t i = 0; i < l->n_items; i++)
         free(l->items[i].text);
     free(l->items);
+    for (size_t i = 0; i < l->n_folds; i++)
+        free(l->folds[i].words);
+    free(l->folds);
+    free(l->row_of);
     free(l->lane_part);
     free(l->lane_x);
     memset(l, 0, sizeof *l);
@@ -204,11 +208,19 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
         }
     }
     bool *consumed = xcalloc(n, sizeof *consumed);
+    long *took = xmalloc(n * sizeof *took); /* an entry consumed by a later one's row */
+    out->row_of = xmalloc(n * sizeof *out->row_of);
+    out->n_entries = n;
+    for (size_t i = 0; i < n; i++)
+        took[i] = out->row_of[i] = -1;
+#define TAKE(j) (consumed[j] = true, took[j] = (long)i)
     const char *verb = board_verb(b);
     const char *noun = board_noun(b, false);
     for (size_t i = 0; i < n; i++) {
         if (consumed[i])
             continue;
+        size_t had = out->n_items;
+        bool joined = false;
         const sim_trace_entry *e = &tr[i];
         int lane = lane_of[e->part];
         long long job = (long long)e->job;
@@ -234,7 +246,7 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
                 long j = S_ahead(tr, n, i, consumed, K(SIM_TR_LOST_REQUEST) | K(SIM_TR_DROPPED),
                                  K(SIM_TR_SEND) | K(SIM_TR_RECEIVE));
                 if (j >= 0) {
-                    consumed[j] = true;
+                    TAKE(j);
                     lost = true;
                 }
             }
@@ -258,7 +270,7 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
                                  K(SIM_TR_CALL) | K(SIM_TR_EFFECT) | K(SIM_TR_PROVIDER_SKIP) |
                                      K(SIM_TR_CALL_FAILED));
                 if (j >= 0) {
-                    consumed[j] = true;
+                    TAKE(j);
                     lost = true;
                 }
             }
@@ -276,7 +288,7 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
                 long j = S_ahead(tr, n, i, consumed, K(SIM_TR_LOST_REPLY),
                                  K(SIM_TR_SEND) | K(SIM_TR_ACKED) | K(SIM_TR_REPLY));
                 if (j >= 0) {
-                    consumed[j] = true;
+                    TAKE(j);
                     lost = true;
                 }
             }
@@ -296,7 +308,7 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
                              K(SIM_TR_PUBLISH) | K(SIM_TR_ACCEPT) | K(SIM_TR_DEDUP));
             bool lost = j >= 0;
             if (lost)
-                consumed[j] = true;
+                TAKE(j);
             char *t;
             if (part->kind == SIM_KIND_USERS) {
                 char try_s[32] = "";
@@ -345,7 +357,7 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
             break;
         case SIM_TR_OUTBOX: {
             /* stored with the commit of the effect it goes with */
-            if (S_join_effect(out, e, "event in outbox"))
+            if ((joined = S_join_effect(out, e, "event in outbox")))
                 break;
             S_item(out, DTL_OTHER_MARK, lane, lane, DC_MUTED, e,
                    xasprintf("event of %s %lld in outbox", noun, job));
@@ -397,7 +409,7 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
         case SIM_TR_RECORD_KEY: {
             /* recorded in the effect's own transaction */
             if (part->idempotency == SIM_IDEM_KEY_IN_TRANSACTION &&
-                S_join_effect(out, e, bkey ? "key recorded" : "ID recorded"))
+                (joined = S_join_effect(out, e, bkey ? "key recorded" : "ID recorded")))
                 break;
             S_item(out, DTL_OTHER_MARK, lane, lane, DC_MUTED, e,
                    xasprintf("%s of %s %lld recorded", bkey ? "key" : "ID", noun, job));
@@ -430,7 +442,14 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
         default:
             break; /* shown by the arrow that brought it */
         }
+        if (out->n_items > had || joined)
+            out->row_of[i] = (long)out->n_items - 1;
     }
+#undef TAKE
+    for (size_t j = 0; j < n; j++)
+        if (took[j] >= 0)
+            out->row_of[j] = out->row_of[took[j]];
+    free(took);
     free(consumed);
     free(effects);
     free(publishes);
@@ -439,6 +458,7 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
     free(present);
     free(lane_of);
     out->layout = layout;
+    dtimeline_folds(b, out);
     if (layout == DRAW_NARROW) {
         dtimeline_place_narrow(m, b, out);
         return 0;
@@ -591,16 +611,20 @@ static void S_paint(dcanvas *c, dcanvas *m, const bp_board *b, const dtimeline_l
     for (size_t i = 0; i < l->n_lanes; i++) {
         double x = l->lane_x[i];
         dc_line(c, x + 0.5, MARGIN + f->head_h, x + 0.5, bottom, DC_LIFELINE, 1, true);
-        dtl_head(c, m, b, l->lane_part[i], x, MARGIN, f->head_h, DF_LABEL, HEAD_TEXT_W, 24, 6);
+        dtl_head(c, m, b, (int)i, l->lane_part[i], x, MARGIN, f->head_h, DF_LABEL, HEAD_TEXT_W, 24,
+                 6);
     }
     /* rows */
     char tbuf[48] = "", last[48] = "";
+    double *row_top = xmalloc((l->n_items + 1) * sizeof *row_top);
     for (size_t i = 0; i < l->n_items; i++) {
         const dtl_item *it = &l->items[i];
         double row = top + it->y - MARGIN;
         double line_y = row + 16.5;
+        row_top[i] = row;
+        dtl_row_band(c, l, i, 8, width - 16, row, row + ROW_H);
         fmt_label_duration(tbuf, sizeof tbuf, it->t_us);
-        if (strcmp(tbuf, last) != 0) {
+        if (strcmp(tbuf, last) != 0 || dtl_time_edge(l, i)) {
             dc_text(c, MARGIN + 4, line_y + 3, DT_START, DF_BADGE, false, DC_MUTED, tbuf, false);
             snprintf(last, sizeof last, "%s", tbuf);
         }
@@ -615,6 +639,8 @@ static void S_paint(dcanvas *c, dcanvas *m, const bp_board *b, const dtimeline_l
             dc_text(c, x0 + 14, line_y, DT_START, DF_SMALL, bold, it->color, it->text, false);
         }
     }
+    dtl_fold_marks(c, l, row_top, bottom - 4 + MARGIN / 2);
+    free(row_top);
     int rows;
     dtl_legend(c, m, l, MARGIN + 4, f->legend_top + 10, INFINITY, &rows);
 }
@@ -660,8 +686,7 @@ static void S_alt(const bp_board *b, const dtimeline_layout *l, buf *alt)
     const char *nouns = board_noun(b, true);
     buf_printf(alt, " %c%s %s %lld %s in all, %lld of them duplicates.",
                nouns[0] >= 'a' && nouns[0] <= 'z' ? nouns[0] - 'a' + 'A' : nouns[0], nouns + 1,
-               board_verb(b), (long long)effects, effects == 1 ? "time" : "times",
-               (long long)dups);
+               board_verb(b), (long long)effects, effects == 1 ? "time" : "times", (long long)dups);
 }
 
 /* The wide frame: lane headers above the rows, the legend below them. */

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 static void S_diamond(dcanvas *c, double x, double y, double r, dcolor fill, dcolor stroke)
 {
@@ -41,8 +42,8 @@ void dtl_mark(dcanvas *c, dtl_kind k, double x, double y, dcolor color)
     }
 }
 
-void dtl_head(dcanvas *c, dcanvas *m, const bp_board *b, int part, double x, double top, double h,
-              double size, double wrap, double pad, double radius)
+void dtl_head(dcanvas *c, dcanvas *m, const bp_board *b, int lane, int part, double x, double top,
+              double h, double size, double wrap, double pad, double radius)
 {
     char **lines;
     double w, line_h = size >= DF_LABEL ? DL_LABEL : 15;
@@ -51,6 +52,10 @@ void dtl_head(dcanvas *c, dcanvas *m, const bp_board *b, int part, double x, dou
     bool ext = b->sim.parts[part].external;
     dc_rect(c, round(x - bw / 2) + 0.5, top + 0.5, bw - 1, h - 1, radius,
             ext ? DC_EXTERNAL : DC_BOX, DC_BOX_EDGE, ext);
+    /* the page script marks the lane of the row it is at */
+    char attrs[48];
+    snprintf(attrs, sizeof attrs, "rx=\"%g\" data-lane=\"%d\"", radius + 2, lane);
+    dc_band(c, round(x - bw / 2) - 2, top - 2, bw + 4, h + 4, attrs);
     double ty = top + (h - line_h * (double)k) / 2;
     for (size_t j = 0; j < k; j++) {
         dc_text(c, x, ty + line_h * 0.75, DT_MIDDLE, size, false, DC_INK, lines[j], false);

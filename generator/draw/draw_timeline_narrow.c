@@ -121,7 +121,8 @@ static void S_headers(dcanvas *c, dcanvas *m, const bp_board *b, const dtimeline
         dlines_free(lines, k);
         double half = (ceil(w) + 12) / 2;
         double cx = fmin(fmax(x, 1 + half), l->width - 1 - half);
-        dtl_head(c, m, b, l->lane_part[i], cx, top, l->head_h, DF_SMALL, l->head_wrap, 12, 5);
+        dtl_head(c, m, b, (int)i, l->lane_part[i], cx, top, l->head_h, DF_SMALL, l->head_wrap, 12,
+                 5);
     }
 }
 
@@ -147,9 +148,13 @@ void dtimeline_paint_narrow(dcanvas *c, dcanvas *m, const bp_board *b, const dti
     }
     S_headers(c, m, b, l, bottom);
     char tbuf[48] = "", last[48] = "";
+    double *row_top = xmalloc((l->n_items + 1) * sizeof *row_top);
     for (size_t i = 0; i < l->n_items; i++) {
         const dtl_item *it = &l->items[i];
         bool bold = dtl_bold(it->kind), arrow = it->from_lane != it->to_lane;
+        row_top[i] = S_row_top(it) - 1.5; /* between two rows' bands */
+        dtl_row_band(c, l, i, 4, l->width - 8, S_row_top(it) - 1,
+                     S_row_top(it) + S_words_h(it) + GRAPH_H + 1);
         dcolor ink = arrow ? dtl_arrow_ink(it) : it->color;
         /* the words, on the row's own ground so lifelines do not cross them */
         char **lines;
@@ -159,7 +164,7 @@ void dtimeline_paint_narrow(dcanvas *c, dcanvas *m, const bp_board *b, const dti
         dc_rect(c, M - 2, S_row_top(it) + 1, l->time_w + tw + 6, S_words_h(it) - 1, 3,
                 it->kind == DTL_DUPLICATE ? DC_FAIL_BG : DC_CARD, DC_NONE, false);
         fmt_label_duration(tbuf, sizeof tbuf, it->t_us);
-        if (strcmp(tbuf, last) != 0) {
+        if (strcmp(tbuf, last) != 0 || dtl_time_edge(l, i)) {
             dc_text(c, M, it->y, DT_START, DF_BADGE, false, DC_MUTED, tbuf, false);
             snprintf(last, sizeof last, "%s", tbuf);
         }
@@ -176,6 +181,8 @@ void dtimeline_paint_narrow(dcanvas *c, dcanvas *m, const bp_board *b, const dti
             dtl_mark(c, it->kind, x0, gy, it->color);
         }
     }
+    dtl_fold_marks(c, l, row_top, bottom + ROW_GAP / 2.0);
+    free(row_top);
     int rows;
     dtl_legend(c, m, l, M + 4, l->legend_top, l->width - M, &rows);
 }

@@ -458,13 +458,20 @@ static int expand_timeline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf 
     char *stem = xasprintf("%s-timeline", id);
     buf pic;
     buf_init(&pic);
-    fig_spec f = {&b->tl, stem, "bp-diagram", 0, 0, false, NULL};
+    /* in the page, so the page script can step through its rows */
+    buf fid;
+    buf_init(&fid);
+    char *base = xasprintf("timeline-%s", id);
+    expand_unique_id(pc, &fid, base);
+    free(base);
+    fig_spec f = {&b->tl, stem, "bp-diagram", 0, 0, true, fid.data};
     if (expand_figure(pc, &f, &pic) == 0) {
+        pc->interactive = true;
         buf_puts(out, "<figure class=\"bp-figure bp-timeline\" id=\"");
-        char *base = xasprintf("timeline-%s", id);
-        expand_unique_id(pc, out, base);
-        free(base);
-        buf_puts(out, "\">");
+        buf_put(out, fid.data, fid.len);
+        buf_putc(out, '"');
+        figure_timeline_rows(out, b->board, b->result.trace, b->result.n_trace);
+        buf_puts(out, ">");
         buf_put(out, pic.data, pic.len);
         buf_puts(out, "<figcaption>");
         buf_html_s(out, b->board->title);
@@ -474,6 +481,7 @@ static int expand_timeline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf 
         rc = 0;
     }
     buf_free(&pic);
+    buf_free(&fid);
     free(stem);
 out:
     free(id);

@@ -65,28 +65,83 @@ static void S_size_attrs(buf *out, const char *svg, draw_look look)
 /* An SVG document as an element of the page: no XML declaration, its ids
  * (cairo's surface1, clip2...) prefixed so four renderings and other
  * figures never share one, and named for assistive technology by alt. */
+/* A drawing's folds (draw/: a timeline's repeated rows): where each
+ * starts and ends in the drawing's own px, and its line of words. */
+typedef struct {
+    double y0, y1;
+    unsigned first, end; /* the rows it hides */
+    char *words;         /* as written in the SVG: escaped */
+} S_fold;
+
+static size_t S_folds(const char *svg, S_fold **out)
+{
+    size_t n = 0, cap = 0;
+    *out = NULL;
+    for (const char *p = svg; (p = strstr(p, "data-fold=\"")) != NULL;) {
+        double y0, y1;
+        unsigned first, end;
+        p += strlen("data-fold=\"");
+        const char *w = strstr(p, "data-words=\"");
+        if (!w || sscanf(p, "%lf %lf\" data-span=\"%u %u", &y0, &y1, &first, &end) != 4 || y1 <= y0)
+            continue;
+        w += strlen("data-words=\"");
+        *out = xgrow(*out, sizeof **out, &cap, n + 1);
+        (*out)[n++] = (S_fold){y0, y1, first, end, xstrndup(w, strcspn(w, "\""))};
+    }
+    return n;
+}
+
+/* A piece of the drawing from y, h tall: a copy of the first piece's
+ * drawing (<use>), shown through its own viewBox. */
+static void S_piece(buf *out, const char *prefix, int w, double y, double h)
+{
+    buf_printf(out,
+               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" "
+               "viewBox=\"0 %.2f %d %.2f\" aria-hidden=\"true\">"
+               "<use href=\"#%s-all\"/></svg>",
+               w, h, y, w, h, prefix);
+}
+
 static void S_inline_svg(buf *out, const char *svg, const char *prefix, const char *alt)
 {
     const char *p = strstr(svg, "<svg");
     if (!p)
         return;
+    S_fold *folds;
+    size_t n_folds = S_folds(p, &folds);
+    int w = 0, h = 0;
+    expand_svg_size(svg, &w, &h);
     buf_puts(out, "<svg role=\"img\" aria-label=\"");
     buf_html_s(out, alt);
     buf_puts(out, "\"");
-    /* the root's sizes in plain numbers, as HTML wants them:
-     * width="928px" -> width="928" */
-    for (p += 4; *p && *p != '>'; p++) {
-        if (p[0] == 'p' && p[1] == 'x' && p[2] == '"' && p[-1] >= '0' && p[-1] <= '9')
-            p++;
-        else
-            buf_putc(out, *p);
+    if (n_folds) {
+        /* folded: the first piece, to the first fold, holds the drawing
+         * (in a group the other pieces use), the folds open in a
+         * <details> each, the pieces between them and after the last
+         * show the rest */
+        buf_printf(out,
+                   " xmlns=\"http://www.w3.org/2000/svg\" "
+                   "xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"%d\" height=\"%.0f\" "
+                   "viewBox=\"0 0 %d %.2f\"><g id=\"%s-all\">",
+                   w, folds[0].y0, w, folds[0].y0, prefix);
+        const char *gt = strchr(p, '>');
+        p = gt ? gt + 1 : p + strlen(p);
+    } else {
+        /* the root's sizes in plain numbers, as HTML wants them:
+         * width="928px" -> width="928" */
+        for (p += 4; *p && *p != '>'; p++) {
+            if (p[0] == 'p' && p[1] == 'x' && p[2] == '"' && p[-1] >= '0' && p[-1] <= '9')
+                p++;
+            else
+                buf_putc(out, *p);
+        }
     }
     /* the rest as it is, in runs up to the next place an id is named */
     static const char *const refs[] = {"id=\"", "href=\"#", "url(#"};
     const char *q = p;
     for (;;) {
         q += strcspn(q, "ihu"); /* what the refs start with */
-        if (!*q)
+        if (!*q || (n_folds && strncmp(q, "</svg>", 6) == 0))
             break;
         size_t k = 0, len = 0;
         for (; k < 3; k++)
@@ -101,7 +156,24 @@ static void S_inline_svg(buf *out, const char *svg, const char *prefix, const ch
         buf_putc(out, '-');
         p = q += len;
     }
-    buf_put(out, p, (size_t)(q - p));
+    if (!n_folds) {
+        buf_put(out, p, (size_t)(q - p));
+        return;
+    }
+    const char *close = strstr(p, "</svg>");
+    buf_put(out, p, close ? (size_t)(close - p) : strlen(p));
+    buf_puts(out, "</g></svg>");
+    for (size_t k = 0; k < n_folds; k++) {
+        buf_printf(out, "<details class=\"bp-fold\" data-span=\"%u %u\"><summary>%s</summary>",
+                   folds[k].first, folds[k].end, folds[k].words);
+        S_piece(out, prefix, w, folds[k].y0, folds[k].y1 - folds[k].y0);
+        buf_puts(out, "</details>");
+        double next = k + 1 < n_folds ? folds[k + 1].y0 : h;
+        if (next > folds[k].y1)
+            S_piece(out, prefix, w, folds[k].y1, next - folds[k].y1);
+        free(folds[k].words);
+    }
+    free(folds);
 }
 
 void figure_markup(buf *out, const fig_spec *f)
@@ -157,6 +229,23 @@ void figure_markup(buf *out, const fig_spec *f)
     buf_html_s(out, f->fig->alt);
     buf_puts(out, "\"></picture>");
     free(file);
+}
+
+void figure_timeline_rows(buf *out, const bp_board *b, const sim_trace_entry *tr, size_t n)
+{
+    buf words, rows;
+    buf_init(&words);
+    buf_init(&rows);
+    char err[256];
+    if (draw_timeline_rows(b, tr, n, &words, &rows, err, sizeof err) == 0) {
+        buf_puts(out, " data-rows=\"");
+        buf_html(out, words.data ? words.data : "", words.len);
+        buf_puts(out, "\" data-events=\"");
+        buf_html(out, rows.data ? rows.data : "", rows.len);
+        buf_putc(out, '"');
+    }
+    buf_free(&words);
+    buf_free(&rows);
 }
 
 int expand_figure_files(page_ctx *pc, const char *stem, const sfigure *fig)

@@ -223,9 +223,9 @@ int expand_proof(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
 }
 
 /* What the page's replay of the counterexample needs (bp-replay.js): the
- * proof's board as the module reads it, with a trace (data-wire, base64),
- * the run's choices (data-choices, a digit each), the parts' labels by
- * index (data-parts, '|' between) and the traffic's noun. */
+ * proof's board as the module reads it, with a trace (data-wire, base64)
+ * and the run's choices (data-choices, a digit each); the words of its
+ * events are the timeline's rows (figure_timeline_rows). */
 static void replay_data(buf *out, const page_ctx *pc, const bp_variant *b, const sim_proof *p)
 {
     const bp_board *bb = b->board;
@@ -239,14 +239,6 @@ static void replay_data(buf *out, const page_ctx *pc, const bp_variant *b, const
     buf_puts(out, "\" data-choices=\"");
     for (size_t i = 0; i < p->n_choices; i++)
         buf_putc(out, (char)('0' + p->choices[i]));
-    buf_puts(out, "\" data-parts=\"");
-    for (size_t i = 0; i < bb->sim.n_parts; i++) {
-        if (i)
-            buf_putc(out, '|');
-        buf_html_s(out, bb->parts[i].label ? bb->parts[i].label : bb->sim.parts[i].id);
-    }
-    buf_puts(out, "\" data-noun=\"");
-    buf_html_s(out, board_noun(bb, false));
     buf_putc(out, '"');
 }
 
@@ -263,9 +255,14 @@ int expand_counterexample(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *
     if (figure_counterexample(pc->d, b, pc->page->path, a->line, a->col) != 0)
         return -1;
     char *stem = xasprintf("%s-counterexample", bb->id);
-    buf pic;
+    buf pic, fid;
     buf_init(&pic);
-    fig_spec f = {&b->cx, stem, "bp-diagram", 0, 0, false, NULL};
+    buf_init(&fid);
+    char *base = xasprintf("counterexample-%s", bb->id);
+    expand_unique_id(pc, &fid, base);
+    free(base);
+    /* in the page, so the page script can step through its rows */
+    fig_spec f = {&b->cx, stem, "bp-diagram", 0, 0, true, fid.data};
     int rc = expand_figure(pc, &f, &pic);
     if (rc == 0) {
         buf t;
@@ -283,14 +280,14 @@ int expand_counterexample(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *
             buf_puts(&t, ". ");
         }
         proof_scope(&t, bb, p->jobs, p->faults);
+        pc->interactive = true;
         buf_puts(out, "<figure class=\"bp-figure bp-timeline bp-counterexample\" id=\"");
-        char *base = xasprintf("counterexample-%s", bb->id);
-        expand_unique_id(pc, out, base);
-        free(base);
+        buf_put(out, fid.data, fid.len);
         buf_printf(out, "\" data-board=\"");
         buf_html_s(out, bb->id);
         buf_printf(out, "\" data-faults=\"%d\"", p->cx_faults);
         replay_data(out, pc, b, p);
+        figure_timeline_rows(out, bb, p->trace, p->n_trace);
         buf_putc(out, '>');
         buf_put(out, pic.data, pic.len);
         buf_puts(out, "<figcaption>");
@@ -304,6 +301,7 @@ int expand_counterexample(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *
         buf_free(&t);
     }
     buf_free(&pic);
+    buf_free(&fid);
     free(stem);
     return rc;
 }

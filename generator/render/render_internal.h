@@ -226,6 +226,11 @@ void figure_size(const char *svg, draw_look look, int *w, int *h);
 void figure_markup(buf *out, const fig_spec *f);
 /* Write a figure's four files into the page folder. Returns 0 or -1. */
 int expand_figure_files(page_ctx *pc, const char *stem, const sfigure *fig);
+/* A timeline figure's attributes for the page's stepper (static/
+ * boardpress.js): data-rows, each row's time and words, '|' between;
+ * data-events, per trace entry the row that shows it (-1: none). The
+ * same numbers as the drawing's data-row. Nothing when it cannot say. */
+void figure_timeline_rows(buf *out, const bp_board *b, const sim_trace_entry *tr, size_t n);
 /* Both: the files (unless inline), then the markup. Returns 0 or -1. */
 int expand_figure(page_ctx *pc, const fig_spec *f, buf *out);
 

@@ -2,13 +2,15 @@
  * reader's browser: the figure of {{ counterexample ID }} carries the
  * proof's board as wire bytes (data-wire, base64) and the run's choices
  * (data-choices, one digit each); the module (simcore.wasm, through
- * bp-sim.js) replays them and gives the same events as the build drew, one
- * step at a time under the figure. Without JavaScript the build's timeline
- * is the whole figure.
+ * bp-sim.js) replays them and gives the same events as the build drew,
+ * which the timeline's step buttons then walk through. Without JavaScript
+ * the build's timeline is the whole figure.
  *
  *   BpReplay.run(simulator, wire, choices) -> the results encoding
  *     (Uint8Array; BpSim.decodeResult reads it) of the board in wire run
  *     with its random choices taken from choices (bytes) instead
+ *   BpReplay.rowsOf(events, figure) -> the timeline rows the events
+ *     reach, in order (the figure's data-events), or null
  *
  * A classic script: in a page it defines window.BpReplay and loads
  * bp-sim.js beside it when the page has not; in Node module.exports. */
@@ -43,49 +45,68 @@
     return out;
   }
 
-  /* One event in words: "0.046 s: payment 1, arrive (Users)". */
-  function words(e, fig) {
-    var parts = (fig.getAttribute('data-parts') || '').split('|');
-    var part = parts[e.part] || '', peer = e.peer >= 0 ? parts[e.peer] || '' : '';
-    return (e.t_us / 1e6).toFixed(3) + ' s: ' + (fig.getAttribute('data-noun') || 'job') + ' ' +
-      e.job + ', ' + e.kind + ' (' + part + (peer ? ' → ' + peer : '') +
-      ')';
+  /* The replayed run's events as the build's timeline rows: the figure
+   * carries each row's words (data-rows, '|' between: "20 ms: payment 1")
+   * and per trace entry the row that shows it (data-events, -1 for an
+   * entry no row shows, like a receive). rowsOf(events, fig) gives the
+   * rows in the order the events reach them (each once), or null when the
+   * replay's events are not the ones the build drew. */
+  function rowsOf(events, fig) {
+    var map = (fig.getAttribute('data-events') || '').split(' ').map(Number);
+    if (map.length !== events.length) return null;
+    var out = [], seen = {};
+    for (var i = 0; i < map.length; i++)
+      if (map[i] >= 0 && !seen[map[i]]) {
+        seen[map[i]] = true;
+        out.push(map[i]);
+      }
+    return out;
   }
 
-  /* The stepper under one figure: a button that replays the run, then
-   * shows its events one by one. */
+  /* Under the timeline's step buttons (static/boardpress.js): a button
+   * that replays the run in the module and, when its events are the ones
+   * the build drew, says so and steps to the first of them with those
+   * buttons (each in the timeline's own words, marked on the drawing).
+   * Without the step buttons, the rows are listed. */
   function attach(fig, wasmUrl) {
     var box = document.createElement('div'), btn = document.createElement('button');
-    var list = document.createElement('ol'), note = document.createElement('p');
+    var note = document.createElement('p');
+    var words = (fig.getAttribute('data-rows') || '').split('|');
+    var steps = fig.querySelector('.bp-step');
     box.className = 'bp-replay';
     btn.type = 'button';
     btn.textContent = 'Replay this run in your browser';
     note.setAttribute('aria-live', 'polite');
     box.appendChild(btn);
     box.appendChild(note);
-    box.appendChild(list);
-    fig.appendChild(box);
-    var events = null, shown = 0;
+    if (steps) steps.parentNode.insertBefore(box, steps.nextSibling);
+    else fig.appendChild(box);
     btn.addEventListener('click', function () {
-      if (events) {
-        if (shown < events.length) {
-          var li = document.createElement('li');
-          li.textContent = words(events[shown++], fig);
-          list.appendChild(li);
-        }
-        note.textContent = 'Event ' + shown + ' of ' + events.length +
-          (shown === events.length ? ': the same events the build drew above.' : '');
-        btn.disabled = shown === events.length;
-        return;
-      }
       btn.disabled = true;
       BpSim.load(wasmUrl).then(function (sim) {
         var r = BpSim.decodeResult(run(sim, bytesOf(fig.getAttribute('data-wire')),
           Uint8Array.from(fig.getAttribute('data-choices'), Number)));
-        events = r.trace;
-        btn.textContent = 'Next event';
-        btn.disabled = false;
-        btn.click();
+        var rows = rowsOf(r.trace, fig);
+        if (!rows) {
+          note.textContent = 'The replay gave ' + r.trace.length +
+            ' events, not the ones the build drew above.';
+          return;
+        }
+        note.textContent = 'Replayed in your browser: the same ' + rows.length +
+          ' events the build drew' + (steps ? '; step through them with the buttons above.' : ':');
+        var next = steps && steps.querySelector('button[data-step="next"]');
+        if (next) {
+          next.click();
+          next.focus();
+          return;
+        }
+        var list = document.createElement('ol');
+        rows.forEach(function (i) {
+          var li = document.createElement('li');
+          li.textContent = words[i] || '';
+          list.appendChild(li);
+        });
+        box.appendChild(list);
       }).catch(function (e) {
         note.textContent = 'The replay did not run here (' + e.message + ').';
       });
@@ -109,5 +130,5 @@
     else ready();
   }
 
-  return {run: run};
+  return {run: run, rowsOf: rowsOf};
 });

@@ -192,9 +192,27 @@ async function inspect({ minText, darkMax, lightMin, dark, rowMax, slackX: PLACE
   // no text cut by its drawing's edge: every <text>'s box inside the
   // drawing's (a drawing shown as an <img> is put in the page at the size
   // it is shown, out of sight, so its texts can be measured)
+  // A folded timeline (figure.c) is cut into pieces, each a viewBox onto
+  // the first one's drawing: a text may lie outside the first piece, but
+  // not across two pieces' edge.
+  const pieces = (svg) => {
+    const look = svg.parentNode;
+    if (!look || !look.querySelector(':scope > details.bp-fold')) return null;
+    return [...look.querySelectorAll('svg[viewBox]')].map((p) => p.getAttribute('viewBox').split(' ').map(Number));
+  };
   const clipped = (svg, what) => {
     const box = svg.getBoundingClientRect();
+    const cut = pieces(svg);
     for (const t of svg.querySelectorAll('text')) {
+      if (cut) {
+        const b = t.getBBox();
+        const vb = svg.viewBox.baseVal, scale = box.width / vb.width;
+        const inPiece = cut.some(([, y, , h]) => b.y >= y - 1 && b.y + b.height <= y + h + 1);
+        const across = box.left + (b.x - vb.x) * scale < box.left - 1 || box.left + (b.x + b.width - vb.x) * scale > box.right + 1;
+        if (!inPiece || across)
+          problems.push(`${what}: the text “${t.textContent.trim().slice(0, 60)}” reaches past ${across ? "the drawing's edge" : "the edge of a folded piece"}`);
+        continue;
+      }
       const r = t.getBoundingClientRect();
       if (!r.width) continue;
       if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1)
@@ -332,9 +350,15 @@ async function timelineGaps(page) {
       if (!img || !/timeline/i.test(img.getAttribute('alt') || img.querySelector?.('title')?.textContent || '')) continue;
       const f = fig.getBoundingClientRect();
       const cap = fig.querySelector('figcaption');
-      const r = img.getBoundingClientRect();
+      // an inline timeline (in pieces where it folds) ends with its
+      // variants' box; what follows it (its step buttons, else the
+      // caption) is not blank
+      const box = fig.querySelector('.bp-variants') || img;
+      const r = box.getBoundingClientRect();
       if (!r.height) continue;
-      const below = (cap ? cap.getBoundingClientRect().top : f.bottom) - r.bottom;
+      const after = box.nextElementSibling && box.nextElementSibling.getBoundingClientRect().height
+        ? box.nextElementSibling : cap;
+      const below = (after ? after.getBoundingClientRect().top : f.bottom) - r.bottom;
       if (below > slack) out.push(`blank space of ${Math.round(below)} px under a timeline in #${fig.id || fig.closest('[id]')?.id}`);
     }
     return out;

@@ -1,0 +1,193 @@
+// timeline.mjs — timelines to step through, in Debian's Chromium
+// (playwright-core), on the real site (content/). Run by
+// tests/run-timeline-browser.sh.
+//
+// usage: node timeline.mjs SITE_DIR SHOTS_DIR
+//
+// At 375×667 and 1280×800, light and dark, on every page with a timeline
+// (figure.bp-timeline[data-rows]):
+//   - without JavaScript, the shown drawing has every row (rect[data-row],
+//     one per data-rows entry) and each fold (details.bp-fold) opens when
+//     its line is clicked, showing its piece of the drawing;
+//   - with it, the step buttons (button[data-step]) move data-active
+//     through the rows in order, by Enter and Space on "Next event": after
+//     the k-th press exactly row k-1 is active (in the shown drawing), the
+//     lane headers active are the row's lanes (data-lanes), a fold that
+//     hides the row is open, and the words under the drawing say "Event k
+//     of N"; "Previous" steps back one; "Play" moves on by itself;
+//   - at 375 px, the "ten deliveries" timeline (replay-transfer) is at most
+//     60% as tall folded as open.
+// Screenshots of each timeline mid-way go to SHOTS_DIR. Exits 1 after
+// listing every failed check.
+
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serve } from './serve.mjs';
+
+const [siteArg, shotsArg] = process.argv.slice(2);
+if (!siteArg || !shotsArg) {
+  console.error('usage: node timeline.mjs SITE_DIR SHOTS_DIR');
+  process.exit(2);
+}
+const SITE = path.resolve(siteArg);
+const SHOTS = path.resolve(shotsArg);
+const CHROMIUM = process.env.BP_CHROMIUM || '/usr/bin/chromium';
+const VIEWS = [{ width: 375, height: 667 }, { width: 1280, height: 800 }];
+const THEMES = ['light', 'dark'];
+
+const failures = [];
+let checks = 0;
+function check(ok, what) {
+  checks++;
+  if (!ok) failures.push(what);
+}
+
+function pagesWithTimelines(root) {
+  return fs
+    .readdirSync(root, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && fs.existsSync(path.join(root, e.name, 'index.html')))
+    .map((e) => e.name)
+    .filter((n) => /<figure class="bp-figure bp-timeline[^"]*"[^>]*data-rows=/.test(
+      fs.readFileSync(path.join(root, n, 'index.html'), 'utf8')))
+    .sort();
+}
+
+// In the page: the state of timeline figure f (its index among them).
+function state(page, f) {
+  return page.evaluate((f) => {
+    const fig = document.querySelectorAll('figure.bp-timeline[data-rows]')[f];
+    const look = [...fig.querySelectorAll('.bp-v')].find((v) => v.offsetParent !== null);
+    const active = [...look.querySelectorAll('rect[data-row][data-active]')].map((r) => r.getAttribute('data-row'));
+    const band = active.length ? look.querySelector(`rect[data-row="${active[0]}"]`) : null;
+    const lanes = [...look.querySelectorAll('rect[data-lane][data-active]')].map((r) => r.getAttribute('data-lane')).sort();
+    const hidden = [...look.querySelectorAll('details.bp-fold')].filter((d) => {
+      const [a, b] = d.getAttribute('data-span').split(' ').map(Number);
+      return active.length && Number(active[0]) >= a && Number(active[0]) < b && !d.open;
+    }).length;
+    const now = fig.querySelector('.bp-step-now');
+    return {
+      rows: fig.getAttribute('data-rows').split('|').length,
+      drawn: look.querySelectorAll('rect[data-row]').length,
+      active,
+      wantLanes: band ? [...new Set(band.getAttribute('data-lanes').split(' '))].sort() : [],
+      lanes,
+      hidden,
+      now: now ? now.textContent : '',
+      folds: look.querySelectorAll('details.bp-fold').length,
+      height: look.getBoundingClientRect().height,
+      id: fig.id,
+    };
+  }, f);
+}
+
+async function noScript(browser, origin, rel, view, theme) {
+  const context = await browser.newContext({ viewport: view, colorScheme: theme, javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`${origin}/${rel}/`, { waitUntil: 'load' });
+  const n = await page.locator('figure.bp-timeline[data-rows]').count();
+  for (let f = 0; f < n; f++) {
+    const where = `/${rel}/ timeline ${f + 1} at ${view.width} px, ${theme}, no script`;
+    const s = await state(page, f);
+    check(s.drawn === s.rows, `${where}: the drawing shown has ${s.drawn} rows, the timeline ${s.rows}`);
+    check((await page.locator(`#${s.id} button[data-step]`).count()) === 0, `${where}: step buttons without the script`);
+    const summary = page.locator(`#${s.id} .bp-v:visible details.bp-fold > summary`);
+    for (let k = 0; k < (await summary.count()); k++) {
+      await summary.nth(k).click();
+      const open = await summary.nth(k).evaluate((el) => el.parentNode.open &&
+        el.parentNode.querySelector('svg').getBoundingClientRect().height > 0);
+      check(open, `${where}: fold ${k + 1} did not open when its line was clicked`);
+    }
+  }
+  await context.close();
+}
+
+async function stepping(browser, origin, rel, view, theme) {
+  const context = await browser.newContext({ viewport: view, colorScheme: theme });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${origin}/${rel}/`, { waitUntil: 'load' });
+  await page.evaluate(() => document.fonts.ready);
+  const n = await page.locator('figure.bp-timeline[data-rows]').count();
+  for (let f = 0; f < n; f++) {
+    let s = await state(page, f);
+    const where = `/${rel}/ #${s.id} at ${view.width} px, ${theme}`;
+    const closed = s.height;
+    const next = page.locator(`#${s.id} button[data-step="next"]`);
+    const back = page.locator(`#${s.id} button[data-step="back"]`);
+    check((await next.count()) === 1 && (await back.count()) === 1, `${where}: no step buttons`);
+    if ((await next.count()) !== 1) continue;
+    await next.focus();
+    let inOrder = true;
+    for (let k = 0; k < s.rows; k++) {
+      await page.keyboard.press(k % 2 ? ' ' : 'Enter');
+      s = await state(page, f);
+      const ok = s.active.length === 1 && s.active[0] === String(k) &&
+        JSON.stringify(s.lanes) === JSON.stringify(s.wantLanes) && s.hidden === 0 &&
+        s.now.startsWith(`Event ${k + 1} of ${s.rows}`);
+      if (!ok && inOrder) {
+        inOrder = false;
+        check(false, `${where}: after ${k + 1} presses of Next event: active rows ${JSON.stringify(s.active)}, ` +
+          `lanes ${JSON.stringify(s.lanes)} (the row's ${JSON.stringify(s.wantLanes)}), ${s.hidden} folds hiding it, “${s.now}”`);
+      }
+      if (k === Math.floor(s.rows / 2) && view.width === 375)
+        await page.screenshot({ path: path.join(SHOTS, `timeline-${rel}-${f}-${theme}.png`) });
+    }
+    if (inOrder) check(true, '');
+    await back.focus();
+    await page.keyboard.press('Enter');
+    s = await state(page, f);
+    check(s.active.length === 1 && s.active[0] === String(s.rows - 2), `${where}: Previous from the last row gave ${JSON.stringify(s.active)}`);
+    if (rel === 'idempotent-messages' && view.width === 375) {
+      check(s.folds > 0, `${where}: the ten deliveries fold no rows`);
+      check(closed <= 0.6 * s.height, `${where}: folded ${Math.round(closed)} px, open ${Math.round(s.height)} px (want at most 60%)`);
+    }
+    // Play moves on by itself: wait for the row after the current one
+    const at = Number(s.active[0]);
+    await page.locator(`#${s.id} button[data-step="play"]`).click();
+    await page.waitForFunction(([id, at]) => {
+      const r = document.querySelector(`#${id} .bp-v rect[data-row][data-active]`);
+      return r && Number(r.getAttribute('data-row')) > at;
+    }, [s.id, at], { timeout: 10000 }).then(() => check(true, ''), () => check(false, `${where}: Play did not move on`));
+    await page.locator(`#${s.id} button[data-step="play"]`).click();
+  }
+  check(errors.length === 0, `/${rel}/ at ${view.width} px, ${theme}: script errors: ${errors.join('; ')}`);
+  await context.close();
+}
+
+async function run() {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const server = await serve(SITE);
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  const list = pagesWithTimelines(SITE);
+  check(list.includes('idempotent-messages'), 'no timeline to step through on /idempotent-messages/');
+  try {
+    for (const rel of list)
+      for (const view of VIEWS)
+        for (const theme of THEMES) {
+          await noScript(browser, origin, rel, view, theme);
+          await stepping(browser, origin, rel, view, theme);
+        }
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  if (failures.length) {
+    console.log(failures.join('\n'));
+    console.log(`timeline: ${failures.length} of ${checks} checks failed`);
+    process.exit(1);
+  }
+  console.log(`timeline: ok (${list.length} pages, ${checks} checks)`);
+}
+
+run().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
