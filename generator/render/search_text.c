@@ -341,9 +341,10 @@ void search_sections(page_info *pi, const char *html, size_t len)
     buf_init(&c.text);
     buf_init(&c.heading);
     section_begin(&c, "");
-    buf name, val;
+    buf name, val, last_label; /* last_label: the last drawing's, read once */
     buf_init(&name);
     buf_init(&val);
+    buf_init(&last_label);
     char skip[16] = ""; /* the element whose content is skipped, until its end */
     int heading = 0;    /* the level of the heading being read */
     for (size_t i = 0; i < len;) {
@@ -385,6 +386,19 @@ void search_sections(page_info *pi, const char *html, size_t len)
         }
         bool self_closing = tl && tag[tl - 1] == '/';
         bool h = name.len == 2 && name.data[0] == 'h' && name.data[1] >= '2' && name.data[1] <= '6';
+        if (!closing && !strcmp(name.data, "svg") && attr_value(tag, tl, "aria-label", &val) &&
+            !(val.len == last_label.len &&
+              (!val.len || memcmp(val.data, last_label.data, val.len) == 0))) {
+            /* a drawing in the page (figure.c's inline form) is read by
+             * its label, as an <img> by its alt: once for its four
+             * renderings, which share it */
+            buf *b = heading ? &c.heading : &c.text;
+            put_space(b);
+            buf_put(b, val.data ? val.data : "", val.len);
+            put_space(b);
+            buf_clear(&last_label);
+            buf_put(&last_label, val.data ? val.data : "", val.len);
+        }
         if (!closing && !self_closing && name.len < sizeof skip && skipped_element(name.data)) {
             memcpy(skip, name.data, name.len + 1);
         } else if (!closing && !strcmp(name.data, "a") && attr_value(tag, tl, "class", &val) &&
@@ -417,6 +431,7 @@ void search_sections(page_info *pi, const char *html, size_t len)
         }
     }
     section_end(&c);
+    buf_free(&last_label);
     buf_free(&name);
     buf_free(&val);
     buf_free(&c.text);
