@@ -91,26 +91,58 @@ static const struct {
     {60, "min", 60},    {3600, "h", 48},    {86400, "d", INFINITY},
 };
 
+/* The unit fmt_seconds writes s in (an index of duration_units) and its
+ * decimals. */
+static size_t seconds_unit(double s, int *decimals)
+{
+    size_t n = sizeof duration_units / sizeof duration_units[0];
+    for (size_t i = 0; i < n; i++) {
+        double av = fabs(s / duration_units[i].seconds);
+        /* µs and ms: one decimal below 10 ("1.5 ms"), whole above ("150 ms");
+         * larger units one decimal ("10.1 s", "1.5 min"). */
+        *decimals = i < 2 && av >= 10 ? 0 : 1;
+        double scale = *decimals ? 10.0 : 1.0;
+        if (i + 1 < n && round(av * scale) / scale >= duration_units[i].below)
+            continue;
+        return i;
+    }
+    return n - 1;
+}
+
+static void put_seconds_in(buf *b, double s, size_t unit, int decimals)
+{
+    put_trimmed(b, s / duration_units[unit].seconds, decimals);
+    buf_putc(b, ' ');
+    buf_puts(b, duration_units[unit].name);
+}
+
 void fmt_seconds(buf *b, double s)
 {
     if (s == 0) {
         buf_puts(b, "0 s");
         return;
     }
-    size_t n = sizeof duration_units / sizeof duration_units[0];
-    for (size_t i = 0; i < n; i++) {
-        double v = s / duration_units[i].seconds, av = fabs(v);
-        /* µs and ms: one decimal below 10 ("1.5 ms"), whole above ("150 ms");
-         * larger units one decimal ("10.1 s", "1.5 min"). */
-        int decimals = i < 2 && av >= 10 ? 0 : 1;
-        double scale = decimals ? 10.0 : 1.0;
-        if (i + 1 < n && round(av * scale) / scale >= duration_units[i].below)
-            continue;
-        put_trimmed(b, v, decimals);
-        buf_putc(b, ' ');
-        buf_puts(b, duration_units[i].name);
+    int decimals;
+    size_t unit = seconds_unit(s, &decimals);
+    put_seconds_in(b, s, unit, decimals);
+}
+
+void fmt_seconds_like(buf *b, double s, double like)
+{
+    if (like == 0 || s == 0) {
+        fmt_seconds(b, s);
         return;
     }
+    int decimals;
+    size_t unit = seconds_unit(like, &decimals);
+    double v = s / duration_units[unit].seconds, scale = decimals ? 10.0 : 1.0;
+    if (decimals == 0 && fabs(v) < 10)
+        decimals = 1, scale = 10.0; /* "150 ms ± 4.5 ms" */
+    if (round(fabs(v) * scale) == 0) { /* would read "± 0 s": its own unit */
+        fmt_seconds(b, s);
+        return;
+    }
+    put_seconds_in(b, s, unit, decimals);
 }
 
 /* The settings' units, from the schema (NULL where a setting has none). */
@@ -225,6 +257,14 @@ void fmt_measure(buf *b, sim_measure m, double v)
         fmt_number(b, v);
         break;
     }
+}
+
+void fmt_measure_like(buf *b, sim_measure m, double v, double like)
+{
+    if (sim_measure_unit(m) == SIM_UNIT_SECONDS)
+        fmt_seconds_like(b, v, like);
+    else
+        fmt_measure(b, m, v);
 }
 
 void fmt_json_number(buf *b, double x)

@@ -18,6 +18,10 @@ void fmt_seconds(buf *b, double s);
  * functions or a setting write after a number ("s", "min", "%", "USD/mo",
  * "tries", "GB")? Word-wrap keeps such a word on its number's line. */
 bool fmt_unit_word(const char *w, size_t n);
+/* A duration s in the unit fmt_seconds would write `like` in, so that a
+ * spread reads in its mean's unit ("1.7 s ± 0.7 s", not "± 676 ms"); in
+ * its own unit when that one would round it to 0 ("1.7 s ± 4 ms"). */
+void fmt_seconds_like(buf *b, double s, double like);
 /* A duration from microseconds; INT64_MAX is "forever". */
 void fmt_duration_us(buf *b, int64_t us);
 /* The words before a duration, as a reader reads them with it: `words` as
@@ -37,6 +41,8 @@ void fmt_usd_month(buf *b, double usd);
 void fmt_usd(buf *b, double usd);
 /* A measure's value with its unit, by sim_measure_unit. */
 void fmt_measure(buf *b, sim_measure m, double v);
+/* The same, a duration in the unit of `like` (fmt_seconds_like). */
+void fmt_measure_like(buf *b, sim_measure m, double v, double like);
 /* Human words for a measure: "Duplicates", "Completion time" (static). */
 const char *fmt_measure_label(sim_measure m);
 /* A number for JSON: integers exactly, others rounded to 6 significant

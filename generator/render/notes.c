@@ -181,7 +181,10 @@ static void describe_board(clauses *cl, const bp_board *b)
                 buf_printf(&out, ": at most %d tries, again after ", from->tries);
                 fmt_duration_us(&out, from->kind == SIM_KIND_BROKER ? from->redelivery_after_us
                                                                     : from->timeout_us);
-                buf_puts(&out, " without a reply");
+                /* the answer in the board's words: "without an ack" where the
+                 * board draws "ack of payment 2 lost" */
+                const char *ans = draw_link_reply_word(b, i, false);
+                buf_printf(&out, " without %s %s", strchr("aeiou", ans[0]) ? "an" : "a", ans);
             }
             if (l->transactional)
                 buf_puts(&out, ", in a transaction with the receiver");
@@ -378,7 +381,7 @@ void expand_measured(page_ctx *pc, buf *out)
         buf_printf(out, "</th><td data-label=\"Seed\">%llu</td><td data-label=\"Runs\">",
                    (unsigned long long)r->shown->sim.seed);
         runs_text(out, r);
-        buf_puts(out, "</td><td data-label=\"Changes\">");
+        buf_puts(out, "</td><td data-label=\"What it changes\">");
         if (strcmp(r->what, "Level") == 0)
             buf_puts(out, "as it starts, ");
         if (r->live)
@@ -398,8 +401,8 @@ void expand_measured(page_ctx *pc, buf *out)
             buf_puts(out, shared.v[k]);
             buf_puts(out, "”");
         }
-        if (own == 0)
-            buf_puts(out, "nothing");
+        if (own == 0) /* "Changes: nothing" read as if the board did nothing */
+            buf_puts(out, shared.n ? "the set-up above, nothing else" : "nothing");
         buf_puts(out, "</td></tr>\n");
     }
     buf_puts(out, "</tbody></table></div>\n");

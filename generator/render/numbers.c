@@ -85,9 +85,15 @@ int numbers_preferred_rate(const bp_variant *b, sim_measure m, sim_rate *rt)
 void numbers_ci(buf *out, const bp_variant *b, sim_measure m)
 {
     const sim_stat *st = &b->result.m[m];
-    fmt_measure(out, m, st->mean);
     sim_rate rt;
-    if (numbers_preferred_rate(b, m, &rt) == 0 && b->result.replications > 0) {
+    bool rate = numbers_preferred_rate(b, m, &rt) == 0 && b->result.replications > 0;
+    /* a mean and its spread in one unit, the larger one's: "1.7 s ± 0.7 s" */
+    double like = fmax(fabs(st->mean), st->ci95);
+    if (!rate && b->result.replications > 1)
+        fmt_measure_like(out, m, st->mean, like);
+    else
+        fmt_measure(out, m, st->mean);
+    if (rate) {
         /* the exact interval of the rate, in the mean's unit (per run) */
         double jobs_per_run = (double)rt.trials / b->result.replications;
         buf_puts(out, " (");
@@ -103,7 +109,7 @@ void numbers_ci(buf *out, const bp_variant *b, sim_measure m)
     }
     if (b->result.replications > 1) {
         buf_puts(out, " ± ");
-        fmt_measure(out, m, st->ci95);
+        fmt_measure_like(out, m, st->ci95, like);
     }
 }
 
@@ -113,12 +119,14 @@ void numbers_diff(buf *out, sim_measure m, const sim_stat *d)
     if (fabs(mean) < 1e-12)
         mean = 0;
     buf_puts(out, mean > 0 ? "+" : mean < 0 ? "−" : "");
-    fmt_measure(out, m, fabs(mean));
+    /* a difference and its spread in one unit, the larger one's */
+    double like = d->min == d->max ? fabs(mean) : fmax(fabs(mean), d->ci95);
+    fmt_measure_like(out, m, fabs(mean), like);
     if (d->min == d->max) {
         buf_puts(out, " in every run");
     } else {
         buf_puts(out, " ± ");
-        fmt_measure(out, m, d->ci95);
+        fmt_measure_like(out, m, d->ci95, like);
     }
 }
 

@@ -176,6 +176,28 @@ static void words_and_units(void **state)
             fail_msg("fmt_unit_word(\"%s\") is true", words[i]);
 }
 
+static void like_eq(double s, double like, const char *want)
+{
+    buf b;
+    buf_init(&b);
+    fmt_seconds_like(&b, s, like);
+    if (strcmp(b.data, want) != 0)
+        fail_msg("fmt_seconds_like(%g, %g) gave \"%s\", want \"%s\"", s, like, b.data, want);
+    buf_free(&b);
+}
+
+/* A spread in its mean's unit: "1.7 s ± 0.7 s", never "± 676 ms". */
+static void spread_in_the_means_unit(void **state)
+{
+    (void)state;
+    like_eq(0.676, 1.7, "0.7 s");
+    like_eq(0.052, 0.214, "52 ms");
+    like_eq(0.0045, 0.150, "4.5 ms");
+    like_eq(0.004, 1.7, "4 ms"); /* "0 s" would say there is no spread */
+    like_eq(5, 75, "0.1 min");
+    like_eq(0.676, 0, "676 ms");
+}
+
 static void measures_by_unit(void **state)
 {
     (void)state;
@@ -286,6 +308,7 @@ int main(void)
         cmocka_unit_test(ratios),
         cmocka_unit_test(money),
         cmocka_unit_test(words_and_units),
+        cmocka_unit_test(spread_in_the_means_unit),
         cmocka_unit_test(measures_by_unit),
         cmocka_unit_test(json_numbers),
         cmocka_unit_test(locale_independent),
