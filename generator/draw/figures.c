@@ -158,6 +158,7 @@ typedef struct {
     const slevel *sl; /* FIG_LIVE: the level of variant b */
     size_t combo;     /* ... and its index there */
     const schart *sc; /* FIG_CHART */
+    size_t same_as;   /* an earlier job of the same key, whose drawing it copies; or SIZE_MAX */
 } fig_job;
 
 /* What a job's drawing is made from, gathered by its kind's `gather`. */
@@ -303,6 +304,13 @@ static const struct {
     [FIG_CHART] = {gather_chart, key_chart, make_chart, "the chart", false},
 };
 
+static void fig_in_free(fig_in *in)
+{
+    free(in->ys);
+    free(in->series);
+    free(in->points);
+}
+
 /* Make job j's drawing: from the cache when an earlier build made it from
  * the same inputs, else drawn (and stored); or why it cannot be, in its
  * sdrawn. */
@@ -334,9 +342,7 @@ static void S_draw_job(const char *cache, fig_job *j)
                          : xasprintf("cannot draw %s: %s", kinds[j->kind].what, err);
     }
     buf_free(&key);
-    free(in.ys);
-    free(in.series);
-    free(in.points);
+    fig_in_free(&in);
 }
 
 /* ------------------------------------------------------------ the stage */
@@ -345,6 +351,8 @@ typedef struct {
     fig_job *jobs;
     size_t n, cap;
     const char *cache;
+    size_t *todo; /* the jobs drawn (the others copy one of them) */
+    size_t n_todo;
 } fig_jobs;
 
 /* Want one drawing: its job, or NULL when a page listed it before. */
@@ -354,7 +362,7 @@ static fig_job *want(fig_jobs *q, fig_kind kind, sfigure *fig, sdrawn *st, bp_va
         return NULL;
     st->wanted = true;
     q->jobs = xgrow(q->jobs, sizeof *q->jobs, &q->cap, q->n + 1);
-    q->jobs[q->n] = (fig_job){kind, fig, st, b, NULL, 0, NULL};
+    q->jobs[q->n] = (fig_job){kind, fig, st, b, NULL, 0, NULL, SIZE_MAX};
     return &q->jobs[q->n++];
 }
 
@@ -408,15 +416,71 @@ static void want_chart(fig_jobs *q, schart *sc)
         j->sc = sc;
 }
 
+/* Jobs whose drawings are one drawing: the same kind of drawing from the
+ * same inputs (its cache key; a level's combination that is also a board
+ * of its own has its diagram's), each later one marked to copy the first
+ * instead of drawing it again. Keys found through a hash table, as
+ * run/simulate.c finds identical variants. */
+static void find_same(fig_jobs *q)
+{
+    size_t cap = 16;
+    while (cap < 2 * q->n)
+        cap *= 2;
+    size_t *slots = xcalloc(cap, sizeof *slots); /* job index + 1; 0 is free */
+    buf *keys = xcalloc(q->n + 1, sizeof *keys);
+    q->todo = xcalloc(q->n + 1, sizeof *q->todo);
+    for (size_t i = 0; i < q->n; i++) {
+        fig_job *j = &q->jobs[i];
+        fig_in in;
+        memset(&in, 0, sizeof in);
+        kinds[j->kind].gather(j, &in);
+        buf_init(&keys[i]);
+        bool keyed = !in.truncated && kinds[j->kind].key(j, &in, &keys[i]);
+        fig_in_free(&in);
+        size_t h = keyed ? (size_t)hash64(keys[i].data, keys[i].len, 0) & (cap - 1) : 0;
+        for (; keyed && slots[h]; h = (h + 1) & (cap - 1)) {
+            size_t o = slots[h] - 1;
+            if (kinds[q->jobs[o].kind].make == kinds[j->kind].make && keys[o].len == keys[i].len &&
+                memcmp(keys[o].data, keys[i].data, keys[i].len) == 0) {
+                j->same_as = o;
+                break;
+            }
+        }
+        if (j->same_as != SIZE_MAX)
+            continue;
+        if (keyed)
+            slots[h] = i + 1;
+        q->todo[q->n_todo++] = i;
+    }
+    for (size_t i = 0; i < q->n; i++)
+        buf_free(&keys[i]);
+    free(keys);
+    free(slots);
+}
+
+/* Job j's drawing as a copy of the one it shares (drawn itself when that
+ * one failed: its message names its own board). */
+static void copy_same(fig_jobs *q, fig_job *j)
+{
+    const fig_job *o = &q->jobs[j->same_as];
+    if (o->st->failed) {
+        S_draw_job(q->cache, j);
+        return;
+    }
+    for (int i = 0; i < FIGURE_LOOKS; i++)
+        j->fig->svg[i] = o->fig->svg[i] ? xstrdup(o->fig->svg[i]) : NULL;
+    j->fig->alt = o->fig->alt ? xstrdup(o->fig->alt) : NULL;
+}
+
 static void draw_at(void *ctx, size_t i)
 {
     fig_jobs *q = ctx;
-    S_draw_job(q->cache, &q->jobs[i]);
+    S_draw_job(q->cache, &q->jobs[q->todo[i]]);
 }
 
 void draw_site(site *s)
 {
-    fig_jobs q = {NULL, 0, 0, s->opt.cache};
+    fig_jobs q = {NULL, 0, 0, s->opt.cache, NULL, 0};
     for (size_t i = 0; i < s->n_pages; i++) {
         const bp_page *p = s->pages[i];
         for (size_t k = 0; k < p->n_boards; k++)
@@ -433,9 +497,14 @@ void draw_site(site *s)
         draw_text_width("0", 12, false);
         draw_text_width("0", 12, true);
     }
-    threads_for_each(s->opt.jobs, q.n, q.n, draw_at, NULL, &q);
+    find_same(&q);
+    threads_for_each(s->opt.jobs, q.n_todo, q.n_todo, draw_at, NULL, &q);
+    for (size_t i = 0; i < q.n; i++)
+        if (q.jobs[i].same_as != SIZE_MAX)
+            copy_same(&q, &q.jobs[i]);
     for (size_t i = 0; i < q.n; i++)
         s->draw_failures += q.jobs[i].st->failed;
+    free(q.todo);
     free(q.jobs);
 }
 
