@@ -19,7 +19,7 @@ static void counts_line(buf *out, const bp_variant *b, const bp_level *l, const 
         if (i)
             buf_puts(out, " · ");
         bool one = v == 1;
-        const char *noun = NULL;
+        const char *noun = NULL, *own = page_measure_label(p, m);
         switch (m) {
         case SIM_M_JOBS:
             noun = board_noun(b->board, !one);
@@ -27,13 +27,31 @@ static void counts_line(buf *out, const bp_variant *b, const bp_level *l, const 
         case SIM_M_DELIVERIES:
             noun = one ? "delivery" : "deliveries";
             break;
-        case SIM_M_EFFECTS:
-            noun = b->board->sim.traffic.op == SIM_OP_CHARGE
-                       ? (one ? "payment applied" : "payments applied")
-                       : (one ? "write applied" : "writes applied");
+        case SIM_M_EFFECTS: /* "charged 7 times", "saved 7 times": the board's verb, since
+                             * "7 payments applied" counted charges as if payments */
+            if (own == fmt_measure_label(m)) {
+                buf_printf(out, "%s ", board_verb(b->board));
+                if (one) {
+                    buf_puts(out, "once");
+                } else {
+                    fmt_number(out, v);
+                    buf_puts(out, " times");
+                }
+                continue;
+            }
             break;
         case SIM_M_DUPLICATES:
             noun = one ? "duplicate" : "duplicates";
+            break;
+        /* the second hop's: "4 deliveries downstream", never "Deliveries downstream 4" */
+        case SIM_M_DOWNSTREAM_DELIVERIES:
+            noun = one ? "delivery downstream" : "deliveries downstream";
+            break;
+        case SIM_M_DOWNSTREAM_EFFECTS:
+            noun = one ? "event applied downstream" : "events applied downstream";
+            break;
+        case SIM_M_DOWNSTREAM_DUPLICATES:
+            noun = one ? "duplicate downstream" : "duplicates downstream";
             break;
         case SIM_M_CHARGED_TWICE:
             noun = "charged more than once";
@@ -47,7 +65,6 @@ static void counts_line(buf *out, const bp_variant *b, const bp_level *l, const 
         default:
             break;
         }
-        const char *own = page_measure_label(p, m);
         if (own != fmt_measure_label(m) && sim_measure_unit(m) == SIM_UNIT_COUNT) {
             fmt_number(out, v); /* "3 dead-lettered" */
             buf_putc(out, ' ');
