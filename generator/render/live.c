@@ -111,14 +111,13 @@ static void sweep_chart(buf *out, const slevel *sl, size_t i, const bp_page *p)
         double v = sl->combos[at[k]].result.m[m].mean;
         top = v > top ? v : top;
     }
-    const char *what = page_measure_label(p, m);
     buf_puts(out, "<figure class=\"bp-sweep\" data-sweep=\"");
     buf_html_s(out, ch->set);
     buf_printf(out,
                "\" data-pass=\"build\"><svg class=\"bp-sweep-chart\" viewBox=\"0 0 %d %d\" "
                "data-plot=\"%d %d %d %d\" role=\"img\" aria-label=\"",
                SWEEP_W, SWEEP_H, SWEEP_LEFT, SWEEP_TOP, SWEEP_RIGHT, SWEEP_BOTTOM);
-    buf_html_s(out, what);
+    expand_put_label(out, p, m);
     buf_puts(out, " at every value of ");
     buf_html_s(out, ch->label);
     buf_puts(out, " (");
@@ -133,11 +132,14 @@ static void sweep_chart(buf *out, const slevel *sl, size_t i, const bp_page *p)
     fmt_measure(&v, m, top);
     buf_printf(out, "<text class=\"bp-sweep-top\" x=\"%d\" y=\"%d\">", SWEEP_LEFT,
                SWEEP_TOP - 5);
+    /* what the chart draws, and its top ("Lost charges: highest 25.2");
+     * bp-live.js writes the same when it redraws */
+    expand_put_label(out, p, m);
     if (top > 0) {
-        buf_puts(out, "highest ");
+        buf_puts(out, ": highest ");
         buf_html(out, v.data, v.len);
     } else {
-        buf_puts(out, "0 at every value");
+        buf_puts(out, ": 0 at every value");
     }
     buf_printf(out, "</text><text class=\"bp-sweep-end\" x=\"%d\" y=\"%d\">", SWEEP_LEFT,
                SWEEP_BOTTOM + 16);
@@ -164,7 +166,7 @@ static void sweep_chart(buf *out, const slevel *sl, size_t i, const bp_page *p)
         buf_printf(out, "\"%s/>", cur ? " data-current=\"\"" : "");
     }
     buf_puts(out, "</svg><figcaption><span class=\"bp-sweep-what\">");
-    buf_html_s(out, what);
+    expand_put_label(out, p, m);
     buf_puts(out, "</span> at every value of this slider, the other settings as they are; the "
                   "large dot is the slider's. <span class=\"bp-sweep-where\">Measured when the "
                   "page was built.</span></figcaption></figure>");

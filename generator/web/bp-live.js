@@ -601,6 +601,7 @@
       return {choice: i, fig: fig, svg: svg, plot: plot, measure: choices[i].sweep.measure,
         points: all(svg, '.bp-sweep-point'), line: svg.querySelector('.bp-sweep-line'),
         top: svg.querySelector('.bp-sweep-top'), where: fig.querySelector('.bp-sweep-where'),
+        what: (fig.querySelector('.bp-sweep-what') || {textContent: ''}).textContent,
         key: others(data.start, i), gen: 0};
     });
 
@@ -619,8 +620,8 @@
         pts.push(pt.getAttribute('cx') + ',' + y.toFixed(1));
       });
       sw.line.setAttribute('points', pts.join(' '));
-      sw.top.textContent = top > 0 ? 'highest ' + self.BpFmt.measure(sw.measure, top)
-        : '0 at every value';
+      sw.top.textContent = sw.what + (top > 0 ? ': highest ' + self.BpFmt.measure(sw.measure, top)
+        : ': 0 at every value');
     }
 
     function sweepSays(sw, pass, text) {
