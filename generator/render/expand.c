@@ -561,11 +561,14 @@ static const struct {
     {{"compare", "{{ compare ID ID ... [rows: [MEASURE, ...]] }}",
       "A table of measure, goal and each board's value with pass or fail, and a switch over the "
       "boards' diagrams. The rows are the measures with goals, then cost and error rate; "
-      "`rows: [deliveries, latency_p99]` chooses them, in that order.", false},
+      "`rows: [deliveries, latency_p99]` chooses them, in that order. On a phone each row "
+      "puts its values side by side under the boards' `short:` names, and the rows that are "
+      "the same on every board fold into one line under the table.", false},
      expand_compare},
     {{"key-numbers", "{{ key-numbers [SECTION.FIELD ...] }}",
-      "A table of the catalog values the page's boards use, with where each comes from; names "
-      "pick the rows.", false},
+      "A table of catalog values, each with where it comes from. With no names, up to four "
+      "that decide the page's boards' duplicates and that the boards leave to the catalog; "
+      "names (`message-broker.tries consumer.key_ttl`) pick the rows, in their order.", false},
      expand_key_numbers},
     {{"timeline", "{{ timeline ID }}",
       "A sequence diagram of a small board's run, event by event.", false},
@@ -591,8 +594,8 @@ static const struct {
      expand_chart},
     {{"scrub", "{{ scrub LEVEL.SETTING }}",
       "In a sentence: a live level's slider as a number the reader drags (arrow keys, Home, "
-      "End, a sideways drag); SETTING is the last word of the slider's `set:` "
-      "(`lose_reply`). Without JavaScript, the level's starting value.",
+      "End, a sideways drag); SETTING is the slider's `set:` after its last dot "
+      "(`lose_reply` for `links.broker.processor.lose_reply`). Without JavaScript, the level's starting value.",
       true},
      expand_scrub},
     {{"live", "{{ live LEVEL.MEASURE }}",
