@@ -190,25 +190,6 @@ void diag_merge(diag *d, diag *from)
     diag_free(from);
 }
 
-/* A message made as one string with its hint at the end (diag_unknown_text's,
- * which travel as text from where they are found to where they are
- * reported): the hint is split off here, once, into the record. */
-static void split_inline_hint(diag_record *r)
-{
-    char *msg = r->message;
-    char *mean = strstr(msg, "; did you mean ");
-    size_t n = strlen(msg);
-    char *expected = strstr(msg, " (expected ");
-    if (mean) {
-        r->hint = xstrdup(mean + 2);
-        *mean = '\0';
-    } else if (expected && n > 0 && msg[n - 1] == ')') {
-        r->hint = xstrndup(expected + 2, (size_t)(msg + n - 1 - (expected + 2)));
-        r->hint_paren = true;
-        *expected = '\0';
-    }
-}
-
 /* Make a record of the message fmt/ap and its hint and add it. */
 static void report(diag *d, diag_class cls, const char *path, int line, int col, const char *hint,
                    bool paren, const char *fmt, va_list ap)
@@ -220,8 +201,6 @@ static void report(diag *d, diag_class cls, const char *path, int line, int col,
                      hint ? xstrdup(hint) : NULL, paren};
     if (!r.message)
         r.message = xstrdup("");
-    if (!hint)
-        split_inline_hint(&r);
     add_record(d, &r);
 }
 
@@ -240,6 +219,17 @@ void diag_error_hint(diag *d, const char *path, int line, int col, const char *h
     va_start(ap, fmt);
     report(d, DIAG_ERROR, path, line, col, hint, false, fmt, ap);
     va_end(ap);
+}
+
+void diag_error_near(diag *d, const char *path, int line, int col, const char *near,
+                     const char *fmt, ...)
+{
+    char *hint = near ? xasprintf("did you mean '%s'?", near) : NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    report(d, DIAG_ERROR, path, line, col, hint, false, fmt, ap);
+    va_end(ap);
+    free(hint);
 }
 
 void diag_warning(diag *d, const char *path, const char *fmt, ...)
@@ -358,7 +348,35 @@ static void unknown_parts(buf *msg, buf *hint, bool *paren, const char *what, co
     }
 }
 
-void diag_unknown_text(char *dst, size_t n, const char *what, const char *word,
+/* ------------------------------------------------------------ notes */
+
+void diag_note_set(diag_note *n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(n->msg, sizeof n->msg, fmt, ap);
+    va_end(ap);
+    n->hint[0] = '\0';
+    n->paren = false;
+}
+
+void diag_note_hint(diag_note *n, bool paren, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(n->hint, sizeof n->hint, fmt, ap);
+    va_end(ap);
+    n->paren = paren;
+}
+
+void diag_note_lead(diag_note *n, const char *what)
+{
+    char *msg = xasprintf("%s: %s", what, n->msg);
+    snprintf(n->msg, sizeof n->msg, "%s", msg);
+    free(msg);
+}
+
+void diag_note_unknown(diag_note *n, const char *what, const char *word,
                        const char *const *candidates, size_t count)
 {
     buf msg, hint;
@@ -366,29 +384,38 @@ void diag_unknown_text(char *dst, size_t n, const char *what, const char *word,
     buf_init(&hint);
     bool paren;
     unknown_parts(&msg, &hint, &paren, what, word, candidates, count);
-    diag_record r = {NULL, 0, 0, DIAG_ERROR, msg.data, hint.len ? hint.data : NULL, paren};
-    buf line;
-    buf_init(&line);
-    diag_line(&line, &r);
-    /* without the "boardpress: error: " diag_line puts before it */
-    snprintf(dst, n, "%s", line.data + strlen("boardpress: error: "));
-    buf_free(&line);
+    diag_note_set(n, "%s", msg.data);
+    if (hint.len)
+        diag_note_hint(n, paren, "%s", hint.data);
     buf_free(&msg);
     buf_free(&hint);
+}
+
+void diag_error_note(diag *d, const char *path, int line, int col, const diag_note *n)
+{
+    diag_record r = {
+        path ? xstrdup(path) : NULL,          line,    col, DIAG_ERROR, xstrdup(n->msg),
+        n->hint[0] ? xstrdup(n->hint) : NULL, n->paren};
+    add_record(d, &r);
+}
+
+void diag_note_text(const diag_note *n, char *dst, size_t size)
+{
+    diag_record r = {NULL,    0, 0, DIAG_ERROR, (char *)n->msg, n->hint[0] ? (char *)n->hint : NULL,
+                     n->paren};
+    buf b;
+    buf_init(&b);
+    message_with_hint(&b, &r);
+    snprintf(dst, size, "%s", b.data ? b.data : "");
+    buf_free(&b);
 }
 
 void diag_unknown(diag *d, const char *path, int line, int col, const char *what, const char *word,
                   const char *const *candidates, size_t n)
 {
-    buf msg, hint;
-    buf_init(&msg);
-    buf_init(&hint);
-    bool paren;
-    unknown_parts(&msg, &hint, &paren, what, word, candidates, n);
-    diag_record r = {path ? xstrdup(path) : NULL,         line, col, DIAG_ERROR, buf_detach(&msg),
-                     hint.len ? buf_detach(&hint) : NULL, paren};
-    buf_free(&hint);
-    add_record(d, &r);
+    diag_note note;
+    diag_note_unknown(&note, what, word, candidates, n);
+    diag_error_note(d, path, line, col, &note);
 }
 
 /* ------------------------------------------------------------ messages taken apart */

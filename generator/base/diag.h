@@ -67,8 +67,12 @@ void diag_error(diag *d, const char *path, int line, int col, const char *fmt, .
     __attribute__((format(printf, 5, 6)));
 
 /* The same with a hint that says what to do ("did you mean 'x'?"; NULL:
- * none), said after the message: "MESSAGE; HINT". */
+ * none), said after the message: "MESSAGE; HINT". The message is never
+ * searched for a hint: a hint is given here or not at all. */
 void diag_error_hint(diag *d, const char *path, int line, int col, const char *hint,
+                     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* The same with the hint "did you mean 'NEAR'?" (near NULL: no hint). */
+void diag_error_near(diag *d, const char *path, int line, int col, const char *near,
                      const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
 /* Say something that does not fail the build ("PATH: warning: MESSAGE"):
@@ -125,9 +129,30 @@ const char *diag_suggest(const char *word, const char *const *candidates, size_t
 void diag_unknown(diag *d, const char *path, int line, int col, const char *what, const char *word,
                   const char *const *candidates, size_t n);
 
-/* In both, WHAT may be "NOUN|CONTEXT": "unknown key 'x' in section 'y'". */
-/* Append diag_unknown's text (without position) to dst (size n). */
-void diag_unknown_text(char *dst, size_t n, const char *what, const char *word,
+/* A message made where no diag is at hand (a value's parser, a name's
+ * lookup), its hint kept apart, for the caller to report at its place
+ * (diag_error_note): the record gets both as they were made. */
+typedef struct {
+    char msg[1024];
+    char hint[2048]; /* "" when there is none */
+    bool paren;      /* the hint is said as "MESSAGE (HINT)"; else "MESSAGE; HINT" */
+} diag_note;
+
+/* n's message, without a hint. */
+void diag_note_set(diag_note *n, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* n's hint (said in parentheses with paren). */
+void diag_note_hint(diag_note *n, bool paren, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Put what the message is about before it: "WHAT: MESSAGE". */
+void diag_note_lead(diag_note *n, const char *what);
+/* diag_unknown's message and hint into n. WHAT may be "NOUN|CONTEXT":
+ * "unknown key 'x' in section 'y'" (in diag_unknown too). */
+void diag_note_unknown(diag_note *n, const char *what, const char *word,
                        const char *const *candidates, size_t count);
+/* Report n as diag_error_hint would its message and hint. */
+void diag_error_note(diag *d, const char *path, int line, int col, const diag_note *n);
+/* n as the terminal says it after "error: " (its hint included), into
+ * dst (size size): for tests and for text that is not a diagnostic. */
+void diag_note_text(const diag_note *n, char *dst, size_t size);
 
 #endif

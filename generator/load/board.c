@@ -153,16 +153,18 @@ static void load_dead_letter(bp_board *b, size_t i, const char *path, const ynod
         for (size_t k = 0; k < b->sim.n_parts; k++)
             if (b->sim.parts[k].kind == SIM_KIND_DLQ && b->parts[k].id)
                 ids[n++] = b->parts[k].id;
+        /* what to do is the hint: name one, or add one */
+        diag_note why;
+        diag_note_set(&why, "dead_letter names '%s', a %s", v->s,
+                      sim_kind_name(b->sim.parts[q].kind));
         if (n > 0)
-            diag_error(d, YPATH(path, v), v->line, v->col,
-                       "dead_letter names '%s', a %s; it must name a dead-letter-queue part: "
-                       "did you mean '%s'?",
-                       v->s, sim_kind_name(b->sim.parts[q].kind), ids[0]);
+            diag_note_hint(&why, false, "it must name a dead-letter-queue part: did you mean '%s'?",
+                           ids[0]);
         else
-            diag_error(d, YPATH(path, v), v->line, v->col,
-                       "dead_letter names '%s', a %s; it must name a dead-letter-queue part "
-                       "(add one: {id: dlq, kind: dead-letter-queue})",
-                       v->s, sim_kind_name(b->sim.parts[q].kind));
+            diag_note_hint(&why, false,
+                           "it must name a dead-letter-queue part (add one: {id: dlq, kind: "
+                           "dead-letter-queue})");
+        diag_error_note(d, YPATH(path, v), v->line, v->col, &why);
         return;
     }
     if (b->sim.parts[i].delivery != SIM_DELIVERY_AT_LEAST_ONCE) {

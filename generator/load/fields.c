@@ -230,7 +230,7 @@ const field_key *fields_map_keys(const field_def *f, size_t *n)
 }
 
 const field_key *fields_part_key(const char *part_id, const char *setting, const char *key,
-                                 char *err, size_t errn)
+                                 diag_note *err)
 {
     size_t nf, nk;
     const field_def *table = fields_part(&nf), *f = fields_find(table, nf, setting);
@@ -239,7 +239,7 @@ const field_key *fields_part_key(const char *part_id, const char *setting, const
     if (!f) {
         for (size_t i = 0; i < nf && i < 64; i++)
             names[i] = table[i].name;
-        diag_unknown_text(err, errn, "setting|of a part", setting, names, nf < 64 ? nf : 64);
+        diag_note_unknown(err, "setting|of a part", setting, names, nf < 64 ? nf : 64);
         return NULL;
     }
     if (!keys) {
@@ -248,9 +248,9 @@ const field_key *fields_part_key(const char *part_id, const char *setting, const
         for (size_t i = 0; i < nf; i++)
             if (fields_map_keys(&table[i], &nk))
                 buf_printf(&with, "%s%s", with.len ? ", " : "", table[i].name);
-        snprintf(err, errn,
-                 "'%s' takes one value, not keys: set parts.%s.%s itself (only %s takes keys)",
-                 setting, part_id, setting, with.data ? with.data : "none");
+        diag_note_set(err,
+                      "'%s' takes one value, not keys: set parts.%s.%s itself (only %s takes keys)",
+                      setting, part_id, setting, with.data ? with.data : "none");
         buf_free(&with);
         return NULL;
     }
@@ -261,7 +261,7 @@ const field_key *fields_part_key(const char *part_id, const char *setting, const
         names[i] = keys[i].name;
     char what[96];
     snprintf(what, sizeof what, "key|in %s", setting);
-    diag_unknown_text(err, errn, what, key, names, nk);
+    diag_note_unknown(err, what, key, names, nk);
     return NULL;
 }
 

@@ -78,7 +78,7 @@ const field_key *fields_map_keys(const field_def *f, size_t *n);
  * "factor"), or NULL with the reason and what to write in err: an unknown
  * setting, a setting of one value, an unknown key (near names suggested). */
 const field_key *fields_part_key(const char *part_id, const char *setting, const char *key,
-                                 char *err, size_t errn);
+                                 diag_note *err);
 /* The forms of a settable path, for "cannot set" messages. */
 #define FIELDS_PATH_FORMS                                                                          \
     "parts.ID.FIELD, parts.ID.FIELD.KEY, links.FROM.TO.FIELD, traffic.FIELD, seed or replications"

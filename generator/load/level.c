@@ -345,16 +345,16 @@ static const char *const chart_keys[] = {"id", "title", "board", "measure", "x",
  * a duration as seconds, anything else as a plain number. */
 static int x_number(const char *s, double *x, bool *percent, bool *seconds)
 {
-    char err[128];
+    diag_note err;
     size_t off;
     int64_t us;
-    if (strchr(s, '%') && units_probability(s, x, err, sizeof err, &off) == 0) {
+    if (strchr(s, '%') && units_probability(s, x, &err, &off) == 0) {
         *percent = true;
         return 0;
     }
-    if (units_number(s, x, err, sizeof err, &off) == 0)
+    if (units_number(s, x, &err, &off) == 0)
         return 0;
-    if (units_duration(s, &us, err, sizeof err, &off) == 0) {
+    if (units_duration(s, &us, &err, &off) == 0) {
         *x = (double)us / 1e6;
         *seconds = true;
         return 0;

@@ -138,13 +138,8 @@ static void check_slug_ref(site *s, const char *path, const char *what, const ch
     }
     if (!found) {
         const char *near = diag_suggest(slug, slugs, n);
-        if (near)
-            diag_error(&s->d, path, pos.line, pos.col,
-                       "%s names '%s', but no page has that slug; did you mean '%s'?", what, slug,
-                       near);
-        else
-            diag_error(&s->d, path, pos.line, pos.col, "%s names '%s', but no page has that slug",
-                       what, slug);
+        diag_error_near(&s->d, path, pos.line, pos.col, near,
+                        "%s names '%s', but no page has that slug", what, slug);
     }
     free(slugs);
 }

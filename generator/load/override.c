@@ -132,7 +132,7 @@ int board_override_at(const char *board_path, ynode *root, const char *expr, con
             const char *ids[64];
             size_t n_ids = part_ids(root, ids);
             const char *near = diag_suggest(segs[1], ids, n_ids);
-            buf text; /* the near id, else every id */
+            buf text; /* without a near id, every id */
             buf_init(&text);
             for (size_t i = 0; !near && i < n_ids; i++)
                 buf_printf(&text, "%s%s",
@@ -140,19 +140,17 @@ int board_override_at(const char *board_path, ynode *root, const char *expr, con
                            : i + 1 == n_ids ? " and "
                                             : ", ",
                            ids[i]);
-            if (near)
-                buf_printf(&text, "; did you mean '%s'?", near);
-            else if (n_ids)
+            if (!near && n_ids)
                 buf_putc(&text, ')');
-            diag_error(d, src, line, col, "no part '%s' on the board%s", segs[1],
-                       text.len ? text.data : "");
+            diag_error_near(d, src, line, col, near, "no part '%s' on the board%s", segs[1],
+                            text.len ? text.data : "");
             buf_free(&text);
             goto out;
         }
         if (n == 4) {
-            char why[512];
-            if (!fields_part_key(segs[1], segs[2], segs[3], why, sizeof why)) {
-                diag_error(d, src, line, col, "%s", why);
+            diag_note why;
+            if (!fields_part_key(segs[1], segs[2], segs[3], &why)) {
+                diag_error_note(d, src, line, col, &why);
                 goto out;
             }
             target = key_map(target, segs[2], src, path_pos);
@@ -174,10 +172,12 @@ int board_override_at(const char *board_path, ynode *root, const char *expr, con
         static const char *const firsts[] = {"parts", "links", "traffic", "seed", "replications"};
         const char *near = diag_suggest(segs[0], firsts, 5);
         const char *rest = strchr(expr, '.');
-        if (near && strcmp(near, segs[0]) != 0)
-            diag_error(d, src, line, col, "cannot set '%s'; did you mean '%s%s'?", expr, near,
-                       rest ? rest : "");
-        else
+        if (near && strcmp(near, segs[0]) != 0) {
+            diag_note why;
+            diag_note_set(&why, "cannot set '%s'", expr);
+            diag_note_hint(&why, false, "did you mean '%s%s'?", near, rest ? rest : "");
+            diag_error_note(d, src, line, col, &why);
+        } else
             diag_error(d, src, line, col, "cannot set '%s': write " FIELDS_PATH_FORMS, expr);
         goto out;
     }

@@ -85,10 +85,10 @@ static range_field field_of(const char *path, const bp_choice *ch, diag *d)
     } else if (n == 3 && strcmp(segs[0], "parts") == 0) {
         table = fields_part(&nt);
     } else if (n == 4 && strcmp(segs[0], "parts") == 0) {
-        char why[512];
-        const field_key *k = fields_part_key(segs[1], segs[2], field, why, sizeof why);
+        diag_note why;
+        const field_key *k = fields_part_key(segs[1], segs[2], field, &why);
         if (!k)
-            diag_error(d, path, ch->set_pos.line, ch->set_pos.col, "%s", why);
+            diag_error_note(d, path, ch->set_pos.line, ch->set_pos.col, &why);
         else if (k->names)
             diag_error(d, path, ch->set_pos.line, ch->set_pos.col,
                        "'%s' takes a name, not a number: give it options, not a range", field);
@@ -270,7 +270,7 @@ static void put_value(buf *b, const range_field *rf, int64_t v, bool percent)
  * board reads it: "20%", "1.5 s", "5 tries", "1 try". */
 static void put_label(buf *b, const range_field *rf, const char *text, int64_t v)
 {
-    char err[256];
+    diag_note err;
     size_t off;
     double x = 0;
     switch (rf->kind) {
@@ -290,17 +290,17 @@ static void put_label(buf *b, const range_field *rf, const char *text, int64_t v
         fmt_duration_us(b, v);
         break;
     case RK_PROB:
-        units_probability(text, &x, err, sizeof err, &off);
+        units_probability(text, &x, &err, &off);
         fmt_ratio(b, x);
         break;
     case RK_NUMBER:
-        units_number(text, &x, err, sizeof err, &off);
+        units_number(text, &x, &err, &off);
         fmt_number(b, x);
         if (rf->units)
             buf_printf(b, " %s", rf->units);
         break;
     case RK_MONEY:
-        units_money(text, &x, err, sizeof err, &off);
+        units_money(text, &x, &err, &off);
         fmt_usd_month(b, x);
         break;
     case RK_NONE:

@@ -74,12 +74,8 @@ static char *content_file(site *s, const bp_page *p, const bp_ref *r, const char
                 closedir(dh);
             }
             const char *near = diag_suggest(rel, cands, n);
-            if (near)
-                diag_error(&s->d, p->path, r->pos.line, r->pos.col,
-                           "no file '%s' in the content folder; did you mean '%s'?", rel, near);
-            else
-                diag_error(&s->d, p->path, r->pos.line, r->pos.col,
-                           "no file '%s' in the content folder", rel);
+            diag_error_near(&s->d, p->path, r->pos.line, r->pos.col, near,
+                            "no file '%s' in the content folder", rel);
             for (size_t i = 0; i < n; i++)
                 free(owned[i]);
             free(dir_path);

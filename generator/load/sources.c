@@ -141,11 +141,12 @@ bool sources_check(site *s)
             continue;
         ok = false;
         char *near = err[i] == ENOENT ? near_folder(dirs[i]) : NULL;
-        if (near)
-            diag_error(&s->d, dirs[i], 0, 0,
-                       "no such folder (it should hold %s); did you mean %s %s?", holds[i],
-                       option[i], near);
-        else if (err[i] == ENOENT)
+        if (near) {
+            diag_note why;
+            diag_note_set(&why, "no such folder (it should hold %s)", holds[i]);
+            diag_note_hint(&why, false, "did you mean %s %s?", option[i], near);
+            diag_error_note(&s->d, dirs[i], 0, 0, &why);
+        } else if (err[i] == ENOENT)
             diag_error(&s->d, dirs[i], 0, 0, "no such folder (it should hold %s; give %s DIR)",
                        holds[i], option[i]);
         else if (err[i] == ENOTDIR)

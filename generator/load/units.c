@@ -60,12 +60,11 @@ static size_t skip_spaces(const char *s, size_t i)
 }
 
 /* Split "NUMBER [UNIT]": returns 0 with the number and the unit's offset. */
-static int split(const char *s, double *num, size_t *unit_at, char *err, size_t errn,
-                 size_t *col_off)
+static int split(const char *s, double *num, size_t *unit_at, diag_note *err, size_t *col_off)
 {
     size_t n = units_scan_number(s, num);
     if (n == 0) {
-        snprintf(err, errn, "expected a number, found '%s'", s);
+        diag_note_set(err, "expected a number, found '%s'", s);
         *col_off = 0;
         return -1;
     }
@@ -124,15 +123,15 @@ static const char *other_kind(const char *unit, bool duration)
     return NULL;
 }
 
-int units_duration(const char *s, int64_t *us, char *err, size_t errn, size_t *col_off)
+int units_duration(const char *s, int64_t *us, diag_note *err, size_t *col_off)
 {
     double x;
     size_t u;
-    if (split(s, &x, &u, err, errn, col_off) != 0)
+    if (split(s, &x, &u, err, col_off) != 0)
         return -1;
     if (s[u] == '\0') {
-        snprintf(err, errn, "duration '%s' needs a unit (us, ms, s, min, h or d), e.g. '%s s'", s,
-                 s);
+        diag_note_set(err, "duration '%s' needs a unit (us, ms, s, min, h or d), e.g. '%s s'", s,
+                      s);
         *col_off = u;
         return -1;
     }
@@ -142,12 +141,12 @@ int units_duration(const char *s, int64_t *us, char *err, size_t errn, size_t *c
         if (strcmp(s + u, duration_units[i].name) == 0) {
             double v = x * duration_units[i].us;
             if (x < 0) {
-                snprintf(err, errn, "duration '%s' is negative", s);
+                diag_note_set(err, "duration '%s' is negative", s);
                 *col_off = 0;
                 return -1;
             }
             if (v > 9.2e18) {
-                snprintf(err, errn, "duration '%s' is too long", s);
+                diag_note_set(err, "duration '%s' is too long", s);
                 *col_off = 0;
                 return -1;
             }
@@ -157,38 +156,39 @@ int units_duration(const char *s, int64_t *us, char *err, size_t errn, size_t *c
     }
     for (size_t i = 0; i < sizeof duration_words / sizeof duration_words[0]; i++)
         if (strcmp(s + u, duration_words[i].word) == 0) {
-            snprintf(err, errn, "unknown duration unit '%s'; did you mean '%s' (%s)?", s + u,
-                     duration_words[i].unit, duration_words[i].name);
+            diag_note_set(err, "unknown duration unit '%s'", s + u);
+            diag_note_hint(err, false, "did you mean '%s' (%s)?", duration_words[i].unit,
+                           duration_words[i].name);
             *col_off = u;
             return -1;
         }
     const char *kind = other_kind(s + u, true);
     if (kind)
-        snprintf(err, errn, "'%s' is %s, not a duration: write one in us, ms, s, min, h or d",
-                 s + u, kind);
+        diag_note_set(err, "'%s' is %s, not a duration: write one in us, ms, s, min, h or d", s + u,
+                      kind);
     else
-        diag_unknown_text(err, errn, "duration unit", s + u, names, sizeof names / sizeof names[0]);
+        diag_note_unknown(err, "duration unit", s + u, names, sizeof names / sizeof names[0]);
     *col_off = u;
     return -1;
 }
 
-int units_duration_or_forever(const char *s, int64_t *us, char *err, size_t errn, size_t *col_off)
+int units_duration_or_forever(const char *s, int64_t *us, diag_note *err, size_t *col_off)
 {
     if (strcmp(s, "forever") == 0) {
         *us = INT64_MAX;
         return 0;
     }
-    return units_duration(s, us, err, errn, col_off);
+    return units_duration(s, us, err, col_off);
 }
 
-int units_money(const char *s, double *usd, char *err, size_t errn, size_t *col_off)
+int units_money(const char *s, double *usd, diag_note *err, size_t *col_off)
 {
     double x;
     size_t u;
-    if (split(s, &x, &u, err, errn, col_off) != 0)
+    if (split(s, &x, &u, err, col_off) != 0)
         return -1;
     if (s[u] == '\0') {
-        snprintf(err, errn, "amount '%s' needs a currency, e.g. '%s USD'", s, s);
+        diag_note_set(err, "amount '%s' needs a currency, e.g. '%s USD'", s, s);
         *col_off = u;
         return -1;
     }
@@ -196,14 +196,14 @@ int units_money(const char *s, double *usd, char *err, size_t errn, size_t *col_
     if (strcmp(s + u, "USD") != 0) {
         const char *kind = other_kind(s + u, false);
         if (kind)
-            snprintf(err, errn, "'%s' is %s, not a currency: write an amount in USD", s + u, kind);
+            diag_note_set(err, "'%s' is %s, not a currency: write an amount in USD", s + u, kind);
         else
-            diag_unknown_text(err, errn, "currency", s + u, names, 1);
+            diag_note_unknown(err, "currency", s + u, names, 1);
         *col_off = u;
         return -1;
     }
     if (x < 0) {
-        snprintf(err, errn, "amount '%s' is negative", s);
+        diag_note_set(err, "amount '%s' is negative", s);
         *col_off = 0;
         return -1;
     }
@@ -211,21 +211,21 @@ int units_money(const char *s, double *usd, char *err, size_t errn, size_t *col_
     return 0;
 }
 
-int units_probability(const char *s, double *p, char *err, size_t errn, size_t *col_off)
+int units_probability(const char *s, double *p, diag_note *err, size_t *col_off)
 {
     double x;
     size_t u;
-    if (split(s, &x, &u, err, errn, col_off) != 0)
+    if (split(s, &x, &u, err, col_off) != 0)
         return -1;
     if (s[u] == '%' && s[u + 1] == '\0') {
         x /= 100.0;
     } else if (s[u] != '\0') {
-        snprintf(err, errn, "probability '%s' takes no unit but '%%' (write 0.2 or 20%%)", s);
+        diag_note_set(err, "probability '%s' takes no unit but '%%' (write 0.2 or 20%%)", s);
         *col_off = u;
         return -1;
     }
     if (x < 0 || x > 1) {
-        snprintf(err, errn, "probability '%s' is outside 0 to 1 (0%% to 100%%)", s);
+        diag_note_set(err, "probability '%s' is outside 0 to 1 (0%% to 100%%)", s);
         *col_off = 0;
         return -1;
     }
@@ -233,7 +233,7 @@ int units_probability(const char *s, double *p, char *err, size_t errn, size_t *
     return 0;
 }
 
-int units_count(const char *s, int64_t *v, char *err, size_t errn, size_t *col_off)
+int units_count(const char *s, int64_t *v, diag_note *err, size_t *col_off)
 {
     size_t i = 0;
     bool neg = s[0] == '-';
@@ -243,14 +243,14 @@ int units_count(const char *s, int64_t *v, char *err, size_t errn, size_t *col_o
     size_t start = i;
     for (; s[i] >= '0' && s[i] <= '9'; i++) {
         if (x > (INT64_MAX - 9) / 10) {
-            snprintf(err, errn, "number '%s' is too large", s);
+            diag_note_set(err, "number '%s' is too large", s);
             *col_off = 0;
             return -1;
         }
         x = x * 10 + (s[i] - '0');
     }
     if (i == start || s[i] != '\0') {
-        snprintf(err, errn, "expected a whole number, found '%s'", s);
+        diag_note_set(err, "expected a whole number, found '%s'", s);
         *col_off = i == start ? 0 : i;
         return -1;
     }
@@ -258,12 +258,12 @@ int units_count(const char *s, int64_t *v, char *err, size_t errn, size_t *col_o
     return 0;
 }
 
-int units_number(const char *s, double *v, char *err, size_t errn, size_t *col_off)
+int units_number(const char *s, double *v, diag_note *err, size_t *col_off)
 {
     double x;
     size_t n = units_scan_number(s, &x);
     if (n == 0 || s[n] != '\0') {
-        snprintf(err, errn, "expected a number, found '%s'", s);
+        diag_note_set(err, "expected a number, found '%s'", s);
         *col_off = n;
         return -1;
     }

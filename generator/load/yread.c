@@ -81,12 +81,13 @@ int yread_id(const char *path, const ynode *n, const char *what, char **out, dia
 /* Report a unit parser's failure. off is read here, after the parser (an
  * argument beside it) has run: C leaves the order of argument evaluation
  * open, so passing the offset by value could pass it before it is set. */
-static int parse_with(const char *path, const ynode *n, const char *what, int rc, const char *err,
+static int parse_with(const char *path, const ynode *n, const char *what, int rc, diag_note *err,
                       const size_t *off, diag *d)
 {
     if (rc == 0)
         return 0;
-    diag_error(d, YPATH(path, n), n->line, col_at(n, *off), "%s: %s", what, err);
+    diag_note_lead(err, what);
+    diag_error_note(d, YPATH(path, n), n->line, col_at(n, *off), err);
     return -1;
 }
 
@@ -95,10 +96,10 @@ int yread_int(const char *path, const ynode *n, const char *what, int64_t min, i
 {
     if (need_scalar(path, n, what, "a whole number", d) != 0)
         return -1;
-    char err[256];
+    diag_note err;
     size_t off = 0;
     int64_t v;
-    if (parse_with(path, n, what, units_count(n->s, &v, err, sizeof err, &off), err, &off, d) != 0)
+    if (parse_with(path, n, what, units_count(n->s, &v, &err, &off), &err, &off, d) != 0)
         return -1;
     if (v < min || v > max) {
         if (max == INT64_MAX)
@@ -119,10 +120,10 @@ int yread_number(const char *path, const ynode *n, const char *what, double min,
 {
     if (need_scalar(path, n, what, "a number", d) != 0)
         return -1;
-    char err[256];
+    diag_note err;
     size_t off = 0;
     double v;
-    if (parse_with(path, n, what, units_number(n->s, &v, err, sizeof err, &off), err, &off, d) != 0)
+    if (parse_with(path, n, what, units_number(n->s, &v, &err, &off), &err, &off, d) != 0)
         return -1;
     if (v < min || v > max) {
         diag_error(d, YPATH(path, n), n->line, n->col, "%s must be between %g and %g, found %s",
@@ -137,10 +138,9 @@ int yread_prob(const char *path, const ynode *n, const char *what, double *out, 
 {
     if (need_scalar(path, n, what, "a probability", d) != 0)
         return -1;
-    char err[256];
+    diag_note err;
     size_t off = 0;
-    return parse_with(path, n, what, units_probability(n->s, out, err, sizeof err, &off), err, &off,
-                      d);
+    return parse_with(path, n, what, units_probability(n->s, out, &err, &off), &err, &off, d);
 }
 
 int yread_duration(const char *path, const ynode *n, const char *what, bool positive, int64_t *out,
@@ -148,10 +148,9 @@ int yread_duration(const char *path, const ynode *n, const char *what, bool posi
 {
     if (need_scalar(path, n, what, "a duration", d) != 0)
         return -1;
-    char err[256];
+    diag_note err;
     size_t off = 0;
-    if (parse_with(path, n, what, units_duration(n->s, out, err, sizeof err, &off), err, &off, d) !=
-        0)
+    if (parse_with(path, n, what, units_duration(n->s, out, &err, &off), &err, &off, d) != 0)
         return -1;
     if (positive && *out <= 0) {
         diag_error(d, YPATH(path, n), n->line, n->col, "%s must be longer than zero, found %s",
@@ -165,9 +164,9 @@ int yread_money(const char *path, const ynode *n, const char *what, double *out,
 {
     if (need_scalar(path, n, what, "an amount", d) != 0)
         return -1;
-    char err[256];
+    diag_note err;
     size_t off = 0;
-    return parse_with(path, n, what, units_money(n->s, out, err, sizeof err, &off), err, &off, d);
+    return parse_with(path, n, what, units_money(n->s, out, &err, &off), &err, &off, d);
 }
 
 int yread_bool(const char *path, const ynode *n, const char *what, bool *out, diag *d)

@@ -83,14 +83,14 @@ static int compare_rows_given(const ph_at *a, const word *w, size_t k, size_t n,
                                          "the commas");
         char *name = xstrndup(s, (size_t)(e - s));
         int m = sim_measure_from_name(name);
-        char msg[1024];
+        diag_note why;
         if (m < 0)
-            diag_unknown_text(msg, sizeof msg, "measure", name, names, SIM_M_COUNT);
+            diag_note_unknown(&why, "measure", name, names, SIM_M_COUNT);
         else if (seen[m])
-            snprintf(msg, sizeof msg, "the row '%s' is listed twice", name);
+            diag_note_set(&why, "the row '%s' is listed twice", name);
         free(name);
         if (m < 0 || seen[m])
-            return expand_err_word(a, &nw, msg);
+            return expand_err_note(a, &nw, &why);
         seen[m] = true;
         rows[nr++] = (sim_measure)m;
         if (q >= end)

@@ -25,6 +25,20 @@ int expand_err_word(const ph_at *a, const word *w, const char *msg)
     return -1;
 }
 
+int expand_err_note(const ph_at *a, const word *w, const diag_note *n)
+{
+    diag_error_note(a->pc->d, a->pc->page->path, a->line, a->col + 2 + (int)w->off, n);
+    return -1;
+}
+
+int expand_err_unknown(const ph_at *a, const word *w, const char *what, const char *name,
+                       const char *const *cands, size_t n)
+{
+    diag_note note;
+    diag_note_unknown(&note, what, name, cands, n);
+    return expand_err_note(a, w, &note);
+}
+
 /* The ids of the boards, levels or charts (what[0]: 'b', 'l', 'c') the
  * page lists and that loaded; at most max. */
 static size_t listed_ids(const page_ctx *pc, const char *what, const char **ids, size_t max)
@@ -62,12 +76,16 @@ int expand_err_unlisted(const ph_at *a, const word *w, const char *name, const c
 {
     const char *ids[256];
     size_t n = listed_ids(a->pc, what, ids, 256);
-    char msg[1024];
-    diag_unknown_text(msg, sizeof msg, what, name, ids, n);
-    if (!diag_suggest(name, ids, n))
-        snprintf(msg + strlen(msg), sizeof msg - strlen(msg),
-                 "; a page can use the %ss its front matter lists under '%ss:'", what, what);
-    return expand_err_word(a, w, msg);
+    diag_note note;
+    diag_note_unknown(&note, what, name, ids, n);
+    if (!diag_suggest(name, ids, n)) { /* the ids it has are part of the message; then what to do */
+        char said[sizeof note.msg];
+        diag_note_text(&note, said, sizeof said);
+        diag_note_set(&note, "%s", said);
+        diag_note_hint(&note, false, "a page can use the %ss its front matter lists under '%ss:'",
+                       what, what);
+    }
+    return expand_err_note(a, w, &note);
 }
 
 /* ------------------------------------------------------------ labels */

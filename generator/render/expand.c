@@ -51,14 +51,6 @@ static size_t split_words(const char *inner, size_t len, word *w, size_t max)
     return n;
 }
 
-static int err_unknown(const ph_at *a, const word *w, const char *what, const char *name,
-                       const char *const *cands, size_t n)
-{
-    char msg[1024];
-    diag_unknown_text(msg, sizeof msg, what, name, cands, n);
-    return expand_err_word(a, w, msg);
-}
-
 /* The catalog value SECTION.FIELD, or NULL after an error at w naming the
  * nearest section or field. */
 const bp_catalog_value *expand_catalog_value(const ph_at *a, const word *w, const char *section,
@@ -80,8 +72,8 @@ const bp_catalog_value *expand_catalog_value(const ph_at *a, const word *w, cons
         else if (!section_known && (nc == 0 || strcmp(cands[nc - 1], cv->section) != 0))
             cands[nc++] = cv->section;
     }
-    err_unknown(a, w, section_known ? "catalog field" : "catalog section",
-                section_known ? field : section, cands, nc);
+    expand_err_unknown(a, w, section_known ? "catalog field" : "catalog section",
+                       section_known ? field : section, cands, nc);
     return NULL;
 }
 
@@ -101,8 +93,8 @@ static void bare_number(buf *v)
 
 /* A measured value: mean, or with a filter (all but diff, which needs a
  * second board). Returns -1 with a message. */
-static int value_text(buf *out, const bp_variant *b, sim_measure m, const char *filter, char *err,
-                      size_t errn)
+static int value_text(buf *out, const bp_variant *b, sim_measure m, const char *filter,
+                      diag_note *err)
 {
     const sim_stat *st = &b->result.m[m];
     const sim_goal *g = &b->board->sim.goals[m];
@@ -121,21 +113,21 @@ static int value_text(buf *out, const bp_variant *b, sim_measure m, const char *
     } else if (strcmp(filter, "rate") == 0) {
         sim_rate rt;
         if (sim_measure_rate_kind(m) == SIM_RATE_NONE) {
-            snprintf(err, errn,
-                     "'| rate' is for counts of faults (duplicates, lost_writes, errors ...); "
-                     "'%s' is not one",
-                     sim_measure_name(m));
+            diag_note_set(err,
+                          "'| rate' is for counts of faults (duplicates, lost_writes, errors ...); "
+                          "'%s' is not one",
+                          sim_measure_name(m));
             return -1;
         }
         if (results_rate(&b->result, m, &rt) != 0) {
-            snprintf(err, errn, "board '%s' kept no per-run counts of '%s'", b->board->id,
-                     sim_measure_name(m));
+            diag_note_set(err, "board '%s' kept no per-run counts of '%s'", b->board->id,
+                          sim_measure_name(m));
             return -1;
         }
         numbers_rate(out, &rt, board_noun(b->board, true));
     } else if (!gr->present) {
-        snprintf(err, errn, "'| %s' needs a goal on '%s', and board '%s' sets none", filter,
-                 sim_measure_name(m), b->board->id);
+        diag_note_set(err, "'| %s' needs a goal on '%s', and board '%s' sets none", filter,
+                      sim_measure_name(m), b->board->id);
         return -1;
     } else if (strcmp(filter, "worst") == 0) {
         fmt_measure(out, m, gr->worst);
@@ -179,7 +171,7 @@ static void directive_list(buf *b, const char *last_sep);
 /* A board's own setting, {{ BOARD.parts.ID.KEY }} or {{ BOARD.traffic.KEY }},
  * as key-numbers and diagrams write it ("10 s", "5 tries", "20%"). Returns 0,
  * or -1 with the reason in err. */
-static int setting_text(buf *out, const bp_board *bb, const char *path, char *err, size_t errn)
+static int setting_text(buf *out, const bp_board *bb, const char *path, diag_note *err)
 {
     char *copy = xstrdup(path);
     char *segs[5];
@@ -203,10 +195,10 @@ static int setting_text(buf *out, const bp_board *bb, const char *path, char *er
         else if (strcmp(segs[1], "from") == 0 && t->from >= 0)
             buf_puts(out, bb->parts[t->from].id);
         else {
-            snprintf(err, errn,
-                     "traffic has no setting '%s' to quote (it has from, jobs, over, op, "
-                     "arrivals, repeat_share and poison)",
-                     segs[1]);
+            diag_note_set(err,
+                          "traffic has no setting '%s' to quote (it has from, jobs, over, op, "
+                          "arrivals, repeat_share and poison)",
+                          segs[1]);
             rc = -1;
         }
     } else if (n == 3 && strcmp(segs[0], "parts") == 0) {
@@ -221,16 +213,16 @@ static int setting_text(buf *out, const bp_board *bb, const char *path, char *er
                 ids[n_ids++] = bb->parts[k].id;
             char what[160];
             snprintf(what, sizeof what, "part|on board '%s'", bb->id);
-            diag_unknown_text(err, errn, what, segs[1], ids, n_ids);
+            diag_note_unknown(err, what, segs[1], ids, n_ids);
         } else if (!fd || !(fd->kinds & KIND_BIT(bb->sim.parts[i].kind))) {
             buf kinds;
             buf_init(&kinds);
             if (fd)
                 fields_kinds_text(&kinds, fd->kinds);
-            snprintf(err, errn,
-                     fd ? "'%s' is not a setting of a %s part (it is of %s)"
-                        : "'%s' is not a setting of a %s part%s",
-                     segs[2], sim_kind_name(bb->sim.parts[i].kind), fd ? kinds.data : "");
+            diag_note_set(err,
+                          fd ? "'%s' is not a setting of a %s part (it is of %s)"
+                             : "'%s' is not a setting of a %s part%s",
+                          segs[2], sim_kind_name(bb->sim.parts[i].kind), fd ? kinds.data : "");
             buf_free(&kinds);
         } else {
             field_format(out, fd, &bb->sim.parts[i]);
@@ -246,18 +238,17 @@ static int setting_text(buf *out, const bp_board *bb, const char *path, char *er
             if (bb->sim.links[i].from == from && bb->sim.links[i].to == to)
                 l = &bb->sim.links[i];
         if (!l)
-            snprintf(err, errn, "board '%s' has no link from '%s' to '%s'", bb->id, segs[1],
-                     segs[2]);
+            diag_note_set(err, "board '%s' has no link from '%s' to '%s'", bb->id, segs[1],
+                          segs[2]);
         else if (!fd)
-            snprintf(err, errn, "'%s' is not a setting of a link", segs[3]);
+            diag_note_set(err, "'%s' is not a setting of a link", segs[3]);
         else {
             field_format(out, fd, l);
             rc = 0;
         }
     } else {
-        snprintf(err, errn,
-                 "a board's setting is {{ BOARD.parts.ID.KEY }}, "
-                 "{{ BOARD.links.FROM.TO.KEY }} or {{ BOARD.traffic.KEY }}");
+        diag_note_set(err, "a board's setting is {{ BOARD.parts.ID.KEY }}, "
+                           "{{ BOARD.links.FROM.TO.KEY }} or {{ BOARD.traffic.KEY }}");
     }
     free(copy);
     return rc;
@@ -280,7 +271,8 @@ static int expand_inline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *o
         for (size_t i = 0; i < sizeof filters / sizeof filters[0] && !ok; i++)
             ok = strcmp(filter, filters[i]) == 0;
         if (!ok) {
-            err_unknown(a, &w[2], "filter", filter, filters, sizeof filters / sizeof filters[0]);
+            expand_err_unknown(a, &w[2], "filter", filter, filters,
+                               sizeof filters / sizeof filters[0]);
             goto out;
         }
         bool is_diff = strcmp(filter, "diff") == 0;
@@ -319,19 +311,21 @@ static int expand_inline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *o
     if (!dot) {
         const char *cands[16];
         const char *near = diag_suggest(expr, cands, directive_names(cands));
-        char msg[512];
         buf list;
         buf_init(&list);
         directive_list(&list, ", ");
-        if (near)
-            snprintf(msg, sizeof msg, "unknown directive '%s'; did you mean '%s'?", expr, near);
-        else
-            snprintf(msg, sizeof msg,
-                     "'%s' is not a placeholder: write {{ BOARD.MEASURE }}, "
-                     "{{ catalog.SECTION.FIELD }} or a directive (%s)",
-                     expr, list.data);
+        diag_note why;
+        if (near) {
+            diag_note_set(&why, "unknown directive '%s'", expr);
+            diag_note_hint(&why, false, "did you mean '%s'?", near);
+        } else {
+            diag_note_set(&why,
+                          "'%s' is not a placeholder: write {{ BOARD.MEASURE }}, "
+                          "{{ catalog.SECTION.FIELD }} or a directive (%s)",
+                          expr, list.data);
+        }
         buf_free(&list);
-        expand_err_word(a, &w[0], msg);
+        expand_err_note(a, &w[0], &why);
         goto out;
     }
     *dot = '\0';
@@ -343,15 +337,15 @@ static int expand_inline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *o
     }
     if (b->board && (strncmp(measure, "parts.", 6) == 0 || strncmp(measure, "traffic.", 8) == 0 ||
                      strncmp(measure, "links.", 6) == 0)) {
-        char err[512];
+        diag_note err;
         buf v;
         buf_init(&v);
         word mw = w[0];
         mw.off += (size_t)(dot - expr) + 1;
         if (filter && strcmp(filter, "number") != 0) {
             expand_err_word(a, &w[2], "a board's setting takes no filter but '| number'");
-        } else if (setting_text(&v, b->board, measure, err, sizeof err) != 0) {
-            expand_err_word(a, &mw, err);
+        } else if (setting_text(&v, b->board, measure, &err) != 0) {
+            expand_err_note(a, &mw, &err);
         } else {
             if (filter)
                 bare_number(&v);
@@ -370,7 +364,7 @@ static int expand_inline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *o
             names[i] = sim_measure_name((sim_measure)i);
         word mw = w[0];
         mw.off += (size_t)(dot - expr) + 1;
-        err_unknown(a, &mw, "measure", measure, names, SIM_M_COUNT);
+        expand_err_unknown(a, &mw, "measure", measure, names, SIM_M_COUNT);
         goto out;
     }
     if (b->board && !sim_measure_on(&b->board->sim, (sim_measure)m)) {
@@ -392,14 +386,14 @@ static int expand_inline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *o
     }
     buf v;
     buf_init(&v);
-    char err[512];
+    diag_note err;
     if (n == 4) {
         if (diff_text(pc, a, w, b, (sim_measure)m, &v) != 0) {
             buf_free(&v);
             goto out;
         }
-    } else if (value_text(&v, b, (sim_measure)m, filter, err, sizeof err) != 0) {
-        expand_err_word(a, &w[2], err);
+    } else if (value_text(&v, b, (sim_measure)m, filter, &err) != 0) {
+        expand_err_note(a, &w[2], &err);
         buf_free(&v);
         goto out;
     }
@@ -687,17 +681,18 @@ int expand_placeholder(void *ctx, const char *inner, size_t len, int line, int c
         char *first = expand_word_str(&w[0]);
         const char *cands[16];
         const char *near = diag_suggest(first, cands, directive_names(cands));
-        char msg[256];
         buf list;
         buf_init(&list);
         directive_list(&list, " or ");
+        diag_note why;
+        diag_note_set(&why, "unknown directive '%s'", first);
         if (near)
-            snprintf(msg, sizeof msg, "unknown directive '%s'; did you mean '%s'?", first, near);
+            diag_note_hint(&why, false, "did you mean '%s'?", near);
         else
-            snprintf(msg, sizeof msg, "unknown directive '%s' (expected %s)", first, list.data);
+            diag_note_hint(&why, true, "expected %s", list.data);
         buf_free(&list);
         free(first);
-        return expand_err_word(&a, &w[0], msg);
+        return expand_err_note(&a, &w[0], &why);
     }
     return expand_inline(pc, &a, w, n, out);
 }

@@ -337,10 +337,10 @@ static void report_missing(site *s, const page_info *info, const bp_page *p, con
     char *slashed = xasprintf("%s/", target);
     if (page_of(s, slashed) < s->n_pages) {
         char *rel = relative_to(dir, slashed);
-        diag_error(&s->d, p->path, l->line, l->col,
-                   "link to '%s': a page's address ends with '/' (opened from files, a "
-                   "browser would list the folder); did you mean '%s'?",
-                   l->url, rel);
+        diag_error_near(&s->d, p->path, l->line, l->col, rel,
+                        "link to '%s': a page's address ends with '/' (opened from files, a "
+                        "browser would list the folder)",
+                        l->url);
         free(rel);
         free(slashed);
         return;
@@ -358,16 +358,12 @@ static void report_missing(site *s, const page_info *info, const bp_page *p, con
             free(rel);
     }
     const char *near = diag_suggest(path, (const char *const *)known, k);
-    if (near)
-        diag_error(&s->d, p->path, l->line, l->col,
-                   "link to '%s': the site has no page or file '%s'; did you mean '%s'?", l->url,
-                   target, near);
-    else if (!strncmp(target, "static/", 7))
-        diag_error(&s->d, p->path, l->line, l->col,
-                   "link to '%s': the static folder has no file '%s'", l->url, target + 7);
+    if (near || strncmp(target, "static/", 7))
+        diag_error_near(&s->d, p->path, l->line, l->col, near,
+                        "link to '%s': the site has no page or file '%s'", l->url, target);
     else
         diag_error(&s->d, p->path, l->line, l->col,
-                   "link to '%s': the site has no page or file '%s'", l->url, target);
+                   "link to '%s': the static folder has no file '%s'", l->url, target + 7);
     for (size_t i = 0; i < k; i++)
         free(known[i]);
     free(known);
@@ -391,10 +387,12 @@ static void check_one(site *s, const page_info *info, size_t pi, const page_link
              * author's (an app's own, or one the renderer drops, as
              * javascript:) and passes */
             const char *near = diag_suggest(scheme, schemes, N_SCHEMES);
-            if (near && !dropped_scheme(scheme))
-                diag_error(&s->d, p->path, l->line, l->col,
-                           "link to '%s': unknown scheme '%s:'; did you mean '%s:'?", url, scheme,
-                           near);
+            if (near && !dropped_scheme(scheme)) {
+                diag_note typo;
+                diag_note_set(&typo, "link to '%s': unknown scheme '%s:'", url, scheme);
+                diag_note_hint(&typo, false, "did you mean '%s:'?", near);
+                diag_error_note(&s->d, p->path, l->line, l->col, &typo);
+            }
             return;
         }
         const char *bad = external_problem(url, slen, why, sizeof why);

@@ -528,14 +528,6 @@ static void quoted_span(buf *out, page_ctx *pc, const char *cls, const slevel *s
     pc->interactive = pc->live = true;
 }
 
-static void err_unknown(const ph_at *a, const word *w, const char *what, const char *name,
-                        const char *const *cands, size_t n)
-{
-    char msg[1024];
-    diag_unknown_text(msg, sizeof msg, what, name, cands, n);
-    expand_err_word(a, w, msg);
-}
-
 /* Where the name after the dot starts, as a word for errors. */
 static word after_dot(const word *w)
 {
@@ -592,7 +584,7 @@ int expand_scrub(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
     } else if (!ch) {
         char what[160];
         snprintf(what, sizeof what, "slider|of level '%s'", l->id);
-        err_unknown(a, &nw, what, name, names, nn);
+        expand_err_unknown(a, &nw, what, name, names, nn);
     } else {
         size_t i = (size_t)(ch - l->choices);
         int k = sl->opts[sl->start * l->n_choices + i];
@@ -635,7 +627,7 @@ int expand_live_value(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
         char what[200];
         snprintf(what, sizeof what, "measure|among the counts and goals of level '%s'", l->id);
         word nw = after_dot(&w[1]);
-        err_unknown(a, &nw, what, name, names, nn);
+        expand_err_unknown(a, &nw, what, name, names, nn);
     } else {
         buf v;
         buf_init(&v);

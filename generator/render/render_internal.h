@@ -159,6 +159,12 @@ void embed_directive(page_ctx *pc, const char *directive, buf *out, size_t start
 char *expand_word_str(const word *w);
 /* Report msg at the word; returns -1. */
 int expand_err_word(const ph_at *a, const word *w, const char *msg);
+/* Report the message and hint of n at the word; returns -1. */
+int expand_err_note(const ph_at *a, const word *w, const diag_note *n);
+/* Report "unknown WHAT 'NAME'" with its hint (diag_unknown) at the word;
+ * returns -1. */
+int expand_err_unknown(const ph_at *a, const word *w, const char *what, const char *name,
+                       const char *const *cands, size_t n);
 /* Report an id (name) that is none of the page's boards, levels or charts
  * (what: "board", "level", "chart"), with the nearest as a hint; returns -1. */
 int expand_err_unlisted(const ph_at *a, const word *w, const char *name, const char *what);

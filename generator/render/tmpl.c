@@ -320,10 +320,10 @@ static tnode *parse_nodes(parser *p, size_t *count, const char **stop)
                 type = TN_EACH;
                 name += 5;
             } else {
-                diag_error(
-                    p->d, p->path, line, col,
-                    "unknown block '{{#%.*s}}' (expected '{{#if NAME}}' or '{{#each NAME}}')",
-                    (int)(end - name), name);
+                diag_note why;
+                diag_note_set(&why, "unknown block '{{#%.*s}}'", (int)(end - name), name);
+                diag_note_hint(&why, true, "expected '{{#if NAME}}' or '{{#each NAME}}'");
+                diag_error_note(p->d, p->path, line, col, &why);
                 p->errors++;
                 continue;
             }

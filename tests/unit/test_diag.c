@@ -186,34 +186,52 @@ static void suggestions(void **state)
 static void unknown_texts(void **state)
 {
     (void)state;
+    diag_note n;
     char msg[1024];
-    diag_unknown_text(msg, sizeof msg, "measure", "duplicats", measures, N_MEASURES);
+    diag_note_unknown(&n, "measure", "duplicats", measures, N_MEASURES);
+    diag_note_text(&n, msg, sizeof msg);
     assert_string_equal(msg, "unknown measure 'duplicats'; did you mean 'duplicates'?");
+    /* the hint is kept apart from the message */
+    assert_string_equal(n.msg, "unknown measure 'duplicats'");
+    assert_string_equal(n.hint, "did you mean 'duplicates'?");
+    assert_false(n.paren);
     /* No near spelling: every name. */
-    diag_unknown_text(msg, sizeof msg, "measure", "throughput", measures, N_MEASURES);
+    diag_note_unknown(&n, "measure", "throughput", measures, N_MEASURES);
+    diag_note_text(&n, msg, sizeof msg);
     assert_string_equal(msg, "unknown measure 'throughput' (expected 'jobs', 'deliveries', "
                              "'effects', 'duplicates', 'charged_twice', 'lost_writes', 'errors', "
                              "'error_rate', 'completion_time', 'latency_p50', 'latency_p99', "
                              "'monthly_cost' or 'events')");
     /* a name the word is one part of, when only one has it */
     static const char *const sections[] = {"message-broker", "payment-provider", "consumer"};
-    diag_unknown_text(msg, sizeof msg, "catalog section", "broker", sections, 3);
+    diag_note_unknown(&n, "catalog section", "broker", sections, 3);
+    diag_note_text(&n, msg, sizeof msg);
     assert_string_equal(msg, "unknown catalog section 'broker'; did you mean 'message-broker'?");
-    diag_unknown_text(msg, sizeof msg, "measure", "p99", measures, N_MEASURES);
+    diag_note_unknown(&n, "measure", "p99", measures, N_MEASURES);
+    diag_note_text(&n, msg, sizeof msg);
     assert_string_equal(msg, "unknown measure 'p99'; did you mean 'latency_p99'?");
 
     static const char *const abc[] = {"pass", "fail", "skip"};
-    diag_unknown_text(msg, sizeof msg, "expect", "maybe", abc, 3);
+    diag_note_unknown(&n, "expect", "maybe", abc, 3);
+    diag_note_text(&n, msg, sizeof msg);
     assert_string_equal(msg, "unknown expect 'maybe' (expected 'pass', 'fail' or 'skip')");
-    diag_unknown_text(msg, sizeof msg, "expect", "maybe", abc, 2);
+    diag_note_unknown(&n, "expect", "maybe", abc, 2);
+    diag_note_text(&n, msg, sizeof msg);
     assert_string_equal(msg, "unknown expect 'maybe' (expected 'pass' or 'fail')");
-    diag_unknown_text(msg, sizeof msg, "currency", "EUR", abc, 1);
+    assert_string_equal(n.msg, "unknown expect 'maybe'");
+    assert_string_equal(n.hint, "expected 'pass' or 'fail'");
+    assert_true(n.paren);
+    diag_note_unknown(&n, "currency", "EUR", abc, 1);
+    diag_note_text(&n, msg, sizeof msg);
     assert_string_equal(msg, "unknown currency 'EUR' (expected 'pass')");
-    diag_unknown_text(msg, sizeof msg, "part", "x", NULL, 0);
+    diag_note_unknown(&n, "part", "x", NULL, 0);
+    diag_note_text(&n, msg, sizeof msg);
     assert_string_equal(msg, "unknown part 'x'");
+    assert_string_equal(n.hint, "");
 
     /* Twelve are listed, thirteen are not. */
-    diag_unknown_text(msg, sizeof msg, "m", "zzzzzzzzzz", measures, 12);
+    diag_note_unknown(&n, "m", "zzzzzzzzzz", measures, 12);
+    diag_note_text(&n, msg, sizeof msg);
     assert_string_equal(msg, "unknown m 'zzzzzzzzzz' (expected 'jobs', 'deliveries', 'effects', "
                              "'duplicates', 'charged_twice', 'lost_writes', 'errors', "
                              "'error_rate', 'completion_time', 'latency_p50', 'latency_p99' or "
@@ -221,7 +239,8 @@ static void unknown_texts(void **state)
 
     /* A small buffer is cut, never overrun. */
     char tiny[12];
-    diag_unknown_text(tiny, sizeof tiny, "expect", "maybe", abc, 3);
+    diag_note_unknown(&n, "expect", "maybe", abc, 3);
+    diag_note_text(&n, tiny, sizeof tiny);
     assert_string_equal(tiny, "unknown exp");
 
     diag d;
@@ -256,8 +275,11 @@ static void entries_taken_apart(void **state)
                                    "caf\xc3\xa9 {{ x }} and \xff bad\n");
     diag d;
     diag_init(&d, NULL);
-    diag_error(&d, file, 2, 13, "unknown measure 'duplicats'; did you mean 'duplicates'?");
-    diag_error(&d, file, 3, 7, "unknown board 'x' (expected 'a' or 'b')");
+    diag_error_near(&d, file, 2, 13, "duplicates", "unknown measure 'duplicats'");
+    diag_note why;
+    diag_note_set(&why, "unknown board 'x'");
+    diag_note_hint(&why, true, "expected 'a' or 'b'");
+    diag_error_note(&d, file, 3, 7, &why);
     diag_error(&d, file, 9, 1, "past the end of the file");
     diag_error(&d, "content/missing.md", 1, 1, "a file that is not there");
     diag_error(&d, file, 1, 0, "a line and no column");
@@ -299,6 +321,9 @@ static void entries_taken_apart(void **state)
     assert_string_equal(e[6].path, "dir/with:colon.md");
     assert_int_equal(e[6].line, 0);
     assert_null(e[6].hint);
+    /* a hint is a record's own field: a message is never searched for one */
+    diag_error(&d, file, 4, 1, "unknown part 'y'; did you mean 'z'?");
+    assert_null(d.recs[d.n_recs - 1].hint);
     diag_entries_free(e, n);
     diag_free(&d);
     unlink(file);
