@@ -349,7 +349,10 @@ static int expand_inline(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *o
         } else {
             if (filter)
                 bare_number(&v);
-            buf_puts(out, "<span class=\"bp-num\">");
+            /* a setting in words ("5 s, then ×2 each try up to 1 min") is a
+             * phrase that may wrap on a phone, not one number */
+            buf_puts(out, v.len && memchr(v.data, ',', v.len) ? "<span class=\"bp-num bp-phrase\">"
+                                                              : "<span class=\"bp-num\">");
             buf_html(out, v.data, v.len);
             buf_puts(out, "</span>");
             rc = 0;
