@@ -155,8 +155,10 @@ static bp_level *level_from_tree(const char *path, ynode *root, diag *d)
                        LEVEL_MAX_COUNTS);
         for (size_t i = 0; i < v->n && i < LEVEL_MAX_COUNTS; i++) {
             int m;
-            if (yread_enum(path, v->kids[i], "measure", names, SIM_M_COUNT, &m, d) == 0)
+            if (yread_enum(path, v->kids[i], "measure", names, SIM_M_COUNT, &m, d) == 0) {
+                l->count_pos[l->n_counts] = (bp_pos){v->kids[i]->line, v->kids[i]->col};
                 l->counts[l->n_counts++] = (sim_measure)m;
+            }
         }
     }
     v = ymap_get(root, "choices");
@@ -296,6 +298,50 @@ static bp_level *level_from_tree(const char *path, ynode *root, diag *d)
     return l;
 }
 
+/* A measure the level names (in counts:, its own goals or a sweep) that
+ * the state b does not measure (a dead-letter queue's on a board with
+ * none, a second hop's on one hop): an error at the name, with the
+ * measures b has. Returns how many. A state of a level names the same
+ * measures, and a line said once is not said again. */
+static int unmeasured(const bp_level *l, const bp_board *b, sim_measure m, bp_pos at,
+                      const char *where, diag *d)
+{
+    if (sim_measure_on(&b->sim, m))
+        return 0;
+    buf hint;
+    buf_init(&hint);
+    buf_puts(&hint, "the board measures ");
+    const char *sep = "";
+    for (int k = 0; k < SIM_M_COUNT; k++)
+        if (sim_measure_on(&b->sim, (sim_measure)k)) {
+            buf_printf(&hint, "%s%s", sep, sim_measure_name((sim_measure)k));
+            sep = ", ";
+        }
+    buf_puts(&hint, sim_measure_hop(m) > 1
+                        ? "; the downstream measures need a handler that links to a second "
+                          "message broker"
+                        : "; dead_lettered and dead_letter_time need a broker that names a "
+                          "dead-letter queue (dead_letter: ID)");
+    diag_error_hint(d, l->path, at.line, at.col, hint.data, "%s: %s is not measured on board '%s'",
+                    where, sim_measure_name(m), b->id ? b->id : "?");
+    buf_free(&hint);
+    return 1;
+}
+
+static int level_measures_on(const bp_level *l, const bp_board *b, diag *d)
+{
+    int bad = 0;
+    for (size_t i = 0; i < l->n_counts; i++)
+        bad += unmeasured(l, b, l->counts[i], l->count_pos[i], "counts", d);
+    for (int m = 0; l->has_goals && m < SIM_M_COUNT; m++)
+        if (l->goals[m].has_max || l->goals[m].has_min)
+            bad += unmeasured(l, b, (sim_measure)m, l->goal_pos[m], "goals", d);
+    for (size_t i = 0; i < l->n_choices; i++)
+        if (l->choices[i].has_sweep)
+            bad += unmeasured(l, b, l->choices[i].sweep, l->choices[i].sweep_pos, "sweep", d);
+    return bad;
+}
+
 bp_board *level_variant(const bp_level *l, const int *opts, const char *board_path,
                         const ynode *tree, const board_setting *extra, size_t n_extra,
                         const bp_catalog *cat, const sim_limits *lim, diag *d)
@@ -313,6 +359,10 @@ bp_board *level_variant(const bp_level *l, const int *opts, const char *board_pa
         set[n++] = extra[i];
     bp_board *b = board_variant(board_path, tree, set, n, cat, lim, d);
     free(set);
+    if (b && level_measures_on(l, b, d)) {
+        board_free(b);
+        return NULL;
+    }
     if (b && l->sandbox) {
         memset(b->sim.goals, 0, sizeof b->sim.goals);
         b->sim.expect = SIM_EXPECT_NONE;

@@ -192,6 +192,7 @@ typedef struct {
     bool sandbox;  /* style: sandbox — free play: no goals (not even the board's), no claim */
     bool timeline; /* draw a timeline for every combination */
     sim_measure counts[LEVEL_MAX_COUNTS]; /* the counts line */
+    bp_pos count_pos[LEVEL_MAX_COUNTS];
     size_t n_counts;
     bool has_goals; /* goals given here replace the board's */
     sim_goal goals[SIM_M_COUNT];
