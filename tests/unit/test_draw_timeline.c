@@ -118,7 +118,8 @@ static void duplicate_charge_highlighted(void **state)
     buf_init(&alt);
     assert_int_equal(draw_timeline(b, tr, n, FX_LOOK, &svg, &alt, err, sizeof err), 0);
     assert_true(fx_wellformed(&svg));
-    assert_non_null(strstr(svg.data, "font-weight=\"bold\" fill=\"#b42318\">payment 3 charged twice<"));
+    assert_non_null(
+        strstr(svg.data, "font-weight=\"bold\" fill=\"#b42318\">payment 3 charged twice<"));
     assert_non_null(strstr(alt.data, "Payments charged 6 times in all, 1 of them duplicates."));
     buf_free(&svg);
     buf_free(&alt);
@@ -319,6 +320,76 @@ static void outbox_relay_publishes_twice(void **state)
     fx_board_free(b);
 }
 
+/* Six payments alike but for their numbers: the first is drawn, the other
+ * five fold into one line; every trace entry names the row that shows it
+ * (a receive or an ack none, a lost reply its reply's), and the drawing
+ * marks the rows and the fold where the page cuts it. */
+static void repeats_fold(void **state)
+{
+    (void)state;
+    bp_board *b = fx_mini();
+    sim_trace_entry *tr = xcalloc(64, sizeof *tr);
+    size_t n = 0;
+    for (int64_t k = 1; k <= 6; k++) {
+        int64_t t0 = (k - 1) * 1000000;
+        tr[n++] = (sim_trace_entry){t0, SIM_TR_ARRIVE, k, 0, -1, 0, 0};
+        tr[n++] = (sim_trace_entry){t0 + 1000, SIM_TR_SEND, k, 1, 2, 1, 0};
+        tr[n++] = (sim_trace_entry){t0 + 2000, SIM_TR_RECEIVE, k, 2, 1, 0, 0};
+        tr[n++] = (sim_trace_entry){t0 + 150000, SIM_TR_EFFECT, k, 3, 2, 0, 0};
+        tr[n++] = (sim_trace_entry){t0 + 152000, SIM_TR_REPLY, k, 2, 1, 0, 0};
+        tr[n++] = (sim_trace_entry){t0 + 153000,
+                                    k == 6 ? SIM_TR_LOST_REPLY : SIM_TR_ACKED,
+                                    k,
+                                    k == 6 ? 2 : 1,
+                                    k == 6 ? 1 : 2,
+                                    0,
+                                    0};
+    }
+    dcanvas *m = dcanvas_new_measure();
+    dtimeline_layout l;
+    char err[256];
+    assert_int_equal(dtimeline_layout_make(m, b, tr, n, DRAW_NARROW, &l, err, sizeof err), 0);
+    /* four rows a payment: arrives, delivered, charged, ack (the sixth's lost) */
+    assert_int_equal(l.n_items, 24);
+    assert_int_equal(l.n_folds, 1);
+    assert_int_equal(l.folds[0].first, 4);
+    assert_int_equal(l.folds[0].end, 20); /* the sixth differs: its ack is lost */
+    assert_string_equal(l.folds[0].words, "\xE2\x80\xA6 4 more payments like this");
+    for (size_t i = 0; i < l.n_items; i++)
+        assert_int_equal(l.items[i].fold, i >= 4 && i < 20 ? 1 : 0);
+    assert_int_equal(l.n_entries, n);
+    assert_int_equal(l.row_of[0], 0);      /* the arrival */
+    assert_int_equal(l.row_of[2], -1);     /* a receive: shown by its arrow */
+    assert_int_equal(l.row_of[5], -1);     /* an ack */
+    assert_int_equal(l.row_of[n - 2], 23); /* the sixth's reply, lost */
+    assert_int_equal(l.row_of[n - 1], 23); /* ... and its loss, the same row */
+    dtimeline_layout_free(&l);
+    dcanvas_free(m);
+    /* the page's words and the drawing's marks say the same */
+    buf words, rows, svg, alt;
+    buf_init(&words);
+    buf_init(&rows);
+    buf_init(&svg);
+    buf_init(&alt);
+    assert_int_equal(draw_timeline_rows(b, tr, n, &words, &rows, err, sizeof err), 0);
+    assert_non_null(strstr(words.data, "0 s: payment 1|"));
+    assert_non_null(strstr(words.data, ": ack 6 lost"));
+    assert_null(strstr(words.data + strlen(words.data) - 12, "|"));
+    assert_non_null(strstr(rows.data, "0 1 -1 2 3 -1 4 5 -1"));
+    draw_look look = {DRAW_NARROW, DRAW_LIGHT};
+    assert_int_equal(draw_timeline(b, tr, n, look, &svg, &alt, err, sizeof err), 0);
+    assert_non_null(strstr(svg.data, "data-row=\"23\" data-lanes=\"2 1\""));
+    assert_non_null(
+        strstr(svg.data, "data-span=\"4 20\" data-words=\"\xE2\x80\xA6 4 more payments"));
+    assert_non_null(strstr(svg.data, "data-lane=\"3\""));
+    buf_free(&words);
+    buf_free(&rows);
+    buf_free(&svg);
+    buf_free(&alt);
+    free(tr);
+    fx_board_free(b);
+}
+
 static void bad_traces(void **state)
 {
     (void)state;
@@ -354,6 +425,7 @@ int main(void)
         cmocka_unit_test(narrow_and_dark),
         cmocka_unit_test(record_in_transaction_is_one_row),
         cmocka_unit_test(outbox_relay_publishes_twice),
+        cmocka_unit_test(repeats_fold),
         cmocka_unit_test(bad_traces),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
