@@ -207,7 +207,7 @@
     input.type = "search";
     input.autocomplete = "off";
     input.spellcheck = false;
-    input.placeholder = "A word or a number, like 5 min";
+    input.placeholder = "Word or number: 5 min";
     input.setAttribute("role", "combobox");
     input.setAttribute("aria-autocomplete", "list");
     input.setAttribute("aria-expanded", "false");

@@ -146,7 +146,9 @@ static void compare_name(buf *out, const bp_board *b)
     }
     buf_puts(out, "<span class=\"bp-long\">");
     buf_html_s(out, b->title);
-    buf_puts(out, "</span> <span class=\"bp-short\">");
+    /* the space inside the short name: shown alone, the long one is never
+     * followed by a stray space ("from Every delivery runs the effect ,") */
+    buf_puts(out, "</span><span class=\"bp-short\"> ");
     buf_html_s(out, b->short_name);
     buf_puts(out, "</span>");
 }

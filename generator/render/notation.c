@@ -25,7 +25,7 @@ static int form_of(const char *text, size_t len, bool diff)
     int f = -1;
     if (diff)
         f = F_DIFF;
-    else if (strstr(t, "at 95 %"))
+    else if (strstr(t, NUMBERS_AT95))
         f = F_BOUND;
     else if (strstr(t, "the slowest of"))
         f = F_P99;

@@ -74,7 +74,7 @@ void numbers_rate(buf *out, const sim_rate *rt, const char *nouns)
     put_bound(out, rt->hi * (double)scale);
     buf_puts(out, " per ");
     put_grouped(out, scale);
-    buf_puts(out, " at 95 %)");
+    buf_puts(out, " " NUMBERS_AT95 ")");
 }
 
 int numbers_preferred_rate(const bp_variant *b, sim_measure m, sim_rate *rt)
@@ -104,7 +104,7 @@ void numbers_ci(buf *out, const bp_variant *b, sim_measure m)
             buf_puts(out, " to ");
         }
         put_bound(out, rt.hi * jobs_per_run);
-        buf_puts(out, " at 95 %)");
+        buf_puts(out, " " NUMBERS_AT95 ")");
         return;
     }
     if (b->result.replications > 1) {

@@ -300,6 +300,9 @@ int numbers_preferred_rate(const bp_variant *b, sim_measure m, sim_rate *rt);
 /* The mean with its 95% interval in the mean's unit: "243.1 ± 9.1", or for
  * a rare count the exact interval "0 (at most 0.15 at 95 %)". */
 void numbers_ci(buf *out, const bp_variant *b, sim_measure m);
+/* How an interval ends, "at 95 %", its "95 %" joined by a no-break space
+ * (U+00A0) so that a narrow cell never wraps the 95 away from its %. */
+#define NUMBERS_AT95 "at 95\xc2\xa0%"
 /* A paired difference: "+104.7 ± 4.4", "−1 in every run". */
 void numbers_diff(buf *out, sim_measure m, const sim_stat *d);
 /* The paired differences b − a over the same runs. Returns 0, or -1 with a

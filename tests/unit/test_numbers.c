@@ -28,22 +28,22 @@ static void rate_phrases(void **state)
     /* none in 20 runs of 1,000 payments: the rule of three, 3 / 20,000 */
     sim_rate r = sim_rate_of(0, 20000, false);
     numbers_rate(&b, &r, "payments");
-    want(&b, "0 in 20,000 payments (at most 1.5 per 10,000 at 95 %)");
+    want(&b, "0 in 20,000 payments (at most 1.5 per 10,000 at 95\xc2\xa0%)");
     r = sim_rate_of(0, 10000, true);
     numbers_rate(&b, &r, "readings");
-    want(&b, "0 in 10,000 readings (at most 3 per 10,000 at 95 %)");
+    want(&b, "0 in 10,000 readings (at most 3 per 10,000 at 95\xc2\xa0%)");
     /* Clopper–Pearson for 12 in 10,000: 0.000620 to 0.002096 */
     r = sim_rate_of(12, 10000, true);
     numbers_rate(&b, &r, "payments");
-    want(&b, "12 in 10,000 payments (0.62 to 2.1 per 1,000 at 95 %)");
+    want(&b, "12 in 10,000 payments (0.62 to 2.1 per 1,000 at 95\xc2\xa0%)");
     /* a common count moves to a larger unit */
     r = sim_rate_of(300, 1000, false);
     numbers_rate(&b, &r, "payments");
-    want(&b, "300 in 1,000 payments (27 to 34 per 100 at 95 %)");
+    want(&b, "300 in 1,000 payments (27 to 34 per 100 at 95\xc2\xa0%)");
     /* one in a million: per 1,000,000 or finer */
     r = sim_rate_of(0, 2000000, false);
     numbers_rate(&b, &r, "payments");
-    want(&b, "0 in 2,000,000 payments (at most 1.5 per 1,000,000 at 95 %)");
+    want(&b, "0 in 2,000,000 payments (at most 1.5 per 1,000,000 at 95\xc2\xa0%)");
 }
 
 static void diffs(void **state)
@@ -103,14 +103,14 @@ static void ci_of_rare_counts(void **state)
     fake(&sb, &bd, zero, 20, 1000, true, 7);
     /* the t interval would say "0 ± 0" */
     numbers_ci(&b, &sb, SIM_M_DUPLICATES);
-    want(&b, "0 (at most 0.15 at 95 %)");
+    want(&b, "0 (at most 0.15 at 95\xc2\xa0%)");
     free(sb.result.values);
 
     /* 3 duplicates in 20 runs: Garwood on 3 events, per run of 1,000 */
     double few[20] = {1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0};
     fake(&sb, &bd, few, 20, 1000, true, 7);
     numbers_ci(&b, &sb, SIM_M_DUPLICATES);
-    want(&b, "0.15 (0.031 to 0.44 at 95 %)");
+    want(&b, "0.15 (0.031 to 0.44 at 95\xc2\xa0%)");
     free(sb.result.values);
 
     /* scripted faults (counted, not drawn): the t interval stands */
@@ -125,7 +125,7 @@ static void ci_of_rare_counts(void **state)
         many[i] = 100 + (i % 5);
     fake(&sb, &bd, many, 20, 1000, true, 7);
     numbers_ci(&b, &sb, SIM_M_DUPLICATES);
-    if (!strstr(b.data, " ± ") || strstr(b.data, "at 95 %"))
+    if (!strstr(b.data, " ± ") || strstr(b.data, "at 95"))
         fail_msg("a common count gave \"%s\"", b.data);
     buf_free(&b);
     free(sb.result.values);
