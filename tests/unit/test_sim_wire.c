@@ -392,9 +392,12 @@ static void damaged_values_are_refused(void **state)
                    "(it starts with \"BPSW\")");
     memcpy(w, v, n);
     w[4] = 1;
-    expect_refused(w, n,
-                   "bad board bytes at byte 4 (header): the board encoding is version 1; "
-                   "this simulator reads version 6");
+    char old_version[160];
+    snprintf(old_version, sizeof old_version,
+             "bad board bytes at byte 4 (header): the board encoding is version 1; this "
+             "simulator reads version %d",
+             SIM_WIRE_VERSION);
+    expect_refused(w, n, old_version);
     /* limits: max_jobs 10000000 is the zigzag varint 80 da c4 09 */
     size_t at = 5;
     assert_memory_equal(v + at, "\x80\xda\xc4\x09", 4);
