@@ -18,7 +18,7 @@ OPT ?= -O2
 # ---------------------------------------------------------------- packages
 # pkg-config name : Debian package, then command-or-file : Debian package.
 # Debian's libcmark-gfm-extensions-dev ships no .pc file: its header is checked.
-BUILD_PKGS := libcmark-gfm:libcmark-gfm-dev yaml-0.1:libyaml-dev cairo:libcairo2-dev \
+BUILD_PKGS := libcmark-gfm:libcmark-gfm-dev yaml-0.1:libyaml-dev cairo:libcairo2-dev libpng:libpng-dev \
               fontconfig:libfontconfig-dev cmocka:libcmocka-dev libmicrohttpd:libmicrohttpd-dev
 BUILD_CMDS := pkg-config:pkg-config /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf:fonts-dejavu-core \
               /usr/include/cmark-gfm-core-extensions.h:libcmark-gfm-extensions-dev \
@@ -70,8 +70,8 @@ endif
 
 WARN := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wstrict-prototypes \
         -Wmissing-prototypes -Wvla -Wformat=2 -Werror
-PKG_CFLAGS = $(shell pkg-config --cflags libcmark-gfm yaml-0.1 cairo fontconfig libmicrohttpd 2>/dev/null)
-PKG_LIBS = -pthread -lcmark-gfm-extensions $(shell pkg-config --libs libcmark-gfm yaml-0.1 cairo fontconfig libmicrohttpd 2>/dev/null) -lm
+PKG_CFLAGS = $(shell pkg-config --cflags libcmark-gfm yaml-0.1 cairo libpng fontconfig libmicrohttpd 2>/dev/null)
+PKG_LIBS = -pthread -lcmark-gfm-extensions $(shell pkg-config --libs libcmark-gfm yaml-0.1 cairo libpng fontconfig libmicrohttpd 2>/dev/null) -lm
 CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

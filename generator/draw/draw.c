@@ -25,6 +25,7 @@
  * that the id renumbering keeps documents identical. */
 #include "draw/draw_internal.h"
 #include "base/fmt.h"
+#include "draw/pngenc.h"
 
 #include <cairo.h>
 #include <fontconfig/fontconfig.h>
@@ -587,32 +588,38 @@ int dcanvas_finish_svg(dcanvas *c, const char *title, const char *desc, buf *out
     return 0;
 }
 
-int dcanvas_finish_png(dcanvas *c, const char *path, char *err, size_t errn)
+/* The canvas's pixels as PNG bytes (draw/pngenc.c, not cairo's writer). */
+static int S_png(dcanvas *c, buf *out, char *err, size_t errn)
 {
     if (S_status(c, err, errn) != 0)
         return -1;
     cairo_surface_flush(c->surface);
-    cairo_status_t st = cairo_surface_write_to_png(c->surface, path);
-    if (st != CAIRO_STATUS_SUCCESS)
-        return dfail(err, errn, "could not write %s: %s", path, cairo_status_to_string(st));
-    return 0;
+    return png_encode_argb(cairo_image_surface_get_data(c->surface),
+                           cairo_image_surface_get_width(c->surface),
+                           cairo_image_surface_get_height(c->surface),
+                           cairo_image_surface_get_stride(c->surface), out, err, errn);
 }
 
-static cairo_status_t S_write_png(void *closure, const unsigned char *data, unsigned int n)
+int dcanvas_finish_png(dcanvas *c, const char *path, char *err, size_t errn)
 {
-    buf_put(closure, (const char *)data, n);
-    return CAIRO_STATUS_SUCCESS;
+    buf png;
+    buf_init(&png);
+    int rc = S_png(c, &png, err, errn);
+    if (rc == 0) {
+        FILE *f = fopen(path, "wb");
+        bool ok = f && fwrite(png.data, 1, png.len, f) == png.len;
+        if (f && fclose(f) != 0)
+            ok = false;
+        if (!ok)
+            rc = dfail(err, errn, "could not write %s: %s", path, strerror(errno));
+    }
+    buf_free(&png);
+    return rc;
 }
 
 int dcanvas_finish_png_buf(dcanvas *c, buf *out, char *err, size_t errn)
 {
-    if (S_status(c, err, errn) != 0)
-        return -1;
-    cairo_surface_flush(c->surface);
-    cairo_status_t st = cairo_surface_write_to_png_stream(c->surface, S_write_png, out);
-    if (st != CAIRO_STATUS_SUCCESS)
-        return dfail(err, errn, "could not make the PNG: %s", cairo_status_to_string(st));
-    return 0;
+    return S_png(c, out, err, errn);
 }
 
 void dc_push_place(dcanvas *c, double x, double y, double scale)
