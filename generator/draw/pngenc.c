@@ -5,9 +5,9 @@
  * colours and text) that was about 90 % of the card's time, and with a
  * card per page it was most of a large site's build. Here every row gets
  * the Sub filter (what the adaptive choice picks on nearly every row of
- * such a picture) and zlib's level 3; cards are opaque, so they are
- * written as RGB, a quarter less to compress than cairo's RGBA. The bytes
- * are as deterministic as before: the same pixels give the same file. */
+ * such a picture) and zlib's level 3. An opaque picture (every card) is
+ * written as RGB, as cairo did. The pixels are cairo's (checked against
+ * its writer's files), and the same pixels give the same file. */
 #include "draw/pngenc.h"
 
 #include <png.h>
