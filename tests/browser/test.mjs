@@ -173,7 +173,8 @@ async function checkToggle(page, data, c, what) {
   eq(s.counts, data.combos[c].counts, `${what}: counts line against the page data`);
   // the counts line's numbers are the measured ones
   const r = result(`level:mini:${c}`);
-  const numbers = s.counts.split(' · ').map((part) => part.split(' ')[0]);
+  // each part has one number, wherever its words put it ("7 deliveries", "charged 7 times")
+  const numbers = s.counts.split(' · ').map((part) => part.split(' ').find((w) => /^[0-9]/.test(w)));
   eq(numbers.length, MINI_COUNTS.length, `${what}: counts line parts`);
   MINI_COUNTS.forEach((m, i) => eq(numbers[i], r.display[m], `${what}: counts line ${m} against results.json`));
   eq(s.src, data.combos[c].svg, `${what}: mini board diagram`);
