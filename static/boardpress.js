@@ -178,27 +178,28 @@
 
   /* ------------------------------------------------------------ levels */
 
-  /* A level's pictures come as a <picture> (generator/render/figure.c):
+  /* A level's diagram comes as a <picture> (generator/render/figure.c):
    * three <source>s (wide dark, wide, narrow dark) and the <img> (narrow).
    * Each combination in the page data names its files and sizes in that
    * order: "svg", "w", "h" for the <img>, "sources" and "sizes" for the
-   * sources (a timeline's keys: "timeline", "tw", "th", "timeline_sources",
-   * "timeline_sizes"). */
+   * sources. Its timelines are in the page, one figure per combination
+   * (data-combo), all but the starting one in a <template>
+   * (generator/render/levels.c). */
   function sourcesOf(img) {
     var pic = img && img.parentNode;
     if (!pic || pic.nodeName !== 'PICTURE') return [];
     return all(pic, 'source');
   }
 
-  /* The largest of each picture of a set, so its box can be reserved and
-   * swapping pictures never moves what follows. */
-  function largest(combos, srcKey, wKey, hKey, sizesKey) {
+  /* The largest of each rendering of the combinations' diagrams, so its
+   * box can be reserved and swapping pictures never moves what follows. */
+  function largest(combos) {
     var out = { w: 0, h: 0, sources: [] };
     combos.forEach(function (c) {
-      if (!c[srcKey]) return;
-      if (c[wKey] > out.w) out.w = c[wKey];
-      if (c[hKey] > out.h) out.h = c[hKey];
-      (c[sizesKey] || []).forEach(function (wh, i) {
+      if (!c.svg) return;
+      if (c.w > out.w) out.w = c.w;
+      if (c.h > out.h) out.h = c.h;
+      (c.sizes || []).forEach(function (wh, i) {
         var s = out.sources[i] || (out.sources[i] = { w: 0, h: 0 });
         if (wh[0] > s.w) s.w = wh[0];
         if (wh[1] > s.h) s.h = wh[1];
@@ -279,7 +280,7 @@
 
     var counts = section.querySelector('.bp-counts');
     var diagram = section.querySelector('img.bp-level-diagram');
-    var timeline = section.querySelector('img.bp-level-timeline');
+    var timelines = section.querySelector('.bp-level-timelines');
     var status = section.querySelector('.bp-level-status');
     var goalsBody = section.querySelector('table.bp-goals tbody');
     var reset = section.querySelector('button.bp-reset');
@@ -309,7 +310,7 @@
       if (!combo) return;
       if (counts && combo.counts !== undefined) counts.textContent = combo.counts;
       swap(diagram, combo.svg, combo.sources, combo.alt);
-      swap(timeline, combo.timeline, combo.timeline_sources, combo.timeline_alt);
+      if (timelines) showTimeline(comboIndex(opts));
       if (goalsBody && combo.goals) {
         combo.goals.forEach(function (g) {
           var row = goalsBody.querySelector('tr[data-measure="' + g.measure + '"]');
@@ -334,6 +335,18 @@
           });
         });
       }
+    }
+
+    /* The timelines share one grid cell (boardpress.css), so switching
+     * never moves what follows: the chosen one shown, the others hidden
+     * and out of reach (a stepper playing there stops: bp-hide). */
+    function showTimeline(c) {
+      all(timelines, 'figure.bp-timeline[data-combo]').forEach(function (f) {
+        var on = Number(f.getAttribute('data-combo')) === c;
+        if (!on && !f.classList.contains('bp-off')) f.dispatchEvent(new CustomEvent('bp-hide'));
+        f.classList.toggle('bp-off', !on);
+        f.inert = !on;
+      });
     }
 
     function choose(o, fromReader) {
@@ -375,8 +388,12 @@
       reset.hidden = false;
     }
 
-    reserve(diagram, largest(combos, 'svg', 'w', 'h', 'sizes'));
-    reserve(timeline, largest(combos, 'timeline', 'tw', 'th', 'timeline_sizes'));
+    reserve(diagram, largest(combos));
+    if (timelines) {
+      all(timelines, 'template[data-combo]').forEach(function (t) {
+        timelines.replaceChild(document.importNode(t.content, true), t);
+      });
+    }
     section.classList.add('bp-live');
     render();
 
@@ -512,6 +529,7 @@
       timer = setTimeout(tick, 1000);
     }
     back.disabled = true;
+    fig.addEventListener('bp-hide', stop);
     back.addEventListener('click', function () { stop(); show(at - 1); });
     next.addEventListener('click', function () { stop(); show(at + 1 < rows.length ? at + 1 : 0); });
     play.addEventListener('click', function () {

@@ -1,7 +1,8 @@
 /* levels.c — {{ level ID }}: a playable level. Every combination's
- * diagram (and timeline) goes into the page folder; the starting one is
- * shown with its counts and goals table, so the page reads without the
- * script, and every combination's numbers are embedded for it. */
+ * diagram goes into the page folder and its timeline into the page; the
+ * starting one is shown with its counts and goals table, so the page
+ * reads without the script, and every combination's numbers are embedded
+ * for it. */
 #include "render/render_internal.h"
 #include "base/fmt.h"
 #include "draw/figures.h"
@@ -159,24 +160,21 @@ static int widest(const slevel *sl, bool timeline)
     return most;
 }
 
-/* A combination's picture for the script: "svg" (the <img>'s file), "w",
+/* A combination's diagram for the script: "svg" (the <img>'s file), "w",
  * "h" (its size), "sources" and "sizes" (the <source>s', in order) and
- * "alt", each key after prefix ("timeline_"; the diagram's "svg" is
- * "timeline" for a timeline). The order is figure.c's. */
-static void picture_json(buf *out, const char *prefix, const char *stem, const sfigure *fig)
+ * "alt". The order is figure.c's. */
+static void picture_json(buf *out, const char *stem, const sfigure *fig)
 {
     static const draw_look order[] = {{DRAW_WIDE, DRAW_DARK},
                                       {DRAW_WIDE, DRAW_LIGHT},
                                       {DRAW_NARROW, DRAW_DARK},
                                       {DRAW_NARROW, DRAW_LIGHT}};
-    bool tl = prefix[0] != '\0';
     int w, h;
     char *img = figure_file(stem, order[3]);
     figure_size(fig->svg[draw_look_index(order[3])], order[3], &w, &h);
-    buf_printf(out, "\"%s\":\"", tl ? "timeline" : "svg");
+    buf_puts(out, "\"svg\":\"");
     buf_json_str(out, img, strlen(img));
-    buf_printf(out, "\",\"%s\":%d,\"%s\":%d,\"%ssources\":[", tl ? "tw" : "w", w, tl ? "th" : "h",
-               h, prefix);
+    buf_printf(out, "\",\"w\":%d,\"h\":%d,\"sources\":[", w, h);
     free(img);
     for (int k = 0; k < 3; k++) {
         char *file = figure_file(stem, order[k]);
@@ -185,14 +183,38 @@ static void picture_json(buf *out, const char *prefix, const char *stem, const s
         buf_putc(out, '"');
         free(file);
     }
-    buf_printf(out, "],\"%ssizes\":[", prefix);
+    buf_puts(out, "],\"sizes\":[");
     for (int k = 0; k < 3; k++) {
         figure_size(fig->svg[draw_look_index(order[k])], order[k], &w, &h);
         buf_printf(out, "%s[%d,%d]", k ? "," : "", w, h);
     }
-    buf_printf(out, "],\"%salt\":\"", prefix);
+    buf_puts(out, "],\"alt\":\"");
     buf_json_str(out, fig->alt, strlen(fig->alt));
     buf_putc(out, '"');
+}
+
+/* Combination c's timeline as a figure to step through (figure.c's
+ * inline form, its rows for the stepper), named level-ID-timeline-C;
+ * each switches to its wide rendering where the widest combination's
+ * fits. */
+static void level_timeline(page_ctx *pc, buf *out, const slevel *sl, size_t c)
+{
+    const bp_variant *b = &sl->combos[c];
+    buf fid;
+    buf_init(&fid);
+    char *base = xasprintf("level-%s-timeline-%zu", sl->level->id, c);
+    expand_unique_id(pc, &fid, base);
+    free(base);
+    fig_spec t = {&b->tl, NULL, "bp-diagram bp-level-timeline", FIG_LEVEL_INSET, widest(sl, true),
+                  true, fid.data};
+    buf_puts(out, "<figure class=\"bp-figure bp-timeline\" id=\"");
+    buf_put(out, fid.data, fid.len);
+    buf_printf(out, "\" data-combo=\"%zu\"", c);
+    figure_timeline_rows(out, b->board, b->result.trace, b->result.n_trace);
+    buf_putc(out, '>');
+    figure_markup(out, &t);
+    buf_puts(out, "</figure>");
+    buf_free(&fid);
 }
 
 void expand_level_open(page_ctx *pc, buf *out, const bp_level *l, const char *classes)
@@ -255,14 +277,8 @@ int expand_level(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
                            TIMELINE_MAX_JOBS);
                 return -1;
             }
-            if (figure_timeline(pc->d, b, pc->page->path, a->line, a->col) != 0) {
+            if (figure_timeline(pc->d, b, pc->page->path, a->line, a->col) != 0)
                 rc = -1;
-                continue;
-            }
-            stem = xasprintf("level-%s-%zu-timeline", l->id, c);
-            if (expand_figure_files(pc, stem, &b->tl) != 0)
-                rc = -1;
-            free(stem);
         }
     }
     if (rc != 0)
@@ -318,14 +334,18 @@ int expand_level(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
     free(stem);
     buf_puts(out, "</figure>\n");
     if (l->timeline) {
-        stem = xasprintf("level-%s-%zu-timeline", l->id, sl->start);
-        fig_spec t = {
-            &start->tl, stem, "bp-diagram bp-level-timeline", FIG_LEVEL_INSET, widest(sl, true),
-            false,      NULL};
-        buf_puts(out, "<figure class=\"bp-figure bp-timeline\">");
-        figure_markup(out, &t);
-        free(stem);
-        buf_puts(out, "</figure>\n");
+        /* every combination's timeline in the page, to step through: the
+         * starting one shown, the others in a <template> each, which the
+         * script puts beside it (static/boardpress.js) */
+        buf_puts(out, "<div class=\"bp-level-timelines\">");
+        for (size_t c = 0; c < l->n_combos; c++) {
+            if (c != sl->start)
+                buf_printf(out, "<template data-combo=\"%zu\">", c);
+            level_timeline(pc, out, sl, c);
+            if (c != sl->start)
+                buf_puts(out, "</template>");
+        }
+        buf_puts(out, "</div>\n");
     }
     if (!l->toggle) {
         buf_puts(out,
@@ -364,14 +384,8 @@ int expand_level(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
          * largest: swapping pictures never moves the text below */
         char *cstem = xasprintf("level-%s-%zu", l->id, c);
         buf_puts(out, c ? ",{" : "{");
-        picture_json(out, "", cstem, &b->fig);
+        picture_json(out, cstem, &b->fig);
         free(cstem);
-        if (l->timeline) {
-            cstem = xasprintf("level-%s-%zu-timeline", l->id, c);
-            buf_putc(out, ',');
-            picture_json(out, "timeline_", cstem, &b->tl);
-            free(cstem);
-        }
         if (l->n_counts) {
             buf cl;
             buf_init(&cl);

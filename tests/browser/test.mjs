@@ -179,10 +179,10 @@ async function checkToggle(page, data, c, what) {
   MINI_COUNTS.forEach((m, i) => eq(numbers[i], r.display[m], `${what}: counts line ${m} against results.json`));
   eq(s.src, data.combos[c].svg, `${what}: mini board diagram`);
   eq(s.alt, data.combos[c].alt, `${what}: mini board diagram alt`);
-  if (data.combos[c].timeline) {
-    const t = await page.$eval('#level-mini img.bp-level-timeline', (i) => i.getAttribute('src'));
-    eq(t, data.combos[c].timeline, `${what}: mini board timeline`);
-  }
+  // its timelines, one per combination: the chosen one's alone shown
+  const shown = await page.$$eval('#level-mini .bp-level-timelines > figure[data-combo]', (fs) =>
+    fs.filter((f) => getComputedStyle(f).visibility === 'visible').map((f) => f.dataset.combo));
+  eq(JSON.stringify(shown), JSON.stringify([String(c)]), `${what}: mini board timeline shown`);
   await imagesLoaded(page, '#level-mini img');
 }
 

@@ -16,7 +16,14 @@
 //     hides the row is open, and the words under the drawing say "Event k
 //     of N"; "Previous" steps back one; "Play" moves on by itself;
 //   - at 375 px, the "ten deliveries" timeline (replay-transfer) is at most
-//     60% as tall folded as open.
+//     60% as tall folded as open;
+//   - a level's timelines (one figure per combination, data-combo, in
+//     .bp-level-timelines): each is stepped through as above after the
+//     level is set to its combination by its toggle or options, as a reader
+//     does; then it is the one shown, the others hidden, the level as tall
+//     as before the switch, and a timeline playing when the level switches
+//     away from it stops;
+//   - no page shows a timeline as a picture (every one can be stepped).
 // Screenshots of each timeline mid-way go to SHOTS_DIR. Exits 1 after
 // listing every failed check.
 
@@ -44,13 +51,56 @@ function check(ok, what) {
 }
 
 function pagesWithTimelines(root) {
-  return fs
+  const pages = fs
     .readdirSync(root, { withFileTypes: true })
     .filter((e) => e.isDirectory() && fs.existsSync(path.join(root, e.name, 'index.html')))
-    .map((e) => e.name)
+    .map((e) => e.name);
+  for (const n of pages) {
+    const pictures = fs.readFileSync(path.join(root, n, 'index.html'), 'utf8')
+      .match(/<img[^>]*(bp-level-timeline|src="[^"]*-timeline[-.])[^>]*>/g) || [];
+    check(pictures.length === 0, `/${n}/ shows a timeline as a picture: ${pictures[0]}`);
+  }
+  return pages
     .filter((n) => /<figure class="bp-figure bp-timeline[^"]*"[^>]*data-rows=/.test(
       fs.readFileSync(path.join(root, n, 'index.html'), 'utf8')))
     .sort();
+}
+
+// A level's timeline figure id: the level set to its combination as a
+// reader sets it (the toggle, or each choice's option), checked to show
+// that timeline alone without moving what follows. Returns false when
+// the figure is no level's.
+async function chooseCombo(page, id, where) {
+  const lv = await page.evaluate((id) => {
+    const fig = document.getElementById(id), sec = fig.closest('section.bp-level');
+    if (!sec || !fig.hasAttribute('data-combo')) return null;
+    return { sec: sec.id, combo: Number(fig.getAttribute('data-combo')), shown: !fig.classList.contains('bp-off'),
+      data: JSON.parse(sec.querySelector('script.bp-data').textContent), height: sec.getBoundingClientRect().height };
+  }, id);
+  if (!lv) return false;
+  if (!lv.shown) {
+    const opts = [];
+    for (let i = lv.data.choices.length - 1, c = lv.combo; i >= 0; i--) {
+      opts[i] = c % lv.data.choices[i].options.length;
+      c = Math.floor(c / lv.data.choices[i].options.length);
+    }
+    if (lv.data.toggle) {
+      const btn = page.locator(`#${lv.sec} .bp-toggle-btn`);
+      if ((await btn.getAttribute('aria-pressed')) !== String(opts[0] === 1)) await btn.click();
+    } else {
+      for (let i = 0; i < opts.length; i++)
+        await page.locator(`#${lv.sec} input[name="${lv.data.id}-${i}"][value="${opts[i]}"]`).check();
+    }
+  }
+  const s = await page.evaluate(([id, sec]) => {
+    const figs = [...document.querySelectorAll(`#${sec} .bp-level-timelines > figure[data-combo]`)];
+    return { shown: figs.filter((f) => getComputedStyle(f).visibility === 'visible').map((f) => f.id),
+      all: figs.length, height: document.getElementById(sec).getBoundingClientRect().height };
+  }, [id, lv.sec]);
+  check(s.all === lv.data.combos.length, `${where}: ${s.all} timelines for ${lv.data.combos.length} combinations`);
+  check(s.shown.length === 1 && s.shown[0] === id, `${where}: the level set to its combination shows ${JSON.stringify(s.shown)}`);
+  check(Math.abs(s.height - lv.height) < 1, `${where}: switching the level moved what follows (${lv.height} px to ${s.height} px tall)`);
+  return true;
 }
 
 // In the page: the state of timeline figure f (its index among them).
@@ -113,6 +163,8 @@ async function stepping(browser, origin, rel, view, theme) {
   for (let f = 0; f < n; f++) {
     let s = await state(page, f);
     const where = `/${rel}/ #${s.id} at ${view.width} px, ${theme}`;
+    const inLevel = await chooseCombo(page, s.id, where);
+    if (inLevel) s = await state(page, f);
     const closed = s.height;
     const next = page.locator(`#${s.id} button[data-step="next"]`);
     const back = page.locator(`#${s.id} button[data-step="back"]`);
@@ -151,6 +203,21 @@ async function stepping(browser, origin, rel, view, theme) {
       return r && Number(r.getAttribute('data-row')) > at;
     }, [s.id, at], { timeout: 10000 }).then(() => check(true, ''), () => check(false, `${where}: Play did not move on`));
     await page.locator(`#${s.id} button[data-step="play"]`).click();
+    if (inLevel) {
+      // playing, then the level switched away: that timeline stops
+      const play = page.locator(`#${s.id} button[data-step="play"]`);
+      await back.click();
+      await play.click();
+      const other = await page.evaluate((id) => {
+        const fig = document.getElementById(id);
+        const o = [...fig.parentNode.querySelectorAll('figure[data-combo]')].find((g) => g !== fig);
+        return o ? o.id : null;
+      }, s.id);
+      if (other) {
+        await chooseCombo(page, other, `${where}, switched away while playing`);
+        check((await play.getAttribute('aria-pressed')) === 'false', `${where}: still playing once the level shows another timeline`);
+      }
+    }
   }
   check(errors.length === 0, `/${rel}/ at ${view.width} px, ${theme}: script errors: ${errors.join('; ')}`);
   await context.close();
@@ -168,6 +235,9 @@ async function run() {
   });
   const list = pagesWithTimelines(SITE);
   check(list.includes('idempotent-messages'), 'no timeline to step through on /idempotent-messages/');
+  check(list.includes('idempotent-consumer') && /class="bp-level-timelines"/.test(
+    fs.readFileSync(path.join(SITE, 'idempotent-consumer', 'index.html'), 'utf8')),
+  'no level timeline to step through on /idempotent-consumer/');
   try {
     for (const rel of list)
       for (const view of VIEWS)
