@@ -14,10 +14,13 @@
 // itself (bp-live.js's own timing, in the bp-live-result event) and the
 // time from the input event to the numbers rewritten; then a 2-second drag of
 // each slider by the mouse, there and back, and the page's long tasks
-// (PerformanceObserver 'longtask') during it; then, on the first live
-// level with a sweep, a 2-second drag of each of its other sliders and the
-// times from the release to the sweep's first pass and its refinement
-// drawn (bp-live.js's bp-sweep events). Each move's wire bytes go to
+// (PerformanceObserver 'longtask') during it; then, on the heaviest live
+// level with a sweep and another slider, a 2-second drag of each of its
+// other sliders to the end away from its start and the
+// times from the drag's end (its last input event that changed the
+// slider's value: the mouse rests on the last value a while before the
+// release) to the sweep's first pass and its refinement drawn (bp-live.js's
+// bp-sweep events). Each move's wire bytes go to
 // WIRE_DIR/move-N.wire (put together by bp-live.js as the page does), so
 // the bench can time the same boards natively (simdrv wire). One JSON
 // line on stdout.
@@ -79,13 +82,23 @@ async function main() {
   fs.mkdirSync(wireDir, { recursive: true });
   const BpSim = require(path.join(SITE, 'static', 'bp-sim.js'));
   const sim = await BpSim.load(fs.readFileSync(path.join(SITE, 'static', 'simcore.wasm')));
-  let level = null, most = null;
-  for (const l of levels) {
-    if (!l.data.choices.some((c) => c.range)) continue;
-    const r = sim.simulate(BpLive.assemble(BpLive.prepare(l.data), l.data.start));
-    const size = [l.data.jobs * l.data.replications, r.measures.events.mean * r.replications];
-    if (!most || size[0] > most[0] || (size[0] === most[0] && size[1] > most[1])) [level, most] = [l, size];
-  }
+  // the heaviest of the levels that pass test (the first of two alike),
+  // on their own pages (not an embed's)
+  const sizes = new Map();
+  const heaviest = (test) => {
+    let best = null, most = null;
+    for (const l of levels) {
+      if (l.url.includes('/embed/') || !test(l)) continue;
+      if (!sizes.has(l)) {
+        const r = sim.simulate(BpLive.assemble(BpLive.prepare(l.data), l.data.start));
+        sizes.set(l, [l.data.jobs * l.data.replications, r.measures.events.mean * r.replications]);
+      }
+      const size = sizes.get(l);
+      if (!most || size[0] > most[0] || (size[0] === most[0] && size[1] > most[1])) [best, most] = [l, size];
+    }
+    return best;
+  };
+  const level = heaviest((l) => l.data.choices.some((c) => c.range));
   if (!level) throw new Error(`${SITE} has no live level with a slider`);
   const data = level.data, prep = BpLive.prepare(data);
   const sliders = data.choices.map((c, i) => (c.range ? i : -1)).filter((i) => i >= 0);
@@ -165,18 +178,30 @@ async function main() {
     drags.push({ set: data.choices[i].set, moves, shown: end, longtasks: long });
   }
 
-  // a sweep (the site's first live level with one): a 2-second drag of
-  // each of its other sliders, then the times from the mouse's release
-  // to the sweep's first pass (one replication a point) and to its
+  // a sweep (of the heaviest level with one and another slider to move):
+  // a 2-second drag of
+  // each of its other sliders, then the times from the drag's last
+  // change of value to the sweep's first pass (one replication a point) and to its
   // refinement (the level's replications) drawn, and the long tasks
   const sweeps = [];
-  const swept = levels.find((l) => l.data.choices.some((c) => c.sweep));
+  const swept = heaviest((l) => l.data.choices.some((c) => c.sweep) &&
+    l.data.choices.some((c) => c.range && !c.sweep));
   if (swept) {
     const sp = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     sp.on('pageerror', (e) => errors.push(e.message));
     await sp.addInitScript(() => {
       window.__sweep = [];
       document.addEventListener('bp-sweep', (e) => window.__sweep.push(e.detail), true);
+      // the drag's end: the last input event that changed a slider's value
+      // (the mouse may rest on the last value a while before its release,
+      // and a pass done by then is not a pass that took no time)
+      window.__changed = 0;
+      document.addEventListener('input', (e) => {
+        const t = e.target;
+        if (!t || t.type !== 'range' || t.value === t.__bpLast) return;
+        t.__bpLast = t.value;
+        window.__changed = performance.now();
+      }, true);
     });
     await sp.goto(origin + '/' + swept.url);
     await sp.waitForFunction((id) => document.getElementById(id).classList.contains('bp-live'), swept.id, { timeout: 30000 });
@@ -184,19 +209,26 @@ async function main() {
     for (const [i, c] of sd.choices.entries()) {
       if (i === si || !c.range) continue;
       await sp.evaluate(() => { window.__sweep.length = 0; });
-      // across once: it ends away from the start
-      const { up } = await drag(sp, `#${swept.id}-${i}`, (u) => u);
+      // across once, to the end away from the start (a start at the
+      // far end would leave the sweep the build's)
+      const high = sd.start[i] * 2 >= c.values.length - 1;
+      const { up } = await drag(sp, `#${swept.id}-${i}`, (u) => (high ? 1 - u : u));
       const t = await sp.evaluate(([id, up]) => new Promise((resolve, reject) => {
         const fig = document.querySelector(`#${id} figure.bp-sweep`);
         const timer = setTimeout(() => reject(new Error('no refined sweep')), 120000);
         const poll = () => {
           if (fig.getAttribute('data-pass') !== 'full') return setTimeout(poll, 20);
           clearTimeout(timer);
-          const ev = window.__sweep;
-          const first = ev.filter((d) => d.pass === 'first').pop(), full = ev.filter((d) => d.pass === 'full').pop();
+          // the passes of the last state: every pass of an earlier one
+          // ended before its change (a change drops the pass under way)
+          const end = window.__changed, ev = window.__sweep.filter((d) => d.at >= end);
+          const first = ev.find((d) => d.pass === 'first'), full = ev.find((d) => d.pass === 'full');
           window.__obs.disconnect();
-          resolve({ first_ms: Math.max(0, first.at - up), full_ms: Math.max(0, full.at - up),
-            points: fig.querySelectorAll('.bp-sweep-point').length, longtasks: window.__longtasks });
+          if (!full) return reject(new Error('the refined sweep came before the last move'));
+          // a level too heavy to refine draws one pass only, its 'full'
+          resolve({ first_ms: (first || full).at - end, full_ms: full.at - end, release_ms: up - end,
+            refined: !!first, points: fig.querySelectorAll('.bp-sweep-point').length,
+            longtasks: window.__longtasks });
         };
         poll();
       }), [swept.id, up]);
