@@ -14,6 +14,7 @@
  * reported nothing. */
 #include "build.h"
 #include "assets.h"
+#include "base/spans.h"
 #include "draw/figures.h"
 #include "load/load.h"
 #include "render/render.h"
@@ -153,6 +154,7 @@ int site_build(const site_options *o)
 int site_build_report(const site_options *o, build_report *r)
 {
     double t0 = clock_now_s();
+    spans_begin();
     site s;
     site_init(&s, o);
     if (r)
@@ -167,21 +169,32 @@ int site_build_report(const site_options *o, build_report *r)
     if (s.d.errors == 0 && s.opt.cache && !cache_dir_usable(s.opt.cache, &s.d))
         s.opt.cache = oo.cache = NULL;
 
+    double t = spans_now();
     if (go_on(&s, r))
         load_site(&s);
+    span_add("stage", "load", t);
     bool live = go_on(&s, r) && site_live(&s);
     if (live)
         live_assets_check(&s);
+    t = spans_now();
     if (go_on(&s, r))
         simulate_site(&s);
+    span_add("stage", "simulate", t);
+    t = spans_now();
     if (go_on(&s, r))
         simulate_check_claims(&s);
+    span_add("stage", "claims", t);
 
     outdir *out = go_on(&s, r) && o->write ? outdir_begin(&oo, &s.d) : NULL;
     if (go_on(&s, r)) {
         render_sink sink = {out_open, out_write, out_close, out};
+        t = spans_now();
         draw_site(&s);
+        span_add("stage", "draw", t);
+        t = spans_now();
         render_site(&s, out ? &sink : NULL);
+        span_add("stage", "render", t);
+        t = spans_now();
         if (out) {
             /* after every page's files and the site's own */
             outdir_set_seq(out, s.n_pages + 1);
@@ -201,6 +214,7 @@ int site_build_report(const site_options *o, build_report *r)
             outdir_abort(out);
         }
     }
+    span_add("stage", "write", t);
 
     int status = diag_exit_status(&s.d);
     if (status == 0 && s.warnings.len && s.d.out) {
@@ -228,5 +242,6 @@ int site_build_report(const site_options *o, build_report *r)
         r->diags = diag_records_copy(&s.d, &r->n_diags);
     }
     site_free(&s);
+    spans_end();
     return status;
 }

@@ -2,6 +2,7 @@
  * threads (see util.h). */
 #define _GNU_SOURCE /* O_TMPFILE */
 #include "base/util.h"
+#include "base/spans.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -588,9 +589,18 @@ typedef struct {
     atomic_size_t next; /* the next index to hand out */
 } work_queue;
 
+/* One thread of threads_for_each: the queue, and its number in the
+ * build's spans (base/spans.h). */
+typedef struct {
+    work_queue *q;
+    int thread;
+} worker;
+
 static void *work(void *arg)
 {
-    work_queue *q = arg;
+    worker *w = arg;
+    work_queue *q = w->q;
+    spans_thread_set(w->thread);
     for (;;) {
         size_t i = atomic_fetch_add(&q->next, 1);
         if (i >= q->n)
@@ -619,11 +629,15 @@ void threads_for_each(int jobs, size_t max_threads, size_t n, void (*fn)(void *c
     if ((size_t)threads > max_threads)
         threads = (int)max_threads;
     pthread_t tids[64];
+    worker w[64];
     int started = 0;
-    for (int t = 1; t < threads && t < 64; t++)
-        if (pthread_create(&tids[started], NULL, work, &q) == 0)
+    for (int t = 1; t < threads && t < 64; t++) {
+        w[started] = (worker){&q, started + 1};
+        if (pthread_create(&tids[started], NULL, work, &w[started]) == 0)
             started++;
-    work(&q);
+    }
+    worker self = {&q, 0};
+    work(&self);
     for (int t = 0; t < started; t++)
         pthread_join(tids[t], NULL);
 }

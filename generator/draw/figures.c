@@ -6,6 +6,7 @@
  * (an sfigure and its sdrawn on the model). */
 #include "draw/figures.h"
 #include "base/fmt.h"
+#include "base/spans.h"
 #include "draw/draw.h"
 #include "draw/drawcache.h"
 
@@ -475,7 +476,15 @@ static void copy_same(fig_jobs *q, fig_job *j)
 static void draw_at(void *ctx, size_t i)
 {
     fig_jobs *q = ctx;
-    S_draw_job(q->cache, &q->jobs[q->todo[i]]);
+    fig_job *j = &q->jobs[q->todo[i]];
+    double t0 = spans_now();
+    S_draw_job(q->cache, j);
+    if (spans_on()) {
+        char name[256];
+        snprintf(name, sizeof name, "%s %s", kinds[j->kind].what,
+                 j->b ? j->b->board->id : j->sc->chart->path);
+        span_add("draw", name, t0);
+    }
 }
 
 void draw_site(site *s)

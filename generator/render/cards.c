@@ -3,6 +3,7 @@
  * (a page's first board is known by then), on --jobs threads a batch at a
  * time, and written and reported in page order. The og: and twitter: tags
  * that name it are in the templates (card_url), given only with base_url. */
+#include "base/spans.h"
 #include "draw/figures.h"
 #include "render/render_internal.h"
 
@@ -30,8 +31,10 @@ static void card_draw(void *ctx, size_t i)
 {
     card_batch *q = ctx;
     card_job *j = &q->jobs[i];
+    double t0 = spans_now();
     j->rc = figure_card(q->s, j->b, j->p ? j->p->title : q->s->cfg.title, j->summary, &j->png,
                         j->err, sizeof j->err);
+    span_add("card", j->p ? j->p->path : "the default home page", t0);
 }
 
 /* Write (or report) a drawn card. */

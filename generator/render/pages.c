@@ -5,6 +5,7 @@
  * before, by the draw stage); then the default home page and the
  * sitemap. Pages are streamed: only their front matter stays in memory. */
 #include "render/render.h"
+#include "base/spans.h"
 #include "load/page.h"
 #include "render/markdown.h"
 #include "render/render_internal.h"
@@ -303,10 +304,12 @@ typedef struct {
 static void render_one(render_queue *q, size_t i)
 {
     page_out *r = &q->res[i]; /* r->d holds the template's messages: they come first */
+    double t0 = spans_now();
     void *out = q->sink ? q->sink->open(q->sink->ctx, i) : NULL;
     render_page(q->s, &r->d, q->sink, out, q->s->pages[i], q->page_t[i], &r->info);
     if (out)
         q->sink->close(out);
+    span_add("page", q->s->pages[i]->path, t0);
 }
 
 static void render_at(void *ctx, size_t k)
@@ -434,8 +437,12 @@ void render_site(site *s, const render_sink *sink)
     write_sitemap(s, sink, out);
     feed_write(s, sink, out);
     if (rendered) {
+        double t0 = spans_now();
         cards_write(s, info, sink, out);
+        span_add("stage", "cards", t0);
+        t0 = spans_now();
         search_write(s, info, sink, out);
+        span_add("stage", "search", t0);
     }
     if (out)
         sink->close(out);

@@ -6,6 +6,7 @@
  * content's claims are checked against what was measured. */
 #include "run/simulate.h"
 #include "base/fmt.h"
+#include "base/spans.h"
 #include "load/board.h"
 #include "run/cache.h"
 #include "run/results.h"
@@ -49,8 +50,10 @@ static void prove_at(run_queue *q, bp_variant *b);
 static void run_at(void *ctx, size_t i)
 {
     run_queue *q = ctx;
+    double t0 = spans_now();
     if (i < q->n_proofs) {
         prove_at(q, q->proofs[i]);
+        span_add("proof", q->proofs[i]->board->id, t0);
         return;
     }
     run_item *it = &q->items[q->todo[i - q->n_proofs]];
@@ -62,6 +65,11 @@ static void run_at(void *ctx, size_t i)
                        sizeof b->run_error) != 0)
         b->run_failed = 1;
     b->ran = true;
+    if (spans_on()) {
+        char name[256];
+        snprintf(name, sizeof name, "%s %s (%s)", it->what, b->board->id, it->path);
+        span_add("run", name, t0);
+    }
 }
 
 typedef struct {

@@ -548,9 +548,10 @@ def bench_real():
         colds.append(bp_real(site, out, cache=False))
     tc = med([r.wall for r in colds])
     sims = summary(colds[0])[0]
-    row(sec, "cold build: no cache, no previous output (%s runs simulated)" % sims, fmt_s(tc),
-        "", "", "",
+    row(sec, "cold build: no cache, no previous output (%s runs simulated; CPU beside the wall)"
+        % sims, "%s (CPU %s)" % (fmt_s(tc), fmt_s(med([r.cpu for r in colds]))), "", "", "",
         fmt_mib(med([r.rss_kb for r in colds])), "< 1 s", tc < 1.0)
+    bench_real_stages(site, out)
     # warm the cache and the output, then edit one page's prose per run
     page = largest_page(os.path.join(site, "content"))
     with open(page) as f:
@@ -575,6 +576,33 @@ def bench_real():
         fmt_mib(med([r.rss_kb for r in edits])), "0 re-simulated, < 0.10 of cold",
         resim == 0 and te / tc < 0.10)
     return site, tc
+
+
+def bench_real_stages(site, out):
+    """One more cold build with BOARDPRESS_SPANS: each stage's wall time
+    and, in the stages with jobs on threads, each thread's time outside a
+    job (tests/bench/spans.py)."""
+    sys.path.insert(0, HERE)
+    import spans
+    path = os.path.join(OUT, "real-spans.tsv")
+    rmtree(out)
+    r = run([BP, "build", "--out", out, "--no-cache"], cwd=site,
+            env={"SOURCE_DATE_EPOCH": "1700000000", "BOARDPRESS_SPANS": path})
+    if not os.path.exists(path):
+        return
+    stages, jobs = spans.read(path)
+    parts = []
+    for name, wall, per in spans.stage_threads(stages, jobs):
+        if wall < 5:
+            continue
+        text = "%s %.0f ms" % (name, wall)
+        if per:
+            text += " (outside a job: %s ms)" % " / ".join(
+                "%.0f" % (wall - per.get(t, (0, 0.0, 0))[1]) for t in range(max(2, len(per))))
+        parts.append(text)
+    row("The real site (content/, every level and replication)",
+        "… one cold build's stages (BOARDPRESS_SPANS, threads 0 / 1): " + ", ".join(parts),
+        fmt_s(r.wall), "", "", "", "", "print")
 
 
 def bench_jobs(real_site):
