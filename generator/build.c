@@ -223,8 +223,7 @@ int site_build_report(const site_options *o, build_report *r)
     }
     if (!o->quiet && status == 0 && o->write && !s.cfg.base_url[0])
         fprintf(stderr, "boardpress: note: site.yaml has no base_url, so the pages have no share "
-                        "tags (og:image needs an absolute address); their cards are written all "
-                        "the same (SLUG/card.png)\n");
+                        "tags (og:image needs an absolute address) and no cards (SLUG/card.png)\n");
     if (!o->quiet)
         summary(&s, status, written, unchanged, clock_now_s() - t0);
     if (r) {

@@ -2,7 +2,9 @@
  * page): the picture a link preview shows, drawn once all pages rendered
  * (a page's first board is known by then), on --jobs threads a batch at a
  * time, and written and reported in page order. The og: and twitter: tags
- * that name it are in the templates (card_url), given only with base_url. */
+ * that name it are in the templates (card_url), given only with base_url;
+ * without one nothing names a card, and none is drawn (about 10 ms of CPU
+ * each: 10 s on a site of 1,000 pages). */
 #include "base/spans.h"
 #include "draw/figures.h"
 #include "render/render_internal.h"
@@ -55,7 +57,7 @@ static void card_write(site *s, card_job *j, const render_sink *sink, void *out)
 
 void cards_write(site *s, const page_info *info, const render_sink *sink, void *out)
 {
-    if (!sink)
+    if (!sink || !s->cfg.base_url[0])
         return;
     bool home = false;
     for (size_t i = 0; i < s->n_pages; i++)

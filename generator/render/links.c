@@ -434,7 +434,7 @@ static void check_one(site *s, const page_info *info, size_t pi, const page_link
                 if (q->is_home ? !strchr(target, '/')
                                : !strncmp(target, q->slug, ql) && target[ql] == '/')
                     found = strset_has(&info[i].files, target + (ql ? ql + 1 : 0)) ||
-                            !strcmp(target + (ql ? ql + 1 : 0), CARD_FILE);
+                            (s->cfg.base_url[0] && !strcmp(target + (ql ? ql + 1 : 0), CARD_FILE));
             }
             if (!found)
                 report_missing(s, info, p, l, dir, path, target);

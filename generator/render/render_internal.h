@@ -93,7 +93,8 @@ void search_write(site *s, const page_info *info, const render_sink *sink, void 
 /* The share card's file in a page's folder. */
 #define CARD_FILE "card.png"
 /* Write every page's share card (after all pages rendered), reporting a
- * drawing error at the page. */
+ * drawing error at the page; none without base_url, where no page names
+ * its card. */
 void cards_write(site *s, const page_info *info, const render_sink *sink, void *out);
 
 /* ------------------------------------------------------------ feed.c */
