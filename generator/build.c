@@ -2,7 +2,8 @@
  *
  *   load      content/ into the site model              load/load.h
  *   simulate  every board variant once, then the claims  run/simulate.h
- *   draw      every drawing the pages can show, on       draw/figures.h
+ *   draw      every drawing the pages show (their        draw/figures.h
+ *             directives read first: render_scan), on    render/render.h
  *             --jobs threads (or from the drawing cache)
  *   render    every page through its template            render/render.h
  *   write     into a new output tree, swapped in only    write/output.h
@@ -188,6 +189,9 @@ int site_build_report(const site_options *o, build_report *r)
     outdir *out = go_on(&s, r) && o->write ? outdir_begin(&oo, &s.d) : NULL;
     if (go_on(&s, r)) {
         render_sink sink = {out_open, out_write, out_close, out};
+        t = spans_now();
+        render_scan(&s);
+        span_add("stage", "scan", t);
         t = spans_now();
         draw_site(&s);
         span_add("stage", "draw", t);

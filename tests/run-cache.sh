@@ -4,7 +4,8 @@
 # value edited inside a results file is never published, a damaged trace is
 # simulated again rather than blamed on the page, and an edited drawing is
 # drawn again. Each edit below would be read as good without the checksum
-# (the file's structure is left whole).
+# (the file's structure is left whole). Last, what the draw stage draws: a
+# listed board's diagram and timeline only when a directive shows them.
 set -euo pipefail
 export LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd)
@@ -106,4 +107,22 @@ fi
 same_as_first "edited proof"
 [ -n "$runs" ] || { echo "cache: the page states no proof"; fail=1; }
 [ $fail = 1 ] || echo "cache: a proof is taken from the cache, an edited one proved again ($runs)"
+
+# 5. what is drawn (each drawing is one draw-*.bin in a fresh cache): a
+#    listed board's diagram and timeline only when a directive of the page
+#    shows them, found in the Markdown as the page renders it (not in code)
+sed -n '1,/^---$/p' content/page.md >"$work/head.md"
+check_drawn() { # check_drawn WANT BODY
+  { cat "$work/head.md"; printf '%s\n' "$2"; } >content/page.md
+  rm -rf cache public
+  build -q || { echo "cache: the page with '$2' did not build:"; cat "$work/err.txt"; fail=1; return; }
+  got=$(find cache -name 'draw-*.bin' | wc -l)
+  [ "$got" = "$1" ] || { echo "cache: '$2' drew $got drawings, not $1"; fail=1; }
+}
+check_drawn 0 'Of {{ mini.jobs }} jobs, {{ mini.duplicates }} ran twice.'
+check_drawn 0 'Of {{ mini.jobs }} jobs; written as code, `{{ board mini }}` and `{{ timeline mini }}`.'
+check_drawn 1 '{{ board mini }}'
+check_drawn 1 '{{ timeline mini }}'
+check_drawn 2 $'{{ board mini }}\n\n{{ timeline mini }}'
+[ $fail = 1 ] || echo "cache: a listed board's diagram and timeline are drawn only when a directive shows them"
 exit $fail

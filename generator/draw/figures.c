@@ -367,15 +367,17 @@ static fig_job *want(fig_jobs *q, fig_kind kind, sfigure *fig, sdrawn *st, bp_va
     return &q->jobs[q->n++];
 }
 
-/* What a page's board can show: its diagram, its timeline when it is small
- * enough for one, and the counterexample of its claim when it claims
- * "sometimes" and the proof found one. */
+/* What a page's board shows: its diagram and its timeline (one when it is
+ * small enough) when a directive of a page shows them (render_scan), and
+ * the counterexample of its claim when it claims "sometimes" and the proof
+ * found one. */
 static void want_board(fig_jobs *q, bp_variant *b)
 {
     if (!b || !b->board)
         return;
-    want(q, FIG_BOARD, &b->fig, &b->fig_st, b);
-    if (b->want_trace)
+    if (b->shows_diagram)
+        want(q, FIG_BOARD, &b->fig, &b->fig_st, b);
+    if (b->want_trace && b->shows_timeline)
         want(q, FIG_TIMELINE, &b->tl, &b->tl_st, b);
     if (b->proved && b->board->claim.present && b->board->claim.sometimes)
         want(q, FIG_COUNTEREXAMPLE, &b->cx, &b->cx_st, b);

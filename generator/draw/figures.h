@@ -13,7 +13,8 @@
 #include "model/site.h"
 
 /* Draw everything the pages list (their boards, levels and charts) can
- * show, each in all four looks, into the sfigure beside its sdrawn
+ * show, a board's diagram and timeline only when a page's directive shows
+ * them (render_scan marks them first), each in all four looks, into the sfigure beside its sdrawn
  * (site.h). A drawing that fails reports nothing here: the page that shows
  * it does (figure_board and the rest), so one never shown costs no error.
  * Counts the failures into s->draw_failures. */

@@ -365,6 +365,9 @@ typedef struct {
     int run_failed;
     char run_error[256];
     sim_result result;
+    /* render/: a page's directive shows its diagram or its timeline (a
+     * board file's; render_scan), so the draw stage draws it */
+    bool shows_diagram, shows_timeline;
     /* draw/: the drawings, made by the draw stage */
     sdrawn fig_st;
     sfigure fig; /* the diagram */

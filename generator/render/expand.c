@@ -548,59 +548,98 @@ static int expand_board(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *ou
 
 typedef int (*directive_fn)(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out);
 
+/* ------------------------------------------------------------ what a page shows */
+
+/* The board file a page lists under this id (w), or NULL. */
+static bp_variant *scan_board(const scan_ctx *c, const word *w)
+{
+    for (size_t i = 0; i < c->page->n_boards; i++) {
+        bp_variant *b = site_board_file(c->s, c->page->boards[i].path);
+        if (b && b->board && strlen(b->board->id) == w->len &&
+            memcmp(b->board->id, w->s, w->len) == 0)
+            return b;
+    }
+    return NULL;
+}
+
+/* {{ board ID }} and {{ compare ID ID ... }}: the diagrams of the boards
+ * named (any word that is a listed board's id: what else the placeholder
+ * holds is the handler's to check). */
+static void shows_diagrams(const scan_ctx *c, const word *w, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        bp_variant *b = scan_board(c, &w[i]);
+        if (b)
+            b->shows_diagram = true;
+    }
+}
+
+/* {{ timeline ID }}: that board's timeline. */
+static void shows_timeline(const scan_ctx *c, const word *w, size_t n)
+{
+    bp_variant *b = n == 2 ? scan_board(c, &w[1]) : NULL;
+    if (b)
+        b->shows_timeline = true;
+}
+
 /* Every directive, in the reference's order: a new one is a row here and
  * its handler; the error lists and `boardpress help` come from this table. */
 static const struct {
     render_directive doc;
     directive_fn expand;
+    /* the drawings of the page's boards it shows (render_scan), or NULL:
+     * the draw stage draws a listed board's diagram and timeline only when
+     * a directive shows them (levels, charts and counterexamples always) */
+    void (*shows)(const scan_ctx *c, const word *w, size_t n);
 } directives[] = {
-    {{"board", "{{ board ID }}", "The board's diagram as a figure, with alt text.", false}, expand_board},
+    {{"board", "{{ board ID }}", "The board's diagram as a figure, with alt text.", false}, expand_board,
+     shows_diagrams},
     {{"compare", "{{ compare ID ID ... [rows: [MEASURE, ...]] }}",
       "A table of measure, goal and each board's value with pass or fail, and a switch over the "
       "boards' diagrams. The rows are the measures with goals, then cost and error rate; "
       "`rows: [deliveries, latency_p99]` chooses them, in that order. On a phone each row "
       "puts its values side by side under the boards' `short:` names, and the rows that are "
       "the same on every board fold into one line under the table.", false},
-     expand_compare},
+     expand_compare, shows_diagrams},
     {{"key-numbers", "{{ key-numbers [SECTION.FIELD ...] }}",
       "A table of catalog values, each with where it comes from. With no names, up to four "
       "that decide the page's boards' duplicates and that the boards leave to the catalog; "
       "names (`message-broker.tries consumer.key_ttl`) pick the rows, in their order.", false},
-     expand_key_numbers},
+     expand_key_numbers, NULL},
     {{"timeline", "{{ timeline ID }}",
       "A sequence diagram of a small board's run, event by event.", false},
-     expand_timeline},
+     expand_timeline, shows_timeline},
     {{"proof", "{{ proof ID }}",
       "What a board's claim `expect: {never: MEASURE, jobs: N, faults: K}` proved, in the "
       "reader's words: how many ways N jobs can meet up to K faults, that none has the "
       "measure, and what the proof does not cover.", false},
-     expand_proof},
+     expand_proof, NULL},
     {{"counterexample", "{{ counterexample ID }}",
       "The shortest run of a board's claim `expect: {sometimes: MEASURE, jobs: N, faults: K}` "
       "(fewest faults, then fewest events), drawn as a timeline, with its faults in the "
       "reader's words; with JavaScript the reader can replay it in the browser, event by "
       "event.", false},
-     expand_counterexample},
+     expand_counterexample, NULL},
     {{"level", "{{ level ID }}",
       "A playable level: the reader picks options and sees each goal "
       "pass or fail (see docs/levels.md).", false},
-     expand_level},
+     expand_level, NULL},
     {{"chart", "{{ chart ID }}",
       "A chart of a measure against a setting, from a chart file the "
       "page lists under `charts:`.", false},
-     expand_chart},
+     expand_chart, NULL},
     {{"scrub", "{{ scrub LEVEL.SETTING }}",
       "In a sentence: a live level's slider as a number the reader drags (arrow keys, Home, "
       "End, a sideways drag); SETTING is the slider's `set:` after its last dot "
       "(`lose_reply` for `links.broker.processor.lose_reply`). Without JavaScript, the level's starting value.",
       true},
-     expand_scrub},
+     expand_scrub, NULL},
     {{"live", "{{ live LEVEL.MEASURE }}",
       "In a sentence: a number the live level shows (one of its counts or goals), measured "
       "again with every move of the level, its scrubs included. Without JavaScript, the "
       "start's, measured at build time.",
       true},
-     expand_live_value},
+     expand_live_value, NULL},
 };
 #define N_DIRECTIVES (sizeof directives / sizeof directives[0])
 
@@ -698,4 +737,18 @@ int expand_placeholder(void *ctx, const char *inner, size_t len, int line, int c
         return expand_err_note(&a, &w[0], &why);
     }
     return expand_inline(pc, &a, w, n, out);
+}
+
+int expand_scan_placeholder(void *ctx, const char *inner, size_t len, int line, int col, bool alone,
+                            buf *out, bool *block)
+{
+    (void)line, (void)col, (void)alone, (void)out;
+    word w[20];
+    size_t n = split_words(inner, len, w, 18);
+    *block = false;
+    for (size_t i = 0; n >= 1 && n <= 18 && i < N_DIRECTIVES; i++)
+        if (directives[i].shows && w[0].len == strlen(directives[i].doc.name) &&
+            memcmp(w[0].s, directives[i].doc.name, w[0].len) == 0)
+            directives[i].shows(ctx, w, n);
+    return 0;
 }

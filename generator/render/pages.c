@@ -346,6 +346,39 @@ static void render_all(site *s, const render_sink *sink, tmpl **page_t, page_out
     free(q.todo);
 }
 
+/* ------------------------------------------------------------ what pages show */
+
+/* Read one page as render_page will, with expand_scan_placeholder for its
+ * placeholders; its output and its messages are dropped (render_page
+ * reads it again, and says them). */
+static void scan_page(site *s, const bp_page *p)
+{
+    char *text = NULL;
+    size_t len = 0;
+    if (file_read(p->path, PAGE_MAX_FILE_BYTES, &text, &len) != 0)
+        return; /* render_page says why */
+    scan_ctx c = {s, p};
+    md_options mo = {p->path, p->body_line - 1, s->cfg.unsafe_html, expand_scan_placeholder,
+                     &c,      NULL,             NULL,               NULL};
+    buf html;
+    buf_init(&html);
+    diag d;
+    diag_init(&d, NULL);
+    md_render(text + p->body_offset, len - p->body_offset, &mo, &html, &d);
+    diag_free(&d);
+    buf_free(&html);
+    free(text);
+}
+
+void render_scan(site *s)
+{
+    md_init();
+    for (size_t i = 0; i < s->n_pages; i++)
+        if (s->pages[i]->n_boards)
+            scan_page(s, s->pages[i]);
+    md_release();
+}
+
 /* ------------------------------------------------------------ the site's own files */
 
 /* The home page: index.md when there is one, else a list of pages. */

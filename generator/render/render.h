@@ -31,6 +31,13 @@ typedef struct {
  * (`boardpress check`). */
 void render_site(site *s, const render_sink *sink);
 
+/* Before the draw stage: mark the board files whose diagram or timeline a
+ * page's directive shows (bp_variant's shows_diagram, shows_timeline), by
+ * the placeholders render_site will expand, found the same way (Markdown's
+ * text, not its code); only pages that list boards are read. Reports
+ * nothing: a page's errors are render_site's to say. */
+void render_scan(site *s);
+
 /* A page directive ({{ board ID }} ...) as the reference tells it. */
 typedef struct {
     const char *name;   /* the first word: "board" */

@@ -140,6 +140,17 @@ typedef struct {
 int expand_placeholder(void *ctx, const char *inner, size_t len, int line, int col, bool alone,
                        buf *out, bool *block);
 
+/* What render_scan reads a page with. */
+typedef struct {
+    const site *s;
+    const bp_page *page;
+} scan_ctx;
+/* The md_expand_fn of render_scan (ctx: a scan_ctx): marks the drawings
+ * of the page's boards that the placeholder's directive shows, by the
+ * directive table; writes nothing and reports nothing. */
+int expand_scan_placeholder(void *ctx, const char *inner, size_t len, int line, int col, bool alone,
+                            buf *out, bool *block);
+
 /* The catalog value SECTION.FIELD, or NULL after an error at w that names
  * the nearest section or field ({{ catalog.S.F }}, {{ key-numbers S.F }}). */
 const bp_catalog_value *expand_catalog_value(const ph_at *a, const word *w, const char *section,
