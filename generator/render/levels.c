@@ -84,6 +84,11 @@ static void counts_line(buf *out, const bp_variant *b, const bp_level *l, const 
     }
 }
 
+const char *expand_level_measured(const bp_variant *b)
+{
+    return b->result.replications > 1 ? "Per run, on average" : "Measured";
+}
+
 void expand_level_goal_rows(buf *out, const bp_variant *b, const bp_level *l, const bp_page *p,
                             bool json, bool live)
 {
@@ -115,7 +120,8 @@ void expand_level_goal_rows(buf *out, const bp_variant *b, const bp_level *l, co
             expand_put_label(out, p, (sim_measure)m);
             buf_puts(out, "</th><td data-label=\"Goal\">");
             buf_html(out, gt.data, gt.len);
-            buf_puts(out, "</td><td data-label=\"Measured\"><span class=\"bp-num\"");
+            buf_printf(out, "</td><td data-label=\"%s\"><span class=\"bp-num\"",
+                       expand_level_measured(b));
             if (live)
                 buf_printf(out, " data-measure=\"%s\"", name);
             buf_putc(out, '>');
@@ -130,6 +136,15 @@ void expand_level_goal_rows(buf *out, const bp_variant *b, const bp_level *l, co
         buf_free(&val);
         first = false;
     }
+}
+
+void expand_level_goals_head(buf *out, const bp_variant *b)
+{
+    buf_printf(out,
+               "<div class=\"bp-table-wrap\"><table class=\"bp-goals bp-reflow\">\n<thead><tr>"
+               "<th scope=\"col\">Measure</th><th scope=\"col\">Goal</th>"
+               "<th scope=\"col\">%s</th><th scope=\"col\">Result</th></tr></thead>\n<tbody>\n",
+               expand_level_measured(b));
 }
 
 void expand_level_status(buf *out, const bp_variant *b)
@@ -348,11 +363,7 @@ int expand_level(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out)
         buf_puts(out, "</div>\n");
     }
     if (!l->toggle) {
-        buf_puts(out,
-                 "<div class=\"bp-table-wrap\"><table class=\"bp-goals bp-reflow\">\n<thead><tr>"
-                 "<th scope=\"col\">Measure</th><th scope=\"col\">Goal</th>"
-                 "<th scope=\"col\">Measured</th><th scope=\"col\">Result</th></tr></thead>"
-                 "\n<tbody>\n");
+        expand_level_goals_head(out, start);
         expand_level_goal_rows(out, start, l, pc->page, false, false);
         buf_puts(out, "</tbody></table></div>\n<p class=\"bp-level-status\" role=\"status\">");
         expand_level_status(out, start);

@@ -167,9 +167,17 @@ static void sweep_chart(buf *out, const slevel *sl, size_t i, const bp_page *p)
     }
     buf_puts(out, "</svg><figcaption><span class=\"bp-sweep-what\">");
     expand_put_label(out, p, m);
+    /* each point a mean of the level's runs: bp-live.js says the same
+     * when it draws the build's points again */
+    int reps = sl->combos[sl->start].result.replications;
     buf_puts(out, "</span> at every value of this slider, the other settings as they are; the "
                   "large dot is the slider's. <span class=\"bp-sweep-where\">Measured when the "
-                  "page was built.</span></figcaption></figure>");
+                  "page was built, ");
+    if (reps > 1)
+        buf_printf(out, "the mean of %d runs a point", reps);
+    else
+        buf_puts(out, "one run a point");
+    buf_puts(out, ".</span></figcaption></figure>");
     buf_free(&v);
 }
 
@@ -240,12 +248,14 @@ static void now_line(buf *out, const slevel *sl, const bp_variant *start)
     buf_puts(out, "</div>\n");
 }
 
-/* The counts: a table of measures with their means, as data-measure. */
+/* The counts: a table of measures with their means, as data-measure,
+ * under a head that says they are means when they are. */
 static void counts_table(buf *out, const bp_variant *b, const bp_level *l, const bp_page *p)
 {
-    buf_puts(out, "<div class=\"bp-table-wrap\"><table class=\"bp-live-counts\">\n<thead><tr>"
-                  "<th scope=\"col\">Measure</th><th scope=\"col\">Measured</th></tr></thead>\n"
-                  "<tbody>\n");
+    buf_printf(out, "<div class=\"bp-table-wrap\"><table class=\"bp-live-counts\">\n<thead><tr>"
+                    "<th scope=\"col\">Measure</th><th scope=\"col\">%s</th></tr></thead>\n"
+                    "<tbody>\n",
+               expand_level_measured(b));
     for (size_t i = 0; i < l->n_counts; i++) {
         sim_measure m = l->counts[i];
         buf v;
@@ -409,11 +419,7 @@ int expand_live_level(page_ctx *pc, const ph_at *a, slevel *sl, buf *out)
     buf_puts(out, "<button type=\"button\" class=\"bp-reset\" hidden>Reset</button>\n"
                   "</div>\n<div class=\"bp-live-numbers\">\n");
     if (!l->sandbox) {
-        buf_puts(out,
-                 "<div class=\"bp-table-wrap\"><table class=\"bp-goals bp-reflow\">\n<thead><tr>"
-                 "<th scope=\"col\">Measure</th><th scope=\"col\">Goal</th>"
-                 "<th scope=\"col\">Measured</th><th scope=\"col\">Result</th></tr></thead>"
-                 "\n<tbody>\n");
+        expand_level_goals_head(out, start);
         expand_level_goal_rows(out, start, l, pc->page, false, true);
         buf_puts(out, "</tbody></table></div>\n");
     }

@@ -288,6 +288,12 @@ void expand_put_label(buf *out, const bp_page *p, sim_measure m);
 void expand_level_goal_rows(buf *out, const bp_variant *b, const bp_level *l, const bp_page *p,
                             bool json, bool live);
 void expand_level_status(buf *out, const bp_variant *b);
+/* What a level's measured numbers are, as their column's head: "Per run,
+ * on average" when b ran more than once (a count of 99.1 is a mean),
+ * else "Measured". And the goals table's opening up to its body, with
+ * that head. */
+const char *expand_level_measured(const bp_variant *b);
+void expand_level_goals_head(buf *out, const bp_variant *b);
 /* {{ level ID }} for a live level (live.c): sliders, the diagrams inline
  * for the script to rewrite, the wire bytes. */
 int expand_live_level(page_ctx *pc, const ph_at *a, slevel *sl, buf *out);

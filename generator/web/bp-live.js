@@ -404,6 +404,8 @@
       });
       if (!parts.length) return;
       while (changed.firstChild) changed.removeChild(changed.firstChild);
+      /* the level's numbers are means of its runs: say so before them */
+      if (data.replications > 1) changed.appendChild(document.createTextNode('Per run, on average: '));
       parts.forEach(function (p) {
         var span = document.createElement('span'), num = document.createElement('span');
         var was = document.createElement('span');
@@ -624,6 +626,11 @@
         : ': 0 at every value');
     }
 
+    /* What each point is: the mean of the level's runs, or one run. */
+    function perPoint(n) {
+      return n > 1 ? 'the mean of ' + n + ' runs a point.' : 'one run a point.';
+    }
+
     function sweepSays(sw, pass, text) {
       sw.fig.setAttribute('data-pass', pass);
       if (sw.where) sw.where.textContent = text;
@@ -639,7 +646,7 @@
         var gen = ++sw.gen;
         if (key === others(data.start, sw.choice)) { /* the build's points */
           drawSweep(sw, choices[sw.choice].sweep.y);
-          sweepSays(sw, 'build', 'Measured when the page was built.');
+          sweepSays(sw, 'build', 'Measured when the page was built, ' + perPoint(data.replications));
           return;
         }
         var w = null;
@@ -671,7 +678,7 @@
             drawSweep(sw, ys);
             if (pass === 2 || !full) {
               sweepSays(sw, 'full', 'Measured in your browser just now, ' +
-                (full ? data.replications + ' runs a point.' : 'one run a point (more would ' +
+                (full ? perPoint(data.replications) : 'one run a point (more would ' +
                   'take too long here).'));
               return;
             }
