@@ -254,8 +254,10 @@ typedef struct {
     int16_t *owner; /* 0 free, part+1 the zone around a box, -1 text */
     uint8_t *occ;   /* a line runs here (with one cell of clearance) */
     uint8_t *near;  /* close to a box: lines may pass, at a cost */
-    int32_t *dist, *prev;
-    uint64_t *heap; /* (dist << 32 | state) as it was pushed */
+    int32_t *dist, *prev; /* per state (cell * 4 + direction): INT32_MAX and -1 between routes */
+    int32_t *touched;     /* the states a route set, reset before the next (n_touched) */
+    size_t n_touched;
+    uint64_t *heap; /* (dist << 32 | state) as it was pushed: a 4-ary heap */
     size_t n_heap, cap_heap;
 } drouter;
 

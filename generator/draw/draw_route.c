@@ -33,6 +33,11 @@ void droute_init(drouter *r, int w, int h)
     r->near = xcalloc(cells, sizeof *r->near);
     r->dist = xmalloc(cells * 4 * sizeof *r->dist);
     r->prev = xmalloc(cells * 4 * sizeof *r->prev);
+    for (size_t i = 0; i < cells * 4; i++)
+        r->dist[i] = INT32_MAX;
+    memset(r->prev, 0xff, cells * 4 * sizeof *r->prev); /* every one -1 */
+    r->touched = xmalloc(cells * 4 * sizeof *r->touched);
+    r->n_touched = 0;
     r->heap = NULL;
     r->n_heap = r->cap_heap = 0;
 }
@@ -44,6 +49,7 @@ void droute_free(drouter *r)
     free(r->near);
     free(r->dist);
     free(r->prev);
+    free(r->touched);
     free(r->heap);
 }
 
@@ -70,9 +76,20 @@ void droute_block(drouter *r, drect rr, double by, int16_t o)
                 r->near[y * r->gw + x] = 1;
 }
 
-/* Heap of states ordered by (dist, state) so ties break the same way always.
- * Each entry carries the distance it was pushed with: a state pushed again
- * at a lower distance leaves its old entry behind, which S_pop skips. */
+/* Set state s's distance and where it came from, noting it for the reset. */
+static void S_set(drouter *r, int32_t s, int32_t d, int32_t from)
+{
+    if (r->dist[s] == INT32_MAX)
+        r->touched[r->n_touched++] = s;
+    r->dist[s] = d;
+    r->prev[s] = from;
+}
+
+/* Heap of states ordered by (dist, state) so ties break the same way always
+ * (keys are unique, so any heap pops them in the same order; four children
+ * a node halve the levels a pop sifts through). Each entry carries the
+ * distance it was pushed with: a state pushed again at a lower distance
+ * leaves its old entry behind, which S_pop skips. */
 static void S_push(drouter *r, int32_t s)
 {
     if (r->n_heap == r->cap_heap)
@@ -81,7 +98,7 @@ static void S_push(drouter *r, int32_t s)
     uint64_t *h = r->heap;
     size_t i = r->n_heap++;
     while (i > 0) {
-        size_t p = (i - 1) / 2;
+        size_t p = (i - 1) / 4;
         if (h[p] <= key)
             break;
         h[i] = h[p];
@@ -98,10 +115,14 @@ static int32_t S_pop(drouter *r)
         uint64_t top = h[0], last = h[--r->n_heap];
         size_t n = r->n_heap, i = 0;
         for (;;) {
-            size_t l = 2 * i + 1;
-            if (l >= n)
+            size_t c = 4 * i + 1;
+            if (c >= n)
                 break;
-            size_t m = l + 1 < n && h[l + 1] < h[l] ? l + 1 : l;
+            size_t m = c;
+            size_t end = c + 4 < n ? c + 4 : n;
+            for (size_t k = c + 1; k < end; k++)
+                if (h[k] < h[m])
+                    m = k;
             if (h[m] >= last)
                 break;
             h[i] = h[m];
@@ -157,18 +178,20 @@ dport droute_port(const drouter *r, drect box, int side, int used, int part)
 bool droute_find(drouter *r, const dport *src, const dport *dst, int *src_side, int *dst_side,
                  double **xy, size_t *n_pts)
 {
-    size_t states = (size_t)r->gw * (size_t)r->gh * 4;
-    int32_t *dist = r->dist;
-    for (size_t i = 0; i < states; i++)
-        dist[i] = INT32_MAX;
-    memset(r->prev, 0xff, states * sizeof *r->prev); /* every one -1 */
+    /* the states the last route set, back to unset (not the whole grid:
+     * a route sets a fraction of it) */
+    for (size_t i = 0; i < r->n_touched; i++) {
+        r->dist[r->touched[i]] = INT32_MAX;
+        r->prev[r->touched[i]] = -1;
+    }
+    r->n_touched = 0;
     r->n_heap = 0;
     for (int s = 0; s < 4; s++) {
         if (!src[s].ok)
             continue;
         int32_t st = (int32_t)(((size_t)src[s].sy * (size_t)r->gw + (size_t)src[s].sx) * 4) + s;
         if (src[s].cost < r->dist[st]) {
-            r->dist[st] = src[s].cost;
+            S_set(r, st, src[s].cost, -1);
             S_push(r, st);
         }
     }
@@ -223,8 +246,7 @@ bool droute_find(drouter *r, const dport *src, const dport *dst, int *src_side, 
                 c += CROSS;
             int32_t ns = ncell * 4 + nd;
             if (c < r->dist[ns]) {
-                r->dist[ns] = c;
-                r->prev[ns] = st;
+                S_set(r, ns, c, st);
                 S_push(r, ns);
             }
         }
