@@ -703,6 +703,36 @@ static void words_on_the_picture(void **state)
     fx_board_free(b);
 }
 
+/* Word-wrap gives lines of even length: a box never ends on one short word
+ * where the line above could spare one, and takes no more lines for it. */
+static void wrap_evens_lines(void **state)
+{
+    (void)state;
+    dcanvas *c = dcanvas_new_measure();
+    double all = dc_text_width(c, "publishes after the commit", 12, false);
+    char **lines;
+    size_t n = dwrap(c, "publishes after the commit", 12, false, all - 1, &lines, NULL);
+    assert_int_equal(n, 2);
+    assert_string_equal(lines[0], "publishes after");
+    assert_string_equal(lines[1], "the commit");
+    dlines_free(lines, n);
+    all = dc_text_width(c, "waits 3 min for a response", 12, false);
+    n = dwrap(c, "waits 3 min for a response", 12, false, all - 1, &lines, NULL);
+    assert_int_equal(n, 2);
+    assert_string_equal(lines[0], "waits 3 min");
+    assert_string_equal(lines[1], "for a response");
+    dlines_free(lines, n);
+    /* one line when it fits, and a word wider than the box alone */
+    n = dwrap(c, "publishes after the commit", 12, false, all + 40, &lines, NULL);
+    assert_int_equal(n, 1);
+    dlines_free(lines, n);
+    n = dwrap(c, "a payment-provider-idempotency-key b", 12, false, 30, &lines, NULL);
+    assert_int_equal(n, 3);
+    assert_string_equal(lines[1], "payment-provider-idempotency-key");
+    dlines_free(lines, n);
+    dcanvas_free(c);
+}
+
 /* Word-wrap keeps a number and its unit on one line, however narrow. */
 static void wrap_keeps_units(void **state)
 {
@@ -715,7 +745,7 @@ static void wrap_keeps_units(void **state)
     for (size_t i = 0; i < n; i++)
         if (strcmp(lines[i], "s") == 0 || (strlen(lines[i]) && lines[i][strlen(lines[i]) - 1] == '2'))
             fail_msg("line %zu of the wrap is \"%s\": the 2 and its s are apart", i, lines[i]);
-    assert_string_equal(lines[n - 1], "2 s");
+    assert_string_equal(lines[n - 1], "every 2 s"); /* even lines: "outbox, relayed" above */
     dlines_free(lines, n);
     n = dwrap(c, "at most 0.15 at 95 %) and 12 USD/mo", 13, false, 1, &lines, NULL);
     assert_string_equal(lines[2], "0.15"); /* "at" is no unit */
@@ -743,6 +773,7 @@ int main(void)
         cmocka_unit_test(bad_input),
         cmocka_unit_test(words_on_the_picture),
         cmocka_unit_test(wrap_keeps_units),
+        cmocka_unit_test(wrap_evens_lines),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     draw_shutdown();
