@@ -16,6 +16,9 @@ on:
     operation's verb, not the board's traffic.verb);
   - the outbox crash settings in bookkeeping words ("crashes after 0.5% of
     commits");
+  - the build's bookkeeping: "variants" (a chart's points are boards);
+  - a back-off factor of 1 as a multiplication ("then ×1 each try": say
+    "the same wait each try");
   - one event named two ways in one place: a lost answer to the same
     message called an ack on the board and a confirm on its timeline.
 Prints PATH:LINE:COL: error: MESSAGE per problem and exits 1 when there is
@@ -39,6 +42,8 @@ CHARGED = re.compile(r"\b(orders?|transfers?|readings?|updates?|events?)\b[^.;·
                      r"\bcharged\b", re.I)
 CRASH_OF = re.compile(r"\bcrash(es)?\s+(after|before)\s+[\d.,]+\s*%\s+of\s+(effects|commits)\b",
                       re.I)
+VARIANTS = re.compile(r"\bvariants?\b", re.I)
+TIMES_ONE = re.compile(r"×\s*1(?![\d.,])\s+each\b", re.I)
 # a lost answer, numbered: "ack of payment 2 lost", "confirm 2 lost",
 # "response for transfer 3 lost"
 ANSWER = r"(acks?|confirms?|responses?|repl(?:y|ies))"
@@ -57,6 +62,8 @@ RULES = (
      "board's words (traffic.verb: saved, applied)"),
     (CRASH_OF, "“{m}”: say where the crash falls (“crashes after the commit”) in the "
      "prose's words"),
+    (VARIANTS, "'{m}' in “{text}”: the build's word; a chart's points are boards"),
+    (TIMES_ONE, "“{m}” in “{text}”: a factor of 1 is no back-off; say “the same wait each try”"),
 )
 
 

@@ -3,7 +3,7 @@
 # it, then tests/check_words.py reads every page's text, alt text and the
 # drawings' <text> for the simulator's own words ("job", "jobs", a goal of
 # "none", "for forever", a count named "charged twice", crash settings as
-# "of commits") and for one lost answer named two ways on a board and its
+# "of commits", the build's "variants", a back-off "×1 each try") and for one lost answer named two ways on a board and its
 # timeline. First proves the checker fails on tests/words/bad/.
 # Env: BP (boardpress to run, default build/boardpress), BUILD (default build).
 set -euo pipefail

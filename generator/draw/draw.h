@@ -72,6 +72,14 @@ typedef struct {
     const char *text; /* "10%" */
 } draw_live;
 
+/* A back-off factor as a board writes it: "then ×2 each try", and for 1
+ * (a live board's slider at its left end) "the same wait each try". label
+ * is the factor as the page labels it ("1.5"). A live board writes the
+ * whole phrase in its data-set span, and the level's data gives the page
+ * the phrase of every value (render/live.c), so the page swaps it whole. */
+void draw_factor_words(char *dst, size_t n, const char *label);
+bool draw_factor_setting(const char *set);
+
 /* Board diagram. svg gets (appended) a complete standalone SVG document; alt
  * gets (appended) a one-paragraph plain-text description: parts in order,
  * links with protocols and faults, the policy badge, the notes.

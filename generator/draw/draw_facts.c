@@ -8,6 +8,7 @@
 #include "load/fields.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The setting a path names among a live board's, or NULL. */
@@ -42,6 +43,23 @@ static const draw_live *S_live_link(const dlives *lv, const bp_board *b, size_t 
 
 /* before + value + after into dst, the value marked as the live setting's
  * when there is one (lv), else value is the plain diagram's. */
+void draw_factor_words(char *dst, size_t n, const char *label)
+{
+    char *end;
+    double f = strtod(label, &end);
+    if (end != label && *end == '\0' && f == 1)
+        snprintf(dst, n, "the same wait each try");
+    else
+        snprintf(dst, n, "then ×%s each try", label);
+}
+
+bool draw_factor_setting(const char *set)
+{
+    const char *tail = ".redelivery_after.factor";
+    size_t n = strlen(set), t = strlen(tail);
+    return strncmp(set, "parts.", 6) == 0 && n > t && strcmp(set + n - t, tail) == 0;
+}
+
 static void S_setting(char *dst, size_t n, dmarks *mk, const char *before, const char *value,
                       const char *after, const draw_live *lv)
 {
@@ -134,8 +152,10 @@ void dpart_facts(const bp_board *b, size_t i, char facts[][128], dcolor *colors,
     }
     L = S_live_part(lv, b, i, "redelivery_after.factor");
     if (p->kind == SIM_KIND_BROKER && (p->backoff_factor > 1 || L)) {
+        char words[64];
         fmt_label_number(a, sizeof a, p->backoff_factor > 1 ? p->backoff_factor : 1);
-        S_setting(facts[*n], 128, &marks[*n], "then ×", a, " each try", L);
+        draw_factor_words(words, sizeof words, L ? L->text : a);
+        S_setting(facts[*n], 128, &marks[*n], "", words, "", L ? &(draw_live){L->set, words} : NULL);
         colors[(*n)++] = DC_MUTED;
     }
     /* the cap a line of its own (one line with the factor wraps on a phone) */

@@ -320,6 +320,12 @@ static void data_block(buf *out, page_ctx *pc, const slevel *sl, const int *star
             put_json_text(out, ch->options[k].label);
             buf_puts(out, ",\"value\":");
             put_json_text(out, ch->options[k].value);
+            if (draw_factor_setting(ch->set)) { /* its whole phrase on a diagram */
+                char words[64];
+                draw_factor_words(words, sizeof words, ch->options[k].label);
+                buf_puts(out, ",\"drawn\":");
+                put_json_text(out, words);
+            }
             buf_puts(out, ",\"wire\":\"");
             put_base64(out, sc->bytes[k], sc->len[k]);
             buf_putc(out, '"');

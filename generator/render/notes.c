@@ -259,7 +259,7 @@ static void runs_text(buf *out, const mrow *r)
         buf_printf(out, "%d–%d", lo, hi);
     if (r->n_runs > 1)
         buf_printf(out, " each of %zu %s", r->n_runs,
-                   strcmp(r->what, "Level") == 0 ? "combinations" : "variants");
+                   strcmp(r->what, "Level") == 0 ? "combinations" : "boards");
     /* replications: {until}: whether the precision was reached */
     const bp_board *first = NULL;
     size_t asked = 0, short_of = 0;

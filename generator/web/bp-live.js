@@ -374,7 +374,10 @@
       setEls.filter(drawn).forEach(function (el) {
         var path = el.getAttribute('data-set');
         for (var i = 0; i < choices.length; i++)
-          if (choices[i].set === path) el.textContent = choices[i].values[positions[i]].label;
+          if (choices[i].set === path) {
+            var v = choices[i].values[positions[i]];
+            el.textContent = v.drawn !== undefined ? v.drawn : v.label; /* a phrase: "the same wait each try" */
+          }
       });
     }
 

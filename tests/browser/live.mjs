@@ -150,7 +150,9 @@ function agrees(level, s, positions, what) {
   for (const [set, text] of s.sets) {
     const i = data.choices.findIndex((c) => c.set === set);
     check(i >= 0, `${what}: the diagram's setting ${set} is a choice's`);
-    eq(text, data.choices[i].values[positions[i]].label, `${what}: the diagram's ${set}`);
+    const v = data.choices[i].values[positions[i]];
+    // a phrase where the page gives one ("the same wait each try"), else the label
+    eq(text, v.drawn !== undefined ? v.drawn : v.label, `${what}: the diagram's ${set}`);
   }
   const key = data.choices.map((c, i) => (c.range ? null : positions[i])).filter((x) => x !== null).join('.');
   const visible = s.drawings.filter(([, hidden]) => !hidden).map(([k]) => k);
