@@ -38,7 +38,7 @@ typedef struct {
 
 typedef struct {
     run_item *items;
-    size_t *todo; /* indices into items */
+    size_t *order; /* indices into items, in the order they start: the largest estimate first */
     site *s;
     bp_variant **proofs; /* the proofs made beside the runs, first: the largest first */
     size_t n_proofs;
@@ -56,7 +56,7 @@ static void run_at(void *ctx, size_t i)
         span_add("proof", q->proofs[i]->board->id, t0);
         return;
     }
-    run_item *it = &q->items[q->todo[i - q->n_proofs]];
+    run_item *it = &q->items[q->order[i - q->n_proofs]];
     bp_variant *b = it->b;
     if (q->cancel && atomic_load(q->cancel)) { /* the build stops: nothing is reported */
         b->run_failed = 1;
@@ -250,6 +250,37 @@ static void share_result(bp_variant *b, const bp_variant *from)
 
 static size_t early_proofs(site *s, bp_variant ***out);
 
+/* For largest_first: an item's index and its estimate. */
+typedef struct {
+    int64_t events;
+    size_t i;
+} sized;
+
+static int by_size(const void *a, const void *b)
+{
+    const sized *x = a, *y = b;
+    if (x->events != y->events)
+        return x->events > y->events ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* The n items of todo in the order the threads take them: the largest
+ * estimate first (then in item order), so that no large run starts last
+ * and keeps one core busy while the others have nothing left (caller
+ * frees). Results do not depend on the order. */
+static size_t *largest_first(const item_list *l, const size_t *todo, size_t n)
+{
+    sized *v = xcalloc(n + 1, sizeof *v);
+    for (size_t k = 0; k < n; k++)
+        v[k] = (sized){l->v[todo[k]].events, todo[k]};
+    qsort(v, n, sizeof *v, by_size);
+    size_t *order = xcalloc(n + 1, sizeof *order);
+    for (size_t k = 0; k < n; k++)
+        order[k] = v[k].i;
+    free(v);
+    return order;
+}
+
 void simulate_site(site *s)
 {
     item_list l = {0};
@@ -281,10 +312,11 @@ void simulate_site(site *s)
         }
         todo[n_todo++] = i;
     }
-    run_queue q = {l.v, todo, s, NULL, 0, s->opt.cancel};
+    run_queue q = {l.v, largest_first(&l, todo, n_todo), s, NULL, 0, s->opt.cancel};
     q.n_proofs = early_proofs(s, &q.proofs);
     threads_for_each(s->opt.jobs, n_todo + q.n_proofs, n_todo + q.n_proofs, run_at, NULL, &q);
     free(q.proofs);
+    free(q.order);
     s->runs += n_todo;
     if (s->opt.cancel && atomic_load(s->opt.cancel)) {
         free(todo); /* the build says so; nothing ran to the end is kept */
