@@ -77,13 +77,7 @@ static bool seen(const sim_model *m, const sim_hop *h, uint32_t c)
 bool model_reply_lost(sim_model *m, uint16_t *flags, uint16_t listed, double p, uint64_t who,
                       uint32_t what)
 {
-    uint16_t used = (uint16_t)(listed << 1);
-    if ((*flags & (listed | used)) == listed) {
-        *flags |= used;
-        return true;
-    }
-    *flags |= used;
-    return model_chance(m, who, what, p);
+    return model_lro_take(flags, listed) || model_chance(m, who, what, p);
 }
 
 /* ------------------------------------------------------------ effects */
@@ -257,8 +251,8 @@ static void reply(sim_model *m, sim_hop *h, uint32_t c, uint32_t try_no, uint32_
         model_copy_succeeded(m, h, c);
     } else {
         trc(m, h, SIM_TR_REPLY, c, h->t.handler, h->t.sender, try_no);
-        if (model_reply_lost(m, &h->jf[job_of(h, c)], F_LRO_DELIVERY, h->lose_reply,
-                             copy_who(h, c, try_no), h->d0 + D_REPLY_LOST)) {
+        if (model_lro_take(&h->jf[job_of(h, c)], F_LRO_DELIVERY) ||
+            hop_chance(m, h, c, try_no, h->d0 + D_REPLY_LOST, h->lose_reply)) {
             trc(m, h, SIM_TR_LOST_REPLY, c, h->t.handler, h->t.sender, try_no);
             if (h->transactional && ch) { /* the receive never committed */
                 rollback(m, h, c, ch);
@@ -327,7 +321,7 @@ static void crash(sim_model *m, sim_hop *h, uint32_t c, uint32_t s, const local_
 static void after_commit(sim_model *m, sim_hop *h, uint32_t c, uint32_t try_no, uint32_t s,
                          const local_change *ch)
 {
-    if (model_chance(m, copy_who(h, c, try_no), h->d0 + D_CRASH_COMMIT, h->crash_commit_p)) {
+    if (hop_chance(m, h, c, try_no, h->d0 + D_CRASH_COMMIT, h->crash_commit_p)) {
         crash(m, h, c, s, ch, h->transactional, !h->transactional);
         return;
     }
@@ -341,8 +335,7 @@ static void after_commit(sim_model *m, sim_hop *h, uint32_t c, uint32_t try_no, 
 /* The local write of copy c's try (the database's latency; 0 without one). */
 static int64_t write_time(sim_model *m, sim_hop *h, uint32_t c, uint32_t try_no)
 {
-    return hop_duration(m, h, AHEAD_WRITE, &h->write, h->d0 + D_WRITE, c, try_no,
-                        copy_who(h, c, try_no));
+    return hop_duration(m, h, AHEAD_WRITE, &h->write, h->d0 + D_WRITE, c, try_no);
 }
 
 static void receive(sim_model *m, sim_hop *h, uint32_t c, uint32_t try_no, uint32_t s)
@@ -377,11 +370,10 @@ static void receive(sim_model *m, sim_hop *h, uint32_t c, uint32_t try_no, uint3
         h->slots[s].claimed_at = m->now;
         trc(m, h, SIM_TR_CLAIM, c, h->t.handler, -1, 0);
     }
-    uint64_t who = copy_who(h, c, try_no);
-    int64_t w = hop_duration(m, h, AHEAD_WORK, &h->work, h->d0 + D_WORK, c, try_no, who);
+    int64_t w = hop_duration(m, h, AHEAD_WORK, &h->work, h->d0 + D_WORK, c, try_no);
     uint32_t gen = h->slots[s].gen;
     if ((m->hop[0].jf[job] & F_POISON) ||
-        model_chance(m, who, h->d0 + D_HANDLER_FAIL, h->handler_fail_p))
+        hop_chance(m, h, c, try_no, h->d0 + D_HANDLER_FAIL, h->handler_fail_p))
         model_push(m, QUEUE_HEAP, w, h->ev0 + EV_H_FAILED, c, try_no, gen, s);
     else if (h->external)
         model_push(m, h->work_lane, w, h->ev0 + EV_H_CALL, c, try_no, gen, s);
@@ -437,7 +429,7 @@ static void on_local_done(sim_model *m, sim_hop *h, const sim_event *e)
     ch.effect = apply_effect(m, h, c, h->effect_part, h->effect_peer);
     if (h->publishes && h->publish == SIM_PUBLISH_OUTBOX)
         pub_outbox_write(m, h, c, &ch);
-    if (model_chance(m, copy_who(h, c, e->arg), h->d0 + D_CRASH, h->crash_p)) {
+    if (hop_chance(m, h, c, e->arg, h->d0 + D_CRASH, h->crash_p)) {
         bool undo = key_in_commit(h) || h->transactional;
         crash(m, h, c, s, &ch, undo, !undo);
         return;
@@ -464,7 +456,7 @@ static void on_h_call(sim_model *m, sim_hop *h, const sim_event *e)
         model_push(m, h->lane0 + L_CALL_TIMEOUT, h->call_timeout_us, h->ev0 + EV_H_CALL_TIMEOUT,
                    e->job, e->arg, e->gen, e->slot);
     }
-    if (model_chance(m, copy_who(h, e->job, e->arg), h->d0 + D_CALL_LOST, h->call_lose_request)) {
+    if (hop_chance(m, h, e->job, e->arg, h->d0 + D_CALL_LOST, h->call_lose_request)) {
         sl->call_lost = CALL_REQUEST_LOST;
         push_kept_timeout(m, h, e->slot);
     } else {
@@ -477,13 +469,12 @@ static void on_h_call(sim_model *m, sim_hop *h, const sim_event *e)
 static void on_p_call(sim_model *m, sim_hop *h, const sim_event *e)
 {
     uint32_t c = e->job, msg = msg_of(h, c);
-    uint64_t who = copy_who(h, c, e->arg);
     bool ok = true;
     int p = h->t.provider, hd = h->t.handler;
     if (h->policy == SIM_IDEM_PROVIDER_KEY &&
         model_key_live(m, h->key_rec[msg], h->provider_ttl_us)) {
         trc(m, h, SIM_TR_PROVIDER_SKIP, c, p, hd, 0);
-    } else if (model_chance(m, who, h->d0 + D_FAIL, h->fail_p)) {
+    } else if (hop_chance(m, h, c, e->arg, h->d0 + D_FAIL, h->fail_p)) {
         trc(m, h, SIM_TR_CALL_FAILED, c, p, hd, 0);
         ok = false;
     } else {
@@ -491,9 +482,9 @@ static void on_p_call(sim_model *m, sim_hop *h, const sim_event *e)
         if (h->policy == SIM_IDEM_PROVIDER_KEY)
             h->key_rec[msg] = m->now;
     }
-    int64_t busy = hop_duration(m, h, AHEAD_CALL, &h->call, h->d0 + D_CALL_TIME, c, e->arg, who);
-    if (model_reply_lost(m, &h->jf[job_of(h, c)], F_LRO_CALL, h->call_lose_reply, who,
-                         h->d0 + D_CALL_REPLY_LOST)) {
+    int64_t busy = hop_duration(m, h, AHEAD_CALL, &h->call, h->d0 + D_CALL_TIME, c, e->arg);
+    if (model_lro_take(&h->jf[job_of(h, c)], F_LRO_CALL) ||
+        hop_chance(m, h, c, e->arg, h->d0 + D_CALL_REPLY_LOST, h->call_lose_reply)) {
         if (slot_valid(h, e)) {
             h->slots[e->slot].call_lost = CALL_RESPONSE_LOST;
             push_kept_timeout(m, h, e->slot);
@@ -512,7 +503,7 @@ static void on_call_ok(sim_model *m, sim_hop *h, const sim_event *e)
     if (!slot_valid(h, e))
         return;
     uint32_t c = e->job, s = e->slot;
-    if (model_chance(m, copy_who(h, c, e->arg), h->d0 + D_CRASH, h->crash_p)) {
+    if (hop_chance(m, h, c, e->arg, h->d0 + D_CRASH, h->crash_p)) {
         crash(m, h, c, s, NULL, false, false); /* the call is made; nothing local to undo */
         return;
     }
@@ -582,7 +573,7 @@ static void send(sim_model *m, sim_hop *h, uint32_t c)
         model_push(m, h->lane0 + L_TIMER, timer_of(m, h, c, try_no), h->ev0 + EV_S_TIMER, c,
                    try_no, 0, 0);
     }
-    if (model_chance(m, copy_who(h, c, try_no), h->d0 + D_SEND_LOST, h->lose_request)) {
+    if (hop_chance(m, h, c, try_no, h->d0 + D_SEND_LOST, h->lose_request)) {
         trc(m, h, SIM_TR_LOST_REQUEST, c, h->t.sender, h->t.handler, try_no);
         if (h->at_most_once)
             model_copy_dropped(m, h, c, h->t.sender);
@@ -598,7 +589,14 @@ static void send(sim_model *m, sim_hop *h, uint32_t c)
 
 void model_to_broker(sim_model *m, sim_hop *h, uint32_t c)
 {
-    ring_push(m, &h->waiting, c, 0);
+    if (h->waiting.n == 0 && !h->pumping && !h->down && h->n_free > 0 && !m->oom) {
+        /* what pump would do with c alone in the queue, without the queue */
+        h->pumping = true;
+        send(m, h, c);
+        h->pumping = false;
+    } else {
+        ring_push(m, &h->waiting, c, 0);
+    }
     pump(m, h);
 }
 

@@ -342,7 +342,7 @@ uint64_t model_below(sim_model *m, uint64_t who, uint32_t what, uint64_t n);
  * has them: the draw at (who_of(c, 0, 1), what), its block drawn when it is
  * not there. Driven: the median or the 99th percentile. */
 int64_t model_hop_draw(sim_model *m, sim_hop *h, int which, const sim_dist *d, uint32_t what,
-                       uint32_t c, uint32_t try_no, uint64_t who);
+                       uint32_t c, uint32_t try_no);
 
 /* True with probability p, drawn at (who, what). 0 and 1 draw nothing;
  * inline: the model asks this at every step, most often with p = 0. */
@@ -355,11 +355,33 @@ static inline bool model_chance(sim_model *m, uint64_t who, uint32_t what, doubl
     return model_unit(m, who, what) < p;
 }
 
+/* The same for copy c's try try_no at hop h: who (copy_who) is worked
+ * out only when a number is drawn. */
+static inline bool hop_chance(sim_model *m, const sim_hop *h, uint32_t c, uint32_t try_no,
+                              uint32_t what, double p)
+{
+    if (p <= 0)
+        return false;
+    if (p >= 1)
+        return true;
+    return model_unit(m, copy_who(h, c, try_no), what) < p;
+}
+
+/* lose_reply_of: is this the first reply of a listed job (flags holds
+ * `listed` and, one bit up, "used")? Marks it used either way. */
+static inline bool model_lro_take(uint16_t *flags, uint16_t listed)
+{
+    uint16_t used = (uint16_t)(listed << 1);
+    bool first = (*flags & (listed | used)) == listed;
+    *flags |= used;
+    return first;
+}
+
 /* That duration; a constant draws nothing. */
 static inline int64_t hop_duration(sim_model *m, sim_hop *h, int which, const sim_dist *d,
-                                   uint32_t what, uint32_t c, uint32_t try_no, uint64_t who)
+                                   uint32_t what, uint32_t c, uint32_t try_no)
 {
-    return d->sigma == 0 ? d->constant_us : model_hop_draw(m, h, which, d, what, c, try_no, who);
+    return d->sigma == 0 ? d->constant_us : model_hop_draw(m, h, which, d, what, c, try_no);
 }
 
 static inline uint16_t *mflags_of(sim_hop *h, uint32_t c)
@@ -369,13 +391,16 @@ static inline uint16_t *mflags_of(sim_hop *h, uint32_t c)
 
 /* Schedule an event delay after now (queue_push). In the WebAssembly
  * module one copy for the model's files, so that it holds the queue's push
- * once; natively inline at each place (every event passes through it). */
+ * once; natively inline at each place, always (every event passes through
+ * it; left to the compiler, it made one copy per file and called it). */
 #ifdef __wasm__
 void model_push(sim_model *m, int lane, int64_t delay, unsigned kind, uint32_t job, uint32_t arg,
                 uint32_t gen, uint32_t slot_i);
 #else
-static inline void model_push(sim_model *m, int lane, int64_t delay, unsigned kind, uint32_t job,
-                              uint32_t arg, uint32_t gen, uint32_t slot_i)
+__attribute__((always_inline)) static inline void model_push(sim_model *m, int lane, int64_t delay,
+                                                             unsigned kind, uint32_t job,
+                                                             uint32_t arg, uint32_t gen,
+                                                             uint32_t slot_i)
 {
     queue_push(&m->q, lane, m->now + delay, kind, job, arg, gen, slot_i);
 }

@@ -46,22 +46,26 @@ uint64_t model_below(sim_model *m, uint64_t who, uint32_t what, uint64_t n)
 }
 
 int64_t model_hop_draw(sim_model *m, sim_hop *h, int which, const sim_dist *d, uint32_t what,
-                       uint32_t c, uint32_t try_no, uint64_t who)
+                       uint32_t c, uint32_t try_no)
 {
     m->k.draws++;
     if (model_drive(m))
         return d->proof_us[choice_take(model_drive(m), CH_TIMING, 2)];
     draw_ahead *a = h->ahead;
     if (try_no != 1 || !a)
-        return dist_draw(d, m->key, who, what);
+        return dist_draw(d, m->key, copy_who(h, c, try_no), what);
     uint32_t block = c / AHEAD_BLOCK, row = block % AHEAD_ROWS;
     int64_t *v = a->v[which][row];
     if (a->tag[which][row] != block + 1) {
         uint32_t first = block * AHEAD_BLOCK, n = m->jobs - first;
         if (n > AHEAD_BLOCK)
             n = AHEAD_BLOCK;
+#ifdef __wasm__
         for (uint32_t i = 0; i < n; i++)
             v[i] = dist_draw(d, m->key, who_of(first + i, 0, 1), what);
+#else
+        dist_draw_run(d, m->key, who_of(first, 0, 1), what, n, v); /* who_of(first + i, 0, 1) */
+#endif
         a->tag[which][row] = block + 1;
     }
     return v[c % AHEAD_BLOCK];

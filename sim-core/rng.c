@@ -94,20 +94,38 @@ void dist_init(sim_dist *d, sim_latency l)
     d->proof_us[1] = dist_at(d, SIM_Z99);
 }
 
-int64_t dist_at(const sim_dist *d, double z)
+/* dist_at of a log-normal (sigma > 0), inline for the draws. */
+static inline int64_t lognormal_at(const sim_dist *d, double z)
 {
-    if (d->sigma == 0)
-        return d->constant_us;
     double x = exp_of(d->mu + d->sigma * z);
     if (!(x < (double)SIM_DURATION_CAP_US))
         return SIM_DURATION_CAP_US;
     return (int64_t)(x + 0.5);
 }
 
+int64_t dist_at(const sim_dist *d, double z)
+{
+    return d->sigma == 0 ? d->constant_us : lognormal_at(d, z);
+}
+
 int64_t dist_draw(const sim_dist *d, uint64_t key, uint64_t who, uint32_t what)
 {
     return d->sigma == 0 ? d->constant_us : dist_at(d, normal_draw(key, who, what));
 }
+
+#ifndef __wasm__ /* the module keeps one copy of the draw (its size) */
+void dist_draw_run(const sim_dist *d, uint64_t key, uint64_t who, uint32_t what, uint32_t n,
+                   int64_t *out)
+{
+    if (d->sigma == 0) {
+        for (uint32_t i = 0; i < n; i++)
+            out[i] = d->constant_us;
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        out[i] = lognormal_at(d, normal_draw(key, who + i, what));
+}
+#endif
 
 /* ln 2 split so that k * LN2_HI is exact for |k| < 2^20 (fdlibm's split). */
 #define LN2_HI 6.93147180369123816490e-01
