@@ -2,7 +2,8 @@
  * sender (users or broker), the handler (consumer or service) and the
  * payment provider, for the first hop and, on a two-hop board, the second.
  * State lives in struct sim_model (model.h); the publishers and the outbox
- * are in model_pub.c, the run loop and the measures in model_run.c. */
+ * are in model_pub.c, the setup, limits and measures in model_run.c; the
+ * event loop is here, with the handlers it calls. */
 #include "model.h"
 
 #include <stdlib.h>
@@ -69,7 +70,7 @@ static uint32_t key_index(const sim_model *m, const sim_hop *h, uint32_t c)
 }
 
 /* The handler's check: a live record of this delivery's key. */
-static bool seen(const sim_model *m, const sim_hop *h, uint32_t c)
+static inline bool seen(const sim_model *m, const sim_hop *h, uint32_t c)
 {
     return handler_checks(h) && model_key_live(m, h->key_rec[key_index(m, h, c)], h->key_ttl_us);
 }
@@ -152,10 +153,8 @@ static uint32_t take_slot(sim_hop *h, uint32_t c, uint32_t try_no)
 /* Move waiting deliveries into free slots: the broker sends, or the
  * service takes the next queued request. Not reentrant: a nested call (a
  * delivery that finishes at once) leaves the work to the outer loop. */
-static void pump(sim_model *m, sim_hop *h)
+static void pump_waiting(sim_model *m, sim_hop *h)
 {
-    if (h->pumping)
-        return;
     h->pumping = true;
     while (!h->down && h->n_free > 0 && h->waiting.n > 0 && !m->oom) {
         pending p = ring_pop(&h->waiting);
@@ -167,6 +166,12 @@ static void pump(sim_model *m, sim_hop *h)
         }
     }
     h->pumping = false;
+}
+
+static inline void pump(sim_model *m, sim_hop *h)
+{
+    if (!h->pumping && h->waiting.n > 0) /* else there is nothing to do here */
+        pump_waiting(m, h);
 }
 
 #ifdef __wasm__
@@ -715,7 +720,7 @@ static void dispatch_hop(sim_model *m, sim_hop *h, unsigned kind, const sim_even
     }
 }
 
-void model_dispatch(sim_model *m, const sim_event *e)
+static void dispatch(sim_model *m, const sim_event *e)
 {
     unsigned kind = event_kind(e);
     if (kind < SIM_MAX_HOPS * EV_HOP_STRIDE) {
@@ -746,4 +751,22 @@ void model_dispatch(sim_model *m, const sim_event *e)
 void model_start(sim_model *m)
 {
     schedule_arrival(m, 0);
+}
+
+/* Here, beside the handlers, so that the dispatch is inlined into the loop
+ * (a call per event cost its saving and restoring of registers). */
+model_stop model_events(sim_model *m, int64_t max_events)
+{
+    sim_event e;
+    while (queue_pop(&m->q, &e)) {
+        if (++m->k.events > max_events)
+            return MODEL_STOP_EVENTS;
+        if (e.t_us > TIME_HORIZON_US)
+            return MODEL_STOP_TIME;
+        m->now = e.t_us;
+        dispatch(m, &e);
+        if (m->oom || m->q.oom)
+            return MODEL_STOP_MEMORY;
+    }
+    return MODEL_STOP_DONE;
 }

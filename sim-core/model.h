@@ -1,6 +1,6 @@
-/* model.h — the state of one simulation run, shared by the hop events
- * (model.c), the publishers and the outbox (model_pub.c), and the setup,
- * run loop and tally (model_run.c). Internal to sim-core. */
+/* model.h — the state of one simulation run, shared by the hop events and
+ * the event loop (model.c), the publishers and the outbox (model_pub.c), and
+ * the setup, limits and tally (model_run.c). Internal to sim-core. */
 #ifndef SIM_MODEL_H
 #define SIM_MODEL_H
 
@@ -430,8 +430,17 @@ static inline void trc(sim_model *m, const sim_hop *h, sim_trace_kind kind, uint
 void model_reset_slots(sim_hop *h);
 /* Schedule the first arrival of a reset model. */
 void model_start(sim_model *m);
-/* Handle one event taken from the queue at m->now. */
-void model_dispatch(sim_model *m, const sim_event *e);
+/* Why model_events stopped. */
+typedef enum {
+    MODEL_STOP_DONE,   /* no event left */
+    MODEL_STOP_EVENTS, /* the next event would pass max_events */
+    MODEL_STOP_TIME,   /* the next event is past TIME_HORIZON_US */
+    MODEL_STOP_MEMORY, /* m->oom or m->q.oom */
+} model_stop;
+/* Take the started model's events from the queue one by one, each
+ * handled at its time (m->now), counted in k.events, until none is left or
+ * a limit stops the run. */
+model_stop model_events(sim_model *m, int64_t max_events);
 /* Queue copy c at its hop's broker and send what fits. */
 void model_to_broker(sim_model *m, sim_hop *h, uint32_t c);
 /* The job's outcome: a sender of some copy gave up, or a copy was lost;

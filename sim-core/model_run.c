@@ -1,6 +1,6 @@
 /* model_run.c — one replication of a board: the model set up from the
- * board, the event loop with its limits, and the measures tallied from the
- * per-job arrays at the end. Per-job state is a few parallel arrays (26
+ * board, its events run within the limits (model_events), and the measures
+ * tallied from the per-job arrays at the end. Per-job state is a few parallel arrays (26
  * bytes a job for one hop without copies; a second hop, key claims or a
  * simulated publisher add theirs); pending events live in the queue only
  * until they happen. */
@@ -475,22 +475,19 @@ sim_status sim_model_run(sim_model *m, const sim_limits *lim, uint64_t key, sim_
 {
     reset(m, key, trace);
     model_start(m);
-    sim_event e;
-    while (queue_pop(&m->q, &e)) {
-        if (++m->k.events > lim->max_events)
-            return too_many_events(lim, msg, n);
-        if (e.t_us > TIME_HORIZON_US) {
-            snprintf(msg, n,
-                     "the board runs longer than simulated time can count; shorten its "
-                     "durations");
-            return SIM_ERR_TIME;
-        }
-        m->now = e.t_us;
-        model_dispatch(m, &e);
-        if (m->oom || m->q.oom) {
-            snprintf(msg, n, "not enough memory to simulate the board");
-            return SIM_ERR_MEMORY;
-        }
+    switch (model_events(m, lim->max_events)) {
+    case MODEL_STOP_EVENTS:
+        return too_many_events(lim, msg, n);
+    case MODEL_STOP_TIME:
+        snprintf(msg, n,
+                 "the board runs longer than simulated time can count; shorten its "
+                 "durations");
+        return SIM_ERR_TIME;
+    case MODEL_STOP_MEMORY:
+        snprintf(msg, n, "not enough memory to simulate the board");
+        return SIM_ERR_MEMORY;
+    case MODEL_STOP_DONE:
+        break;
     }
     if (m->k.events > lim->max_events) /* with the kept timeouts counted */
         return too_many_events(lim, msg, n);

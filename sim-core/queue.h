@@ -1,5 +1,5 @@
 /* queue.h — the simulator's pending events, taken in (time, insertion) order.
- * A 4-ary min-heap holds events with random delays; "lanes" are FIFO rings
+ * A binary min-heap holds events with random delays; "lanes" are FIFO rings
  * for events scheduled a constant delay ahead (timers, link transit), whose
  * times arrive already sorted. A lane push that would break its order goes
  * to the heap instead, so the order taken is always exactly (time, seq).
@@ -83,7 +83,7 @@ static inline void queue_heap_push(sim_queue *q, const sim_event *e)
     sim_event *h = q->heap;
     size_t i = q->n++;
     while (i > 0) {
-        size_t parent = (i - 1) / 4;
+        size_t parent = (i - 1) / 2;
         if (!queue_before(e->t_us, e->order, h[parent].t_us, h[parent].order))
             break;
         h[i] = h[parent];
@@ -101,18 +101,15 @@ static inline void queue_heap_pop(sim_queue *q)
     sim_event last = h[n];
     size_t i = 0;
     for (;;) {
-        size_t c = 4 * i + 1;
+        size_t c = 2 * i + 1;
         if (c >= n)
             break;
-        size_t best = c;
-        size_t end = c + 4 < n ? c + 4 : n;
-        for (size_t j = c + 1; j < end; j++)
-            if (queue_before(h[j].t_us, h[j].order, h[best].t_us, h[best].order))
-                best = j;
-        if (!queue_before(h[best].t_us, h[best].order, last.t_us, last.order))
+        if (c + 1 < n && queue_before(h[c + 1].t_us, h[c + 1].order, h[c].t_us, h[c].order))
+            c++;
+        if (!queue_before(h[c].t_us, h[c].order, last.t_us, last.order))
             break;
-        h[i] = h[best];
-        i = best;
+        h[i] = h[c];
+        i = c;
     }
     h[i] = last;
 }
