@@ -15,7 +15,10 @@
 //     inside the viewport, shown;
 //   - at 375 px, each option of every level (a radio, a toggle's button) is
 //     chosen in turn, and the level's verdict (.bp-level-status) is then
-//     inside the viewport.
+//     inside the viewport (a toggle's level, which has none, its counts
+//     line);
+//   - the site has at least one handle on a drawing, one draggable number
+//     in prose and one sweep among the controls moved.
 // Exits 1 after listing every failed check.
 
 import { chromium } from 'playwright-core';
@@ -37,6 +40,7 @@ const VIEWS = [
 
 const failures = [];
 let checks = 0, moves = 0;
+const kinds = { h: 0, s: 0, sweep: 0 }; // handles, scrubs and sweeps met
 function check(ok, what) {
   checks++;
   if (!ok) failures.push(what);
@@ -177,7 +181,10 @@ async function main() {
           await page.waitForFunction((id) => document.getElementById(id).classList.contains('bp-live'), id, {
             timeout: 60000,
           });
+          kinds.sweep += await page.locator(`#${id} figure.bp-sweep`).count();
           for (const sel of await controlsOf(page, id)) {
+            const kind = /-([hs])\d+"\]$/.exec(sel);
+            if (kind) kinds[kind[1]]++;
             for (const key of ['ArrowRight', 'End', 'Home']) await moveAndCheck(page, id, sel, key, where);
           }
         }
@@ -197,7 +204,8 @@ async function main() {
                 const now = await page.evaluate((id) => document.getElementById(id).getAttribute('data-state'), id);
                 if (now !== state) await measured(page, id, state);
               }
-              const status = page.locator(`#${id} .bp-level-status`);
+              let status = page.locator(`#${id} .bp-level-status`);
+              if ((await status.count()) === 0) status = page.locator(`#${id} .bp-counts`);
               if ((await status.count()) === 0) continue;
               const inView = await status.evaluate((el) => {
                 const r = el.getBoundingClientRect();
@@ -216,11 +224,15 @@ async function main() {
     await browser.close();
     server.close();
   }
+  check(kinds.h > 0, 'no live level has a handle on its drawing');
+  check(kinds.s > 0, 'no page has a draggable number in prose');
+  check(kinds.sweep > 0, 'no live level has a sweep');
   if (failures.length) {
     for (const f of failures) console.error('FAIL: ' + f);
     process.exit(1);
   }
-  console.log(`inview: ${checks} checks passed, ${moves} moves`);
+  console.log(`inview: ${checks} checks passed, ${moves} moves (${kinds.h} handles, ${kinds.s} draggable ` +
+    `numbers, ${kinds.sweep} sweeps)`);
 }
 
 main().catch((e) => {
