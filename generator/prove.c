@@ -95,7 +95,7 @@ static void write_wire(const sim_board *b, const sim_limits *lim, const sim_resu
 int prove_main(int argc, char **argv)
 {
     const char *path = NULL, *catalog_path = "content/catalog.yaml", *claim = NULL;
-    sim_prove_opts o = {0, false, 3, 2, 0, false};
+    sim_prove_opts o = {0, false, 3, 2, 0, false, false};
     bool jobs_given = false, faults_given = false;
     int wire = 0; /* 1: --wire, 2: --wire-result */
     for (int i = 2; i < argc; i++) {
@@ -108,6 +108,11 @@ int prove_main(int argc, char **argv)
         }
         if (strcmp(a, "--brute-force") == 0) { /* make bench: the enumeration without pruning */
             o.brute = true;
+            continue;
+        }
+        /* tests/run-prove.sh: every run replayed to its end, to compare */
+        if (strcmp(a, "--every-run") == 0) {
+            o.plain = true;
             continue;
         }
         /* tests/run-wasm.sh: the proof's board as the WebAssembly module

@@ -14,6 +14,8 @@
  * chance (a legitimate repeat, and of which job). */
 typedef enum { CH_FAULT, CH_TIMING, CH_TRAFFIC } sim_choice_kind;
 
+struct sim_model;
+
 typedef struct {
     const uint8_t *want; /* the choices to follow; past them, option 0 */
     size_t n_want;
@@ -21,6 +23,13 @@ typedef struct {
     size_t n, cap;
     int faults; /* fault options taken (option 1 of a CH_FAULT point) */
     bool oom;
+#ifndef SIM_REPLAY_ONLY
+    /* Called before each event of a driven run (NULL: not called), with
+     * the model between events and the event it is about to handle: true
+     * ends the run there (the proof knows the rest of it, proof.c). */
+    bool (*at_event)(void *ctx, struct sim_model *m, const void *next);
+    void *ctx;
+#endif
 } sim_choices;
 
 /* The next choice of a driven run: option want[n] (0 past the list, or

@@ -722,6 +722,12 @@ static void dispatch_hop(sim_model *m, sim_hop *h, unsigned kind, const sim_even
 
 static void dispatch(sim_model *m, const sim_event *e)
 {
+#ifndef SIM_REPLAY_ONLY /* the WebAssembly module replays, never proves */
+    if (m->drive && m->drive->at_event && m->drive->at_event(m->drive->ctx, m, e)) {
+        queue_clear(&m->q); /* a proof ends the run here (choice.h) */
+        return;
+    }
+#endif
     unsigned kind = event_kind(e);
     if (kind < SIM_MAX_HOPS * EV_HOP_STRIDE) {
         dispatch_hop(m, &m->hop[kind / EV_HOP_STRIDE], kind % EV_HOP_STRIDE, e);

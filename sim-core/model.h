@@ -406,6 +406,15 @@ __attribute__((always_inline)) static inline void model_push(sim_model *m, int l
 }
 #endif
 
+/* ---- model_state.c */
+
+/* The 128-bit fingerprint (out) of the model between events, next the
+ * event it takes next: equal fingerprints, equal rest of the run, as far
+ * as a proof looks (its choices, its events, its fault counts). tmp is
+ * cap bytes of room; false (no fingerprint) when the queue needs more. */
+bool model_fingerprint(const sim_model *m, const sim_event *next, void *tmp, size_t cap,
+                       uint64_t out[2]);
+
 /* ---- model.c: the hops */
 
 /* Record a trace entry, when the run keeps a trace (model_run.c). copy is

@@ -21,6 +21,30 @@ typedef struct {
     size_t n, cap;
 } prefix_list;
 
+#define N_FAULTS (SIM_PROVE_MAX_FAULTS + 1)
+
+/* A state met before: the runs from it, by the faults they add. */
+typedef struct {
+    int64_t runs[N_FAULTS], events[N_FAULTS]; /* events after the state */
+    int64_t max_events;                       /* the most events after it in one run */
+    int r_max;                                /* the faults it was explored for */
+} memo_entry;
+
+/* The memo's index: a state's fingerprint. */
+typedef struct {
+    uint64_t fp[2];
+} memo_key;
+
+/* A state whose runs are being explored: the totals when it was met. */
+typedef struct {
+    uint64_t fp[2];
+    int faults;     /* taken before it */
+    int64_t events; /* before it */
+    size_t at;      /* choices before it */
+    int64_t runs0[N_FAULTS], events0[N_FAULTS];
+    int64_t max_events; /* the most events of a run from it so far */
+} open_state;
+
 typedef struct {
     const sim_board *b;
     const sim_limits *lim;
@@ -31,6 +55,19 @@ typedef struct {
     prefix_list *level; /* level[f]: runs to make with f faults */
     size_t n_levels;
     bool oom;
+    /* the counting explorer (explore_states) */
+    memo_key *keys;    /* open addressing, at most half full */
+    uint32_t *slot_of; /* per key: its entry + 1, 0 for a free key */
+    memo_entry *memo;  /* the entries, in the order they came */
+    size_t keys_cap, memo_n, memo_cap;
+    open_state *open;
+    size_t n_open, open_cap;
+    size_t last_n;                            /* choices before the run's last event */
+    size_t states_from;                       /* a run's states from this choice on are new */
+    bool cut;                                 /* the run ended at a state met before */
+    int64_t runs[N_FAULTS], events[N_FAULTS]; /* by faults, the runs counted so far */
+    int64_t work_runs, work_events;           /* what the model ran */
+    uint64_t tmp[2048];                       /* model_fingerprint's room */
 } prover;
 
 sim_board sim_prove_board(const sim_board *b, int jobs)
@@ -281,6 +318,248 @@ static int explore_level(prover *p, size_t f, sim_proof *out, char *msg, size_t 
     return 0;
 }
 
+#ifndef SIM_REPLAY_ONLY /* the WebAssembly module replays, never proves (choice.h) */
+/* ------------------------------------------------- counting by states */
+
+/* The memo's key for fp: its own, or the free one where it goes. */
+static size_t memo_find(const prover *p, const uint64_t fp[2])
+{
+    size_t mask = p->keys_cap - 1;
+    for (size_t i = fp[0] & mask;; i = (i + 1) & mask)
+        if (!p->slot_of[i] || (p->keys[i].fp[0] == fp[0] && p->keys[i].fp[1] == fp[1]))
+            return i;
+}
+
+static memo_entry *memo_get(const prover *p, const uint64_t fp[2])
+{
+    if (!p->keys_cap)
+        return NULL;
+    uint32_t at = p->slot_of[memo_find(p, fp)];
+    return at ? &p->memo[at - 1] : NULL;
+}
+
+/* Room for one more entry; false when memory runs out, or past
+ * MEMO_MAX entries (about 80 MB: a state not kept is explored again). */
+#define MEMO_MAX ((size_t)1 << 19)
+static bool memo_room(prover *p)
+{
+    if (p->memo_n >= MEMO_MAX)
+        return false;
+    if (p->memo_n == p->memo_cap) {
+        size_t cap = p->memo_cap ? p->memo_cap * 2 : 1024;
+        memo_entry *v = realloc(p->memo, cap * sizeof *v);
+        if (!v)
+            return false;
+        p->memo = v;
+        p->memo_cap = cap;
+    }
+    if (2 * (p->memo_n + 1) <= p->keys_cap)
+        return true;
+    size_t cap = p->keys_cap ? p->keys_cap * 2 : 4096, old_cap = p->keys_cap;
+    memo_key *keys = malloc(cap * sizeof *keys), *old_keys = p->keys;
+    uint32_t *slot_of = calloc(cap, sizeof *slot_of), *old_slot = p->slot_of;
+    if (!keys || !slot_of) {
+        free(keys);
+        free(slot_of);
+        return false;
+    }
+    p->keys = keys;
+    p->slot_of = slot_of;
+    p->keys_cap = cap;
+    for (size_t i = 0; i < old_cap; i++)
+        if (old_slot[i]) {
+            size_t k = memo_find(p, old_keys[i].fp);
+            keys[k] = old_keys[i];
+            slot_of[k] = old_slot[i];
+        }
+    free(old_keys);
+    free(old_slot);
+    return true;
+}
+
+/* The state on top is explored: its runs go into the memo, its most
+ * events to the state below it. */
+static void close_state(prover *p)
+{
+    open_state *s = &p->open[--p->n_open];
+    if (p->n_open > 0 && s->max_events > p->open[p->n_open - 1].max_events)
+        p->open[p->n_open - 1].max_events = s->max_events;
+    int r_max = p->o->faults - s->faults;
+    int64_t runs = 0;
+    for (int r = 0; r <= r_max; r++)
+        runs += p->runs[s->faults + r] - s->runs0[r];
+    if (runs < 2)
+        return; /* one run: met again, its rest is cheaper run than remembered */
+    if (!memo_room(p))
+        return; /* not remembered: met again, it is explored again */
+    size_t k = memo_find(p, s->fp);
+    if (!p->slot_of[k]) {
+        p->keys[k].fp[0] = s->fp[0];
+        p->keys[k].fp[1] = s->fp[1];
+        p->slot_of[k] = (uint32_t)++p->memo_n;
+    }
+    memo_entry *e = &p->memo[p->slot_of[k] - 1];
+    e->r_max = r_max;
+    e->max_events = s->max_events - s->events;
+    for (int r = 0; r <= r_max; r++) {
+        e->runs[r] = p->runs[s->faults + r] - s->runs0[r];
+        e->events[r] = p->events[s->faults + r] - s->events0[r] - e->runs[r] * s->events;
+    }
+}
+
+/* One run's runs counted: n runs with f faults, of events events in all,
+ * the most in one run most. */
+static void count_runs(prover *p, int f, int64_t n, int64_t events, int64_t most)
+{
+    p->runs[f] += n;
+    p->events[f] += events;
+    if (p->n_open > 0 && most > p->open[p->n_open - 1].max_events)
+        p->open[p->n_open - 1].max_events = most;
+}
+
+/* choice.h's at_event: at each state of a run past the choice it changed,
+ * a state met before ends the run, its runs counted from the memo; a new
+ * one is opened. */
+static bool at_state(void *ctx, sim_model *m, const void *next)
+{
+    prover *p = ctx;
+    /* looked up only after an event that chose nothing (an ack, a
+     * timer): where runs that went apart meet again, mostly; after a
+     * choice the state is new more often than not */
+    size_t last = p->last_n;
+    p->last_n = p->ch.n;
+    if (p->ch.n < p->states_from || p->ch.n != last || p->oom)
+        return false;
+    uint64_t fp[2];
+    if (!model_fingerprint(m, next, p->tmp, sizeof p->tmp, fp))
+        return false;
+    int f = p->ch.faults, need = p->o->faults - f;
+    int64_t before = m->k.events - 1; /* next is counted already */
+    memo_entry *e = memo_get(p, fp);
+    if (e && e->r_max >= need && before + e->max_events <= p->lim->max_events) {
+        for (int r = 0; r <= need; r++)
+            count_runs(p, f + r, e->runs[r], e->events[r] + e->runs[r] * before,
+                       before + e->max_events);
+        p->cut = true;
+        return true;
+    }
+    if (p->n_open == p->open_cap) {
+        size_t cap = p->open_cap ? p->open_cap * 2 : 64;
+        open_state *v = realloc(p->open, cap * sizeof *v);
+        if (!v) {
+            p->oom = true;
+            return false;
+        }
+        p->open = v;
+        p->open_cap = cap;
+    }
+    open_state *s = &p->open[p->n_open++];
+    s->fp[0] = fp[0];
+    s->fp[1] = fp[1];
+    s->faults = f;
+    s->events = before;
+    s->at = p->ch.n;
+    s->max_events = 0;
+    for (int r = 0; r <= need; r++) {
+        s->runs0[r] = p->runs[f + r];
+        s->events0[r] = p->events[f + r];
+    }
+    return false;
+}
+
+/* What explore_states returns besides 0 and -1: the plain enumeration
+ * must decide (a run with the measure, a budget passed). */
+#define PLAIN 1
+
+/* Every run that follows want[0..n_want) and then changes choices past
+ * it, depth first: the run, then from its last choice back to n_want
+ * each other option; a state met before counts its runs from the memo.
+ * Returns 0, -1 with a sentence, or PLAIN. */
+static int explore_states(prover *p, const uint8_t *want, size_t n_want, char *msg, size_t n)
+{
+    const sim_prove_opts *o = p->o;
+    size_t base = p->n_open;
+    p->states_from = n_want;
+    p->last_n = SIZE_MAX;
+    p->cut = false;
+    sim_counts c;
+    if (run_one(p, want, n_want, NULL, &c, msg, n) != 0)
+        return PLAIN; /* the plain enumeration gives the error as it meets it */
+    if (p->oom) {
+        snprintf(msg, n, "not enough memory to prove the board");
+        return -1;
+    }
+    int64_t budget = p->lim->max_board_events > 0 ? p->lim->max_board_events : INT64_MAX;
+    p->work_runs++;
+    p->work_events += c.events;
+    if ((o->max_runs > 0 && p->work_runs > o->max_runs) || p->work_events > budget)
+        return PLAIN;
+    if (!p->cut) {
+        if (sim_measure_value(&c, o->measure, p->cost) > 0)
+            return PLAIN; /* which such run is shown: the plain order decides */
+        count_runs(p, p->ch.faults, 1, c.events, c.events);
+    }
+    size_t nc = p->ch.n;
+    uint8_t *pick = malloc(4 * nc + 1);
+    if (!pick) {
+        snprintf(msg, n, "not enough memory to prove the board");
+        return -1;
+    }
+    uint8_t *opts = pick + nc, *kind = opts + nc, *faults_before = kind + nc;
+    if (nc > 0) { /* a run with no choice has no list */
+        memcpy(pick, p->ch.pick, nc);
+        memcpy(opts, p->ch.opts, nc);
+        memcpy(kind, p->ch.kind, nc);
+    }
+    for (size_t i = 0, f = 0; i < nc; i++) {
+        faults_before[i] = (uint8_t)f;
+        f += kind[i] == CH_FAULT && pick[i];
+    }
+    int rc = 0;
+    for (size_t i = nc; rc == 0 && i-- > n_want;) {
+        while (p->n_open > base && p->open[p->n_open - 1].at > i)
+            close_state(p);
+        if (faults_before[i] + (kind[i] == CH_FAULT) > o->faults)
+            continue;
+        uint8_t was = pick[i];
+        for (uint32_t opt = 1; rc == 0 && opt < opts[i]; opt++) {
+            pick[i] = (uint8_t)opt;
+            rc = explore_states(p, pick, i + 1, msg, n);
+        }
+        pick[i] = was;
+    }
+    free(pick);
+    if (rc == 0)
+        while (p->n_open > base)
+            close_state(p);
+    return rc;
+}
+
+/* The proof by explore_states: 0 (out's numbers set), -1 with a
+ * sentence, or PLAIN. */
+static int prove_by_states(prover *p, sim_proof *out, char *msg, size_t n)
+{
+    p->ch.at_event = at_state;
+    p->ch.ctx = p;
+    int rc = explore_states(p, NULL, 0, msg, n);
+    p->ch.at_event = NULL;
+    if (rc != 0)
+        return rc;
+    int64_t runs = 0, events = 0;
+    for (int f = 0; f <= p->o->faults; f++) {
+        runs += p->runs[f];
+        events += p->events[f];
+    }
+    int64_t budget = p->lim->max_board_events > 0 ? p->lim->max_board_events : INT64_MAX;
+    if ((p->o->max_runs > 0 && runs > p->o->max_runs) || events > budget)
+        return PLAIN; /* the plain enumeration says when it passed */
+    out->runs = out->executions = runs;
+    out->events = events;
+    return 0;
+}
+
+#endif
+
 /* A model of a board that passes the check, or NULL with a sentence. */
 static sim_model *driven_model(const sim_board *b, const sim_limits *lim, char *msg, size_t n)
 {
@@ -325,6 +604,10 @@ static void prover_close(prover *p)
         free(p->level[f].v);
     }
     free(p->level);
+    free(p->keys);
+    free(p->slot_of);
+    free(p->memo);
+    free(p->open);
     choice_free(&p->ch);
     sim_model_free(p->m);
 }
@@ -377,6 +660,18 @@ int sim_prove(const sim_board *b, const sim_limits *lim, const sim_prove_opts *o
         too_big(&p, out->estimate, false, msg, n);
         goto done;
     }
+#ifndef SIM_REPLAY_ONLY
+    if (!o->plain && !o->brute) {
+        int by = prove_by_states(&p, out, msg, n);
+        if (by < 0)
+            goto done;
+        if (by == 0) {
+            out->holds = o->sometimes ? out->found : !out->found;
+            rc = 0;
+            goto done;
+        }
+    }
+#endif
     uint8_t none = 0;
     push(&p, 0, &none, 0, 0); /* the first run: every choice its first option */
     if (p.oom) {

@@ -25,6 +25,10 @@ typedef struct {
      * the bound and whatever was found; runs and the counterexample still
      * count only the runs within the bound */
     bool brute;
+    /* every run replayed to its end, no state met before counted from
+     * its summary (MODEL.md "Proofs"): the plain enumeration, which the
+     * tests compare the proof with; brute implies it */
+    bool plain;
 } sim_prove_opts;
 
 typedef struct {

@@ -67,6 +67,35 @@ import json,sys
 a,b=(json.load(open(p)) for p in sys.argv[1:]); a.pop('seconds'); b.pop('seconds')
 assert a == b" "$tmp/a.json" "$tmp/a2.json" || fail "a proof is not reproducible"
 
+# A proof counts the runs from a state it has met before instead of
+# running them again: it says what replaying every run to its end says,
+# on every proof board of the site and on the boards above, its own bounds
+# and others, each claim and its opposite.
+same() { # same ARGS...: prove ARGS and prove ARGS --every-run print the same but the time
+  "$BP" prove "$@" >"$tmp/s.json"
+  "$BP" prove "$@" --every-run >"$tmp/p.json"
+  python3 -c "
+import json,sys
+a,b=(json.load(open(p)) for p in sys.argv[1:]); a.pop('seconds'); b.pop('seconds')
+assert a == b, (a, b)" "$tmp/s.json" "$tmp/p.json" || fail "counting states changes the proof: prove $*"
+}
+for b in "$root"/content/boards/prove-*.yaml; do
+  cat2="$root/content/catalog.yaml"
+  same "$b" --catalog "$cat2"
+  m=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["measure"], d["claim"])' "$tmp/s.json")
+  set -- $m
+  [ "$2" = never ] && other=--sometimes || other=--never
+  same "$b" --catalog "$cat2" "$other" "$1" --jobs 2 --faults 1
+  same "$b" --catalog "$cat2" --jobs 1 --faults 3
+done
+for b in nokey intx; do
+  for jf in "1 4" "2 3" "3 1" "4 1"; do
+    set -- $jf
+    same "$tmp/$b.yaml" --catalog "$cat_" --jobs "$1" --faults "$2"
+    same "$tmp/$b.yaml" --catalog "$cat_" --jobs "$1" --faults "$2" --sometimes duplicates
+  done
+done
+
 # bad input: 1 with PATH:LINE:COL; bad usage: 2
 set +e
 "$BP" prove "$tmp/nokey.yaml" --catalog "$cat_" --never latency_p99 >/dev/null 2>"$tmp/err"; rc=$?

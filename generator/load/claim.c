@@ -63,5 +63,5 @@ void board_read_expect(bp_board *b, const char *path, const ynode *v, diag *d)
 
 sim_prove_opts board_claim_opts(const bp_claim *c)
 {
-    return (sim_prove_opts){c->measure, c->sometimes, c->jobs, c->faults, 0, false};
+    return (sim_prove_opts){c->measure, c->sometimes, c->jobs, c->faults, 0, false, false};
 }
