@@ -248,6 +248,12 @@ typedef struct {
 #define DR_ZONE 2     /* cells kept free around a box */
 #define DR_GAP_TEXT 5 /* px between a line and its label */
 
+/* The states the router queued at one distance. */
+typedef struct {
+    int32_t *v;
+    size_t n, cap;
+} drbucket;
+
 /* A grid of DR_CELL px cells over the figure for routing links. */
 typedef struct {
     int gw, gh;
@@ -257,8 +263,14 @@ typedef struct {
     int32_t *dist, *prev; /* per state (cell * 4 + direction): INT32_MAX and -1 between routes */
     int32_t *touched;     /* the states a route set, reset before the next (n_touched) */
     size_t n_touched;
-    uint64_t *heap; /* (dist << 32 | state) as it was pushed: a 4-ary heap */
-    size_t n_heap, cap_heap;
+    /* the queue: states by distance, in a ring of buckets (ring[d % n_ring]
+     * holds the states pushed at distance d; every step costs at least
+     * one, so the bucket being taken gets no more while it is) */
+    drbucket *ring;
+    size_t n_ring;   /* a power of two, above any push's distance from the least */
+    int32_t at_dist; /* the bucket being taken */
+    size_t at;       /* ... and how far */
+    size_t queued;   /* entries left in the ring, stale ones too */
 } drouter;
 
 /* Where a link may leave or enter a box. */

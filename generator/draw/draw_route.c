@@ -38,8 +38,8 @@ void droute_init(drouter *r, int w, int h)
     memset(r->prev, 0xff, cells * 4 * sizeof *r->prev); /* every one -1 */
     r->touched = xmalloc(cells * 4 * sizeof *r->touched);
     r->n_touched = 0;
-    r->heap = NULL;
-    r->n_heap = r->cap_heap = 0;
+    r->ring = NULL;
+    r->n_ring = 0;
 }
 
 void droute_free(drouter *r)
@@ -50,7 +50,9 @@ void droute_free(drouter *r)
     free(r->dist);
     free(r->prev);
     free(r->touched);
-    free(r->heap);
+    for (size_t i = 0; i < r->n_ring; i++)
+        free(r->ring[i].v);
+    free(r->ring);
 }
 
 static bool S_in(const drouter *r, int x, int y)
@@ -85,54 +87,96 @@ static void S_set(drouter *r, int32_t s, int32_t d, int32_t from)
     r->prev[s] = from;
 }
 
-/* Heap of states ordered by (dist, state) so ties break the same way always
- * (keys are unique, so any heap pops them in the same order; four children
- * a node halve the levels a pop sifts through). Each entry carries the
- * distance it was pushed with: a state pushed again at a lower distance
- * leaves its old entry behind, which S_pop skips. */
+/* States come out in (dist, state) order, so ties break the same way
+ * always: the least distance first, and within one distance the least
+ * state. Pushing appends to the bucket of its distance; a bucket is sorted
+ * when it is first taken (no push goes into it after that: every step costs
+ * at least one). Each entry is a state pushed at its bucket's distance: a
+ * state pushed again at a lower distance leaves its old entry behind,
+ * which S_pop skips. */
+static void S_queue_reset(drouter *r, int32_t most)
+{
+    size_t need = 64;
+    while (need <= (size_t)most + 64)
+        need *= 2;
+    if (need > r->n_ring) {
+        r->ring = xrealloc(r->ring, need * sizeof *r->ring);
+        memset(r->ring + r->n_ring, 0, (need - r->n_ring) * sizeof *r->ring);
+        r->n_ring = need;
+    }
+    for (size_t i = 0; i < r->n_ring; i++)
+        r->ring[i].n = 0;
+    r->at_dist = 0;
+    r->at = 0;
+    r->queued = 0;
+}
+
 static void S_push(drouter *r, int32_t s)
 {
-    if (r->n_heap == r->cap_heap)
-        r->heap = xgrow(r->heap, sizeof *r->heap, &r->cap_heap, r->n_heap + 1);
-    uint64_t key = (uint64_t)(uint32_t)r->dist[s] << 32 | (uint32_t)s;
-    uint64_t *h = r->heap;
-    size_t i = r->n_heap++;
-    while (i > 0) {
-        size_t p = (i - 1) / 4;
-        if (h[p] <= key)
-            break;
-        h[i] = h[p];
-        i = p;
+    drbucket *b = &r->ring[(size_t)r->dist[s] & (r->n_ring - 1)];
+    if (b->n == b->cap)
+        b->v = xgrow(b->v, sizeof *b->v, &b->cap, b->n + 1);
+    b->v[b->n++] = s;
+    r->queued++;
+}
+
+/* Sort a bucket's states, ascending (they are distinct: a state is pushed
+ * at a distance only when that is less than it had). A bucket holds a
+ * wavefront, tens to hundreds of states: quicksort down to runs of 16,
+ * then insertion, inline (qsort's calls cost more than the search). */
+static void S_sort(int32_t *v, size_t n)
+{
+    while (n > 16) {
+        int32_t a = v[0], b = v[n / 2], c = v[n - 1];
+        int32_t p = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+        size_t i = 0, j = n - 1;
+        for (;;) {
+            while (v[i] < p)
+                i++;
+            while (v[j] > p)
+                j--;
+            if (i >= j)
+                break;
+            int32_t t = v[i];
+            v[i++] = v[j];
+            v[j--] = t;
+        }
+        /* [0, j] and (j, n): sort the smaller part, go on with the larger */
+        size_t left = j + 1;
+        if (left < n - left) {
+            S_sort(v, left);
+            v += left;
+            n -= left;
+        } else {
+            S_sort(v + left, n - left);
+            n = left;
+        }
     }
-    h[i] = key;
+    for (size_t i = 1; i < n; i++) {
+        int32_t x = v[i];
+        size_t k = i;
+        for (; k > 0 && v[k - 1] > x; k--)
+            v[k] = v[k - 1];
+        v[k] = x;
+    }
 }
 
 /* The state with the least (dist, state), or -1 when none is left. */
 static int32_t S_pop(drouter *r)
 {
-    uint64_t *h = r->heap;
-    while (r->n_heap) {
-        uint64_t top = h[0], last = h[--r->n_heap];
-        size_t n = r->n_heap, i = 0;
-        for (;;) {
-            size_t c = 4 * i + 1;
-            if (c >= n)
-                break;
-            size_t m = c;
-            size_t end = c + 4 < n ? c + 4 : n;
-            for (size_t k = c + 1; k < end; k++)
-                if (h[k] < h[m])
-                    m = k;
-            if (h[m] >= last)
-                break;
-            h[i] = h[m];
-            i = m;
+    while (r->queued) {
+        drbucket *b = &r->ring[(size_t)r->at_dist & (r->n_ring - 1)];
+        if (r->at == 0 && b->n > 1)
+            S_sort(b->v, b->n);
+        while (r->at < b->n) {
+            int32_t s = b->v[r->at++];
+            r->queued--;
+            if (r->dist[s] == r->at_dist) /* else a stale entry */
+                return s;
         }
-        if (n)
-            h[i] = last;
-        int32_t s = (int32_t)(uint32_t)top;
-        if ((int32_t)(top >> 32) == r->dist[s]) /* else a stale entry */
-            return s;
+        b->n = 0;
+        r->at = 0;
+        r->at_dist++;
     }
     return -1;
 }
@@ -185,7 +229,14 @@ bool droute_find(drouter *r, const dport *src, const dport *dst, int *src_side, 
         r->prev[r->touched[i]] = -1;
     }
     r->n_touched = 0;
-    r->n_heap = 0;
+    /* the ring spans the largest distance a push can be ahead of the
+     * least: a source's own cost, or a step (1, near a box, a bend, a
+     * crossing) */
+    int32_t most = 1 + NEAR_COST + BEND + CROSS;
+    for (int s = 0; s < 4; s++)
+        if (src[s].ok && src[s].cost > most)
+            most = src[s].cost;
+    S_queue_reset(r, most);
     for (int s = 0; s < 4; s++) {
         if (!src[s].ok)
             continue;
