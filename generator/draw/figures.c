@@ -131,7 +131,17 @@ static void board_notes(const bp_variant *b, const sim_measure *counted, size_t 
         buf_init(&t);
         fmt_number(&t, b->result.m[m].mean);
         size_t value_len = t.len;
-        buf_printf(&t, " %s", words[k]);
+        /* the page's own word (labels: "lost charges"), as its tables say it */
+        const char *own = b->words ? page_measure_label(b->words, m) : fmt_measure_label(m);
+        if (own != fmt_measure_label(m) && strlen(own) < 48) {
+            buf_putc(&t, ' ');
+            size_t at = t.len;
+            buf_puts(&t, own);
+            if (t.data[at] >= 'A' && t.data[at] <= 'Z')
+                t.data[at] = (char)(t.data[at] - 'A' + 'a');
+        } else {
+            buf_printf(&t, " %s", words[k]);
+        }
         snprintf(texts[*n], 64, "%s", t.data);
         buf_free(&t);
         notes[*n] = (draw_note){handler, texts[*n], DRAW_NEUTRAL, NULL, 0};

@@ -401,6 +401,43 @@ static void unused_files(site *s, const tree_cache *tc)
 
 /* ------------------------------------------------------------ every page's */
 
+/* A diagram's notes say its measures as the page says them ("25.2 lost
+ * charges" where the page labels lost_writes so); one drawing serves every
+ * page that shows it, so only when they all say them alike. */
+static void variant_shown_by(bp_variant *v, const bp_page *p)
+{
+    if (v->words_differ || v->words == p)
+        return;
+    if (!v->words) {
+        v->words = p;
+        return;
+    }
+    for (int m = 0; m < SIM_M_COUNT; m++)
+        if (strcmp(page_measure_label(v->words, (sim_measure)m),
+                   page_measure_label(p, (sim_measure)m)) != 0) {
+            v->words = NULL;
+            v->words_differ = true;
+            return;
+        }
+}
+
+static void words_of_pages(site *s)
+{
+    for (size_t i = 0; i < s->n_pages; i++) {
+        const bp_page *p = s->pages[i];
+        for (size_t k = 0; k < p->n_boards; k++) {
+            bp_variant *b = site_board_file(s, p->boards[k].path);
+            if (b)
+                variant_shown_by(b, p);
+        }
+        for (size_t k = 0; k < p->n_levels; k++) {
+            slevel *sl = site_level_file(s, p->levels[k].path);
+            for (size_t c = 0; sl && sl->combos && c < sl->n_variants; c++)
+                variant_shown_by(&sl->combos[c], p);
+        }
+    }
+}
+
 void refs_load(site *s)
 {
     tree_cache tc = {s, NULL, 0, 0};
@@ -414,6 +451,7 @@ void refs_load(site *s)
             load_chart_ref(s, &tc, p, &p->charts[k]);
     }
     level_ids_not_boards(s);
+    words_of_pages(s);
     unused_files(s, &tc);
     /* the trees are needed while pages, levels and charts load, not after */
     for (size_t i = 0; i < tc.n; i++) {

@@ -382,6 +382,10 @@ typedef struct {
     bool proof_early;
     sdrawn cx_st;
     sfigure cx; /* the shortest counterexample's timeline */
+    /* load/refs.c: the page whose words (labels:) the diagram's notes use,
+     * when every page that shows it calls its measures alike; else NULL */
+    const bp_page *words;
+    bool words_differ;
 } bp_variant;
 
 /* A live level's board as wire bytes (sim-core/WIRE.md), cut so the page
