@@ -45,6 +45,8 @@ static const draw_live *S_live_link(const dlives *lv, const bp_board *b, size_t 
  * when there is one (lv), else value is the plain diagram's. */
 void draw_factor_words(char *dst, size_t n, const char *label)
 {
+    if (strncmp(label, "×", strlen("×")) == 0) /* a slider's label: "×1.5" */
+        label += strlen("×");
     char *end;
     double f = strtod(label, &end);
     if (end != label && *end == '\0' && f == 1)

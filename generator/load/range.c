@@ -19,6 +19,7 @@ typedef struct {
     range_kind kind;
     int64_t min, max;  /* what the setting takes: RK_INT a count, RK_NUMBER in 1e-9 */
     const char *units; /* RK_INT, RK_NUMBER: the word after the value ("tries") */
+    const char *before; /* RK_NUMBER: the sign before it ("×" for a back-off factor) */
 } range_field;
 
 #define NANO 1000000000LL /* RK_NUMBER, RK_PROB, RK_MONEY values are in 1e-9 */
@@ -59,7 +60,7 @@ static range_kind kind_of(field_type t)
 /* The kind of the setting a set path names; RK_NONE after reporting. */
 static range_field field_of(const char *path, const bp_choice *ch, diag *d)
 {
-    range_field rf = {RK_NONE, 0, INT64_MAX, NULL};
+    range_field rf = {RK_NONE, 0, INT64_MAX, NULL, NULL};
     char *copy = xstrdup(ch->set);
     char *segs[5];
     size_t n = fields_split_path(copy, segs);
@@ -69,7 +70,7 @@ static range_field field_of(const char *path, const bp_choice *ch, diag *d)
     if (n == 1 && strcmp(segs[0], "seed") == 0) {
         rf.kind = RK_INT;
     } else if (n == 1 && strcmp(segs[0], "replications") == 0) {
-        rf = (range_field){RK_INT, 1, 1000, "runs"};
+        rf = (range_field){RK_INT, 1, 1000, "runs", NULL};
     } else if (n == 2 && strcmp(segs[0], "traffic") == 0) {
         const field_def *tt = fields_traffic(&nt);
         if (!(f = fields_find(tt, nt, field))) {
@@ -81,7 +82,7 @@ static range_field field_of(const char *path, const bp_choice *ch, diag *d)
             goto out;
         }
         rf = (range_field){kind_of(f->type), f->min, f->type == FT_INT ? f->max : INT64_MAX,
-                           f->unit};
+                           f->unit, NULL};
     } else if (n == 3 && strcmp(segs[0], "parts") == 0) {
         table = fields_part(&nt);
     } else if (n == 4 && strcmp(segs[0], "parts") == 0) {
@@ -94,7 +95,8 @@ static range_field field_of(const char *path, const bp_choice *ch, diag *d)
                        "'%s' takes a name, not a number: give it options, not a range", field);
         else
             rf = (range_field){kind_of(k->type), (int64_t)(k->min * NANO),
-                               k->max > 0 ? (int64_t)(k->max * NANO) : INT64_MAX, NULL};
+                               k->max > 0 ? (int64_t)(k->max * NANO) : INT64_MAX, NULL,
+                               strcmp(field, "factor") == 0 ? "×" : NULL};
         goto out;
     } else if (n == 4 && strcmp(segs[0], "links") == 0) {
         table = fields_link(&nt);
@@ -295,6 +297,8 @@ static void put_label(buf *b, const range_field *rf, const char *text, int64_t v
         break;
     case RK_NUMBER:
         units_number(text, &x, &err, &off);
+        if (rf->before)
+            buf_puts(b, rf->before);
         fmt_number(b, x);
         if (rf->units)
             buf_printf(b, " %s", rf->units);

@@ -608,6 +608,21 @@ static const char *kn_prefix(const bp_source *src)
 /* Where a value comes from, in the table's last column: each source on a
  * line, and "Chosen for the example" first when the value has only
  * comparisons. */
+/* A catalog value as HTML, each number held to its unit by a no-break
+ * space: a narrow Value column wraps "150" / "ms" otherwise. */
+static void kn_value(buf *out, const char *s)
+{
+    const char *p = s;
+    for (const char *sp; (sp = strchr(p, ' ')); p = sp + 1) {
+        buf_html(out, p, (size_t)(sp - p));
+        const char *u = sp + 1, *ue = strchr(u, ' ');
+        size_t ul = ue ? (size_t)(ue - u) : strlen(u);
+        bool unit = sp > s && sp[-1] >= '0' && sp[-1] <= '9' && fmt_unit_word(u, ul);
+        buf_puts(out, unit ? "\xc2\xa0" : " ");
+    }
+    buf_html_s(out, p);
+}
+
 static void kn_source(buf *out, const bp_catalog_value *v)
 {
     bool origin = false;
@@ -752,7 +767,7 @@ int expand_key_numbers(page_ctx *pc, const ph_at *a, word *w, size_t n, buf *out
         buf_puts(&body, "\"><th scope=\"row\">");
         buf_html_s(&body, v->label);
         buf_puts(&body, "</th><td data-label=\"Value\">");
-        buf_html_s(&body, v->text);
+        kn_value(&body, v->text);
         overridden |= kn_overrides(&body, pc, v);
         buf_puts(&body, "</td><td data-label=\"Source\">");
         kn_source(&body, v);
