@@ -377,11 +377,23 @@ static inline bool model_lro_take(uint16_t *flags, uint16_t listed)
     return first;
 }
 
-/* That duration; a constant draws nothing. */
+/* That duration; a constant draws nothing. Natively, a first try's whose
+ * block of draws ahead is there is read here, without the call: what
+ * model_hop_draw would return, counted as it would count it. */
 static inline int64_t hop_duration(sim_model *m, sim_hop *h, int which, const sim_dist *d,
                                    uint32_t what, uint32_t c, uint32_t try_no)
 {
-    return d->sigma == 0 ? d->constant_us : model_hop_draw(m, h, which, d, what, c, try_no);
+    if (d->sigma == 0)
+        return d->constant_us;
+#ifndef __wasm__
+    draw_ahead *a = h->ahead;
+    uint32_t block = c / AHEAD_BLOCK;
+    if (try_no == 1 && a && !model_drive(m) && a->tag[which][block % AHEAD_ROWS] == block + 1) {
+        m->k.draws++;
+        return a->v[which][block % AHEAD_ROWS][c % AHEAD_BLOCK];
+    }
+#endif
+    return model_hop_draw(m, h, which, d, what, c, try_no);
 }
 
 static inline uint16_t *mflags_of(sim_hop *h, uint32_t c)
