@@ -261,7 +261,10 @@ static void S_alt(const bp_board *b, const draw_note *notes, size_t n_notes, con
         buf_putc(alt, '.');
     }
     if (n_notes) {
-        buf_puts(alt, " Measured: ");
+        /* a count measured over several runs is their mean ("110.3
+         * duplicates"): the words say so */
+        buf_puts(alt, b->sim.replications > 1 || b->sim.until > 0 ? " Measured, per run on average: "
+                                                                  : " Measured: ");
         for (size_t k = 0; k < n_notes; k++) {
             if (k)
                 buf_puts(alt, "; ");
