@@ -51,10 +51,12 @@ check_without() { # check_without NAME CONTENT-DIR
   [ "$n" = 1 ] || { echo "run-cards: $name: the missing base_url was said $n times, not once"; fail=1; }
 }
 
-# with base_url: a 1200x630 card per page, the same on two builds, named in its head
+# with base_url: a 1200x630 card per page, the same on two builds (the
+# second's from the drawing cache), named in its head
 check_with() { # check_with NAME CONTENT-DIR (a copy: base_url is added to its site.yaml)
   local name=$1 content=$2 out=$work/$1-base
   echo "base_url: https://example.org/mm" >>"$content/site.yaml"
+  rm -rf "$work/cache"
   "$BP" build --cache "$work/cache" --content "$content" --out "$out" 2>"$out.err" ||
     { cat "$out.err"; fail=1; return; }
   if grep -q "no base_url" "$out.err"; then
@@ -80,6 +82,8 @@ check_with() { # check_with NAME CONTENT-DIR (a copy: base_url is added to its s
       { echo "run-cards: $name: ${page#"$out/"} does not name its card $url"; fail=1; }
   done < <(pages_of "$out")
   [ $pages -ge 2 ] || { echo "run-cards: $name: only $pages pages"; fail=1; }
+  cached=$(find "$work/cache" -name 'draw-*.card' | wc -l)
+  [ "$cached" = "$pages" ] || { echo "run-cards: $name: $cached cards in the cache for $pages pages"; fail=1; }
 }
 
 check_without real content
@@ -99,6 +103,19 @@ for want in '<meta property="og:title" content="The outbox">' \
   grep -qF "$want" "$page" || { echo "run-cards: outbox/index.html lacks $want"; fail=1; }
 done
 
+# a card comes from the cache only for the same words: a new title redraws
+# that page's card, and no other
+sed -i 's/^title: .*/title: A title of its own/' "$work/feed-content/second.md"
+"$BP" build -q --cache "$work/cache" --content "$work/feed-content" --out "$work/feed-retitled"
+for f in "$work/feed-base"/*/card.png "$work/feed-base"/card.png; do
+  rel=${f#"$work/feed-base/"}
+  if [ "$rel" = second/card.png ]; then
+    cmp -s "$f" "$work/feed-retitled/$rel" && { echo "run-cards: a new title kept the card of before"; fail=1; }
+  else
+    cmp -s "$f" "$work/feed-retitled/$rel" || { echo "run-cards: a new title of second.md changed $rel"; fail=1; }
+  fi
+done
+
 # a link to a card: a file the site has with base_url, an error without
 cp -r tests/feed/site "$work/link"
 cp content/catalog.yaml "$work/link/"
@@ -115,5 +132,5 @@ echo "base_url: https://example.org/mm" >>"$work/link/site.yaml"
 "$BP" build -q --cache "$work/cache" --content "$work/link" --out "$work/link-base" ||
   { echo "run-cards: a link to card.png with a base_url did not build"; fail=1; }
 
-[ $fail = 0 ] && echo "run-cards: with base_url every page's card is a 1200x630 PNG, the same on two builds, named in og: tags; without one no card, no tags, and a link to one is an error"
+[ $fail = 0 ] && echo "run-cards: with base_url every page's card is a 1200x630 PNG, the same on two builds, cached under its words, named in og: tags; without one no card, no tags, and a link to one is an error"
 exit $fail

@@ -153,7 +153,7 @@ late_page=$'---\ntitle: Late\nboards: [boards/late.yaml]\n---\n{{ board late }}\
 printf '%s\n' "$late_board" >"$site/content/boards/late.yaml"
 printf '%s' "$late_page" >"$site/content/late.md"
 (cd "$site" && "$BP" build -q) || fail "the build with the late page"
-drawing=$(grep -l "The late board" "$site"/.boardpress-cache/draw-* | head -1 || true)
+drawing=$(grep -l "The late board" "$site"/.boardpress-cache/draw-*.bin | head -1 || true)
 [ -n "$drawing" ] || fail "no cached drawing of the late board"
 rm "$site/content/boards/late.yaml" "$site/content/late.md"
 (cd "$site" && "$BP" build -q) || fail "the build without the late page"

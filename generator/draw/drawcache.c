@@ -229,27 +229,65 @@ static bool take_u64(const char **p, size_t *left, uint64_t *v)
     return true;
 }
 
-bool drawcache_get(const char *dir, const buf *key, sfigure *fig)
+/* An entry of dir with this key (suffix: its kind's): its bytes past the
+ * key in *body (*left of them), sealed and its key checked; the data to
+ * free, or NULL (no build ID, no such entry, or a damaged one). */
+static char *S_entry_read(const char *dir, const buf *key, const char *suffix, const char **body,
+                          size_t *left)
 {
     pthread_once(&build_id_once, read_build_id);
     if (!build_id_len)
-        return false;
-    char *path = draw_path(dir, key, ".bin");
+        return NULL;
+    char *path = draw_path(dir, key, suffix);
     char *data = NULL;
     size_t len = 0;
     int rc = cache_read(path, (size_t)64 << 20, &data, &len);
     free(path);
     if (rc != 0)
+        return NULL;
+    const char *k;
+    uint64_t klen;
+    *body = data;
+    *left = len;
+    if (cache_unseal(data, left) && take_u64(body, left, &klen) && klen == key->len &&
+        take(body, left, klen, &k) && memcmp(k, key->data, klen) == 0)
+        return data;
+    free(data);
+    return NULL;
+}
+
+/* Start an entry of dir in b (the key first); false when nothing can be
+ * stored (no build ID, no folder). */
+static bool S_entry_begin(const char *dir, const buf *key, buf *b)
+{
+    pthread_once(&build_id_once, read_build_id);
+    if (!build_id_len || (mkdir(dir, 0755) != 0 && errno != EEXIST))
         return false;
-    if (!cache_unseal(data, &len)) {
-        free(data);
+    buf_init(b);
+    put_u64(b, key->len);
+    buf_put(b, key->data, key->len);
+    return true;
+}
+
+/* Seal entry b and write it into place (temporary file, then rename). */
+static void S_entry_write(const char *dir, const buf *key, const char *suffix, buf *b)
+{
+    cache_seal(b);
+    char *final = draw_path(dir, key, suffix);
+    file_write_atomic(final, b->data, b->len);
+    free(final);
+    buf_free(b);
+}
+
+bool drawcache_get(const char *dir, const buf *key, sfigure *fig)
+{
+    const char *p, *part[FIGURE_LOOKS + 1];
+    size_t left;
+    char *data = S_entry_read(dir, key, ".bin", &p, &left);
+    if (!data)
         return false;
-    }
-    const char *p = data, *k, *part[FIGURE_LOOKS + 1];
-    size_t left = len;
-    uint64_t klen, plen[FIGURE_LOOKS + 1];
-    bool ok = take_u64(&p, &left, &klen) && klen == key->len && take(&p, &left, klen, &k) &&
-              memcmp(k, key->data, klen) == 0;
+    uint64_t plen[FIGURE_LOOKS + 1];
+    bool ok = true;
     for (int i = 0; ok && i <= FIGURE_LOOKS; i++)
         ok = take_u64(&p, &left, &plen[i]) && take(&p, &left, plen[i], &part[i]);
     ok = ok && left == 0;
@@ -264,22 +302,51 @@ bool drawcache_get(const char *dir, const buf *key, sfigure *fig)
 
 void drawcache_put(const char *dir, const buf *key, const sfigure *fig)
 {
-    pthread_once(&build_id_once, read_build_id);
-    if (!build_id_len || (mkdir(dir, 0755) != 0 && errno != EEXIST))
-        return;
     for (int i = 0; i < FIGURE_LOOKS; i++)
         if (!fig->svg[i])
             return;
     buf b;
-    buf_init(&b);
-    put_u64(&b, key->len);
-    buf_put(&b, key->data, key->len);
+    if (!S_entry_begin(dir, key, &b))
+        return;
     for (int i = 0; i < FIGURE_LOOKS; i++)
         put_str(&b, fig->svg[i]);
     put_str(&b, fig->alt);
-    cache_seal(&b);
-    char *final = draw_path(dir, key, ".bin");
-    file_write_atomic(final, b.data, b.len);
-    free(final);
-    buf_free(&b);
+    S_entry_write(dir, key, ".bin", &b);
+}
+
+void drawcache_key_card(buf *key, const char *site_title, const char *title, const char *desc,
+                        const bp_board *b, const draw_note *notes, size_t n_notes)
+{
+    key_env(key, "card\n");
+    put_str(key, site_title);
+    put_str(key, title);
+    put_str(key, desc);
+    put_u64(key, b != NULL);
+    if (b)
+        drawcache_key_board(key, b, notes, n_notes, NULL, 0);
+}
+
+bool drawcache_get_card(const char *dir, const buf *key, buf *png)
+{
+    const char *p, *bytes;
+    size_t left;
+    char *data = S_entry_read(dir, key, ".card", &p, &left);
+    if (!data)
+        return false;
+    uint64_t n;
+    bool ok = take_u64(&p, &left, &n) && take(&p, &left, n, &bytes) && left == 0;
+    if (ok)
+        buf_put(png, bytes, n);
+    free(data);
+    return ok;
+}
+
+void drawcache_put_card(const char *dir, const buf *key, const void *png, size_t len)
+{
+    buf b;
+    if (!S_entry_begin(dir, key, &b))
+        return;
+    put_u64(&b, len);
+    buf_put(&b, png, len);
+    S_entry_write(dir, key, ".card", &b);
 }

@@ -585,6 +585,20 @@ int figure_card(const site *s, const bp_variant *b, const char *title, const cha
     size_t n = 0;
     if (b && b->ran && !b->run_failed)
         board_notes(b, NULL, 0, false, notes, texts, &n);
-    return draw_card(s->cfg.title, title, desc, b ? b->board : NULL, notes, n, png, err, errn);
+    const bp_board *board = b ? b->board : NULL;
+    buf key;
+    buf_init(&key);
+    const char *cache = s->opt.cache;
+    if (cache)
+        drawcache_key_card(&key, s->cfg.title, title, desc, board, notes, n);
+    int rc = 0;
+    if (!cache || !drawcache_get_card(cache, &key, png)) {
+        size_t at = png->len;
+        rc = draw_card(s->cfg.title, title, desc, board, notes, n, png, err, errn);
+        if (rc == 0 && cache)
+            drawcache_put_card(cache, &key, png->data + at, png->len - at);
+    }
+    buf_free(&key);
+    return rc;
 }
 

@@ -34,9 +34,10 @@ int figure_chart(diag *d, schart *sc);
 
 /* A page's share card (draw_card): the site's title, the page's title and
  * description, and board b (NULL: none) with the notes its figure has,
- * appended to png. Returns 0, or -1 with a sentence in err. Cards show a
- * page's first board, known once the page rendered: render/cards.c draws
- * them then, on --jobs threads. */
+ * appended to png: from the drawing cache when an earlier build drew it
+ * from the same inputs, else drawn and stored there. Returns 0, or -1 with
+ * a sentence in err. Cards show a page's first board, known once the page
+ * rendered: render/cards.c draws them then, on --jobs threads. */
 int figure_card(const site *s, const bp_variant *b, const char *title, const char *desc, buf *png,
                 char *err, size_t errn);
 
