@@ -6,6 +6,91 @@
 
 #include <string.h>
 
+/* The fields of the state, each hashed below or left out for a reason
+ * (tests/check_state.py reads this list and the structs' headers: a field
+ * in neither fails make check). What decides the rest of a run from here
+ * is what a later event, a fault count or a measure a proof takes
+ * (sim_measure_rate_kind) reads; a driven run draws no random number.
+ *
+ * [sim_model] hashed: hop pub_try pub_flags next_msg_id n_tokens token_ghost
+ *     ob_n ob_job ob_state ob_pending ob_pn relay_sent relay_scheduled bkey q k
+ *     now arrival_clock oom.
+ * [sim_model] board: b t jobs n_hops op arrivals over_us repeat_share poison
+ *     publish_us pub_model message_id pub_tries pub_timeout_us confirm_us
+ *     pub_lose_request pub_lose_reply. The same in every run of a proof.
+ * [sim_model] room: cap_tokens ob_cap ob_pcap dl_cap.
+ * [sim_model] left out: ob_at. Only whether it is now: a record is never
+ *     committed later than now, and the relay reads its time only to skip
+ *     one of the poll's own microsecond (pub_on_relay); the poll's time is
+ *     hashed with the events.
+ * [sim_model] left out: at_us. Arrival times, then latencies: only the
+ *     tally's latency percentiles read them, no measure of a proof.
+ * [sim_model] left out: dl_us dl_n. A dead letter's time: only the tally's
+ *     dead-letter time reads them, no measure of a proof (the count is
+ *     k.dead_lettered).
+ * [sim_model] left out: key. The replication's stream: a driven run takes
+ *     every draw from its choices (model_unit, model_gap, model_below,
+ *     model_hop_draw).
+ * [sim_model] left out: trace. Written, never read by the model.
+ * [sim_model] left out: drive. Where the run is in its choices: a state is
+ *     looked up only past the choice its run changed, where every later
+ *     choice is each option in turn (proof.c).
+ *
+ * [sim_hop] hashed: copy_job copy_msg copy_pub copy_no cur_try mflags
+ *     n_copies key_rec claim_us seen_us n_ids effects jf live n_copied slots
+ *     free_slots n_free low_free down pumping waiting.
+ * [sim_hop] board: index t broker_fed at_most_once external transactional
+ *     policy tries timer_us deliver_us reply_us backoff_factor backoff_max_us
+ *     jitter call_us call_reply_us call_timeout_us restart_us key_ttl_us
+ *     provider_ttl_us lease_us dedup_window_us lose_request lose_reply
+ *     call_lose_request call_lose_reply crash_p crash_commit_p fail_p
+ *     handler_fail_p dlq_part work write call lane0 work_lane write_lane
+ *     call_reply_lane ev0 d0 effect_part effect_peer publishes publish
+ *     event_us event_confirm_us relay_every_us event_lose_request
+ *     event_lose_reply concurrency. The same in every run of a proof.
+ * [sim_hop] room: cap_copies cap_ids.
+ * [sim_hop] left out: first_us. When a copy's first delivery went: only a
+ *     dead letter's time reads it (dl_us).
+ * [sim_hop] left out: epoch. Only whether a pending event still has it
+ *     (gen_of): it only grows, and only equality with an event's gen counts.
+ * [sim_hop] left out: ahead. A driven run draws nothing ahead
+ *     (model_hop_draw).
+ *
+ * [slot] hashed: used call_lost timeout_at job try_no pub_token claimed_at.
+ *     The last four only while the slot is used: take_slot sets them anew.
+ * [slot] left out: gen. Only whether a pending event still has it (gen_of).
+ * [slot] left out: timeout_place. Only its order among the events' places.
+ * [ring] hashed: v head n.
+ * [ring] room: cap.
+ * [pending] hashed: job try_no.
+ *
+ * [sim_queue] hashed: heap n lanes.
+ * [sim_queue] room: cap.
+ * [sim_queue] left out: head_t head_order busy_lanes. Copies of the lanes'
+ *     first events, and which lanes hold any.
+ * [sim_queue] left out: next_seq. Only the order of the places taken: every
+ *     later place comes after them all.
+ * [sim_queue] left out: oom. Set, the run stops at once (model_events).
+ * [queue_lane] hashed: v head n.
+ * [queue_lane] room: cap.
+ * [sim_event] hashed: t_us order job arg gen slot. The order only as the
+ *     events' order and kind, the gen as gen_of says.
+ *
+ * [sim_counts] hashed: errors dead_lettered. Counted as the run goes, and
+ *     measures of a proof.
+ * [sim_counts] board: jobs.
+ * [sim_counts] left out: events. The events before the state: the memo
+ *     keeps those after it (proof.c).
+ * [sim_counts] left out: effects duplicates charged_twice lost_writes
+ *     jobs_with_effect jobs_should_effect latency_p50_us latency_p99_us
+ *     lost_events ghost_events downstream_effects downstream_duplicates
+ *     downstream_lost_writes downstream_errors dead_letter_p50_us. 0 until
+ *     the tally sets them at the end, from the arrays hashed above.
+ * [sim_counts] left out: deliveries successes dropped first_arrival_us
+ *     last_outcome_us draws chances publishes copies dedup_drops held
+ *     events_published downstream_deliveries. Counted as the run goes, read
+ *     by no measure of a proof and by the model only to count them. */
+
 /* The state written out as bytes, then hashed at once (four lanes of
  * xxHash64's round run side by side: a proof fingerprints at every
  * event). */

@@ -297,7 +297,8 @@ static int explore_level(prover *p, size_t f, sim_proof *out, char *msg, size_t 
                 snprintf(msg, n, "not enough memory to prove the board");
                 return -1;
             }
-            memcpy(out->choices, p->ch.pick, p->ch.n);
+            if (p->ch.n) /* a run with no choice has no list */
+                memcpy(out->choices, p->ch.pick, p->ch.n);
             out->n_choices = p->ch.n;
             out->found = true;
             out->cx_faults = (int)f;

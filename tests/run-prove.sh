@@ -10,6 +10,26 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "prove: FAIL: $*"; exit 1; }
 cat_="$root/tests/golden/catalog.yaml"
 
+# Every field of the model's state is in a proof's fingerprint or left out
+# for a reason (tests/check_state.py). It must fail on a copy with a new
+# field nobody decided on and with a field listed as hashed that the
+# fingerprint never reads, and pass on the tree.
+python3 "$root/tests/check_state.py" --root "$root" || fail "check_state.py: the tree fails"
+mkdir -p "$tmp/state"
+cp -r "$root/sim-core" "$tmp/state/"
+sed -i 's|^    bool down, pumping;$|&\n    int64_t poll_us;|' "$tmp/state/sim-core/model.h"
+sed -i 's|^ \* \[sim_model\] room: .*|&\n * [sim_model] hashed: dl_n.|; s|left out: dl_us dl_n\.|left out: dl_us.|' \
+  "$tmp/state/sim-core/model_state.c"
+rc=0
+out=$(python3 "$root/tests/check_state.py" --root "$tmp/state") || rc=$?
+[ "$rc" = 1 ] || fail "check_state.py passed a copy with a new field (exit $rc)"
+for want in 'sim-core/model.h:[0-9]*:1: error: sim_hop.poll_us is not in the fingerprint' \
+            'sim-core/model_state.c:[0-9]*:1: error: sim_model.dl_n is listed as hashed but'; do
+  grep -q "$want" <<<"$out" || fail "check_state.py: no '$want' in:"$'\n'"$out"
+done
+[ "$(wc -l <<<"$out")" = 2 ] || fail "check_state.py: more than the two lines:"$'\n'"$out"
+echo "prove: every field of the state is hashed or left out for a reason"
+
 board() { # board NAME POLICY: a consumer that loses one ack in a hundred
   cat >"$tmp/$1.yaml" <<YAML
 id: $1
