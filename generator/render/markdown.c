@@ -364,6 +364,33 @@ static void stand_in(walker *w, cmark_node *node, const char *html)
     cmark_node_insert_before(node, t);
 }
 
+/* A code span of one short word ("--set", "results.json"): a line may
+ * not break inside it, as a browser would after its hyphen ("-" / "-set"). */
+static bool one_word(const char *lit)
+{
+    if (!lit || !*lit || strlen(lit) > 24)
+        return false;
+    for (const char *p = lit; *p; p++)
+        if (*p == ' ' || *p == '\t' || *p == '\n')
+            return false;
+    return true;
+}
+
+static void code_one_line(walker *w, cmark_node *node)
+{
+    if (inside_image(node))
+        return;
+    buf html;
+    buf_init(&html);
+    buf_puts(&html, "<code class=\"bp-word\">");
+    buf_html_s(&html, cmark_node_get_literal(node));
+    buf_puts(&html, "</code>");
+    stand_in(w, node, html.data);
+    buf_free(&html);
+    cmark_node_unlink(node);
+    cmark_node_free(node);
+}
+
 /* html with every marker of stand_in replaced by its snippet, appended to out. */
 static void put_snippets(buf *out, const char *html, size_t len, const walker *w)
 {
@@ -639,8 +666,9 @@ int md_render(const char *text, size_t len, const md_options *o, buf *out, diag 
     cmark_llist *exts = cmark_parser_get_syntax_extensions(p);
 
     /* Collect first, then change: the iterator must not see edited nodes. */
-    cmark_node **texts = NULL, **heads = NULL, **links = NULL;
+    cmark_node **texts = NULL, **heads = NULL, **links = NULL, **codes = NULL;
     size_t n_texts = 0, cap_texts = 0, n_heads = 0, cap_heads = 0, n_links = 0, cap_links = 0;
+    size_t n_codes = 0, cap_codes = 0;
     cmark_iter *it = cmark_iter_new(doc);
     cmark_event_type ev;
     while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
@@ -657,6 +685,9 @@ int md_render(const char *text, size_t len, const md_options *o, buf *out, diag 
         } else if ((t == CMARK_NODE_LINK || t == CMARK_NODE_IMAGE) && o->link) {
             links = xgrow(links, sizeof *links, &cap_links, n_links + 1);
             links[n_links++] = n;
+        } else if (t == CMARK_NODE_CODE && one_word(cmark_node_get_literal(n))) {
+            codes = xgrow(codes, sizeof *codes, &cap_codes, n_codes + 1);
+            codes[n_codes++] = n;
         } else if (strcmp(cmark_node_get_type_string(n), "table") == 0) {
             check_table(&w, n);
         }
@@ -675,9 +706,12 @@ int md_render(const char *text, size_t len, const md_options *o, buf *out, diag 
         size_t link_cursor = 0;
         for (size_t i = 0; i < n_links; i++) /* before headings are rendered alone */
             report_link(&w, links[i], &link_block, &link_cursor);
+        for (size_t i = 0; i < n_codes; i++)
+            code_one_line(&w, codes[i]);
         for (size_t i = 0; i < n_heads; i++)
             heading_with_id(&w, heads[i], exts, options);
     }
+    free(codes);
     free(texts);
     free(heads);
     free(links);
