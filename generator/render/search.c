@@ -32,6 +32,7 @@ typedef struct {
 
 typedef struct {
     char *term;
+    size_t len; /* strlen(term): compared on every probe */
     posting *p;
     size_t n, cap;
 } entry;
@@ -50,7 +51,7 @@ static void tab_grow(termtab *t)
     size_t n = t->n_slots ? t->n_slots * 2 : 1024;
     size_t *slot = xcalloc(n, sizeof *slot);
     for (size_t i = 0; i < t->n; i++) {
-        size_t k = (size_t)hash64(t->e[i].term, strlen(t->e[i].term), 0) & (n - 1);
+        size_t k = (size_t)hash64(t->e[i].term, t->e[i].len, 0) & (n - 1);
         while (slot[k])
             k = (k + 1) & (n - 1);
         slot[k] = i + 1;
@@ -68,13 +69,13 @@ static void tab_add(void *ctx, const char *w, size_t len)
     size_t k = (size_t)hash64(w, len, 0) & (t->n_slots - 1);
     while (t->slot[k]) {
         entry *e = &t->e[t->slot[k] - 1];
-        if (strlen(e->term) == len && !memcmp(e->term, w, len))
+        if (e->len == len && !memcmp(e->term, w, len))
             break;
         k = (k + 1) & (t->n_slots - 1);
     }
     if (!t->slot[k]) {
         t->e = xgrow(t->e, sizeof *t->e, &t->cap_e, t->n + 1);
-        t->e[t->n] = (entry){xstrndup(w, len), NULL, 0, 0};
+        t->e[t->n] = (entry){xstrndup(w, len), len, NULL, 0, 0};
         t->slot[k] = ++t->n;
     }
     entry *e = &t->e[t->slot[k] - 1];
@@ -153,7 +154,7 @@ void search_index_js(buf *out, const search_page *pages, size_t n_pages)
     for (size_t i = 0; i < t.n; i++) {
         if (i)
             buf_putc(out, '|');
-        buf_json_str(out, t.e[i].term, strlen(t.e[i].term));
+        buf_json_str(out, t.e[i].term, t.e[i].len);
     }
     buf_puts(out, "\",\"postings\":\"");
     for (size_t i = 0; i < t.n; i++) {

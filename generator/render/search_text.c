@@ -89,8 +89,10 @@ static const char *const stopwords[] = {
 
 bool search_is_stopword(const char *w, size_t len)
 {
-    for (size_t i = 0; i < sizeof stopwords / sizeof stopwords[0]; i++)
-        if (strlen(stopwords[i]) == len && memcmp(stopwords[i], w, len) == 0)
+    /* asked of every token of every page: the first letter rules out most */
+    for (size_t i = 0; len && i < sizeof stopwords / sizeof stopwords[0]; i++)
+        if (stopwords[i][0] == w[0] && strlen(stopwords[i]) == len &&
+            memcmp(stopwords[i], w, len) == 0)
             return true;
     return false;
 }
