@@ -6,9 +6,10 @@
 # succeed, swap the new site in and remove the stale temporary folder (the
 # journal in the cache folder records it; its marker's lock died with the
 # build).
-# To interrupt mid-write every time, however fast the machine: the second
+# To interrupt mid-write every time, however fast the machine: the third
 # opening of the last page's file (the renderer reading its body again,
-# after the loader read it) never returns (tests/interrupt_pause.c,
+# after the loader read it and the draw stage's scan of what each page
+# shows, render_scan, read it too) never returns (tests/interrupt_pause.c,
 # preloaded). The build writes every other page, then waits there, and is
 # killed.
 set -euo pipefail
@@ -65,7 +66,7 @@ for sig in INT TERM KILL; do
   version=$((version + 1))
   gen "$version"
   # (a background job of a script starts with SIGINT ignored: restore it)
-  SOURCE_DATE_EPOCH=0 BP_PAUSE_AT="$last_page" BP_PAUSE_SKIP=1 \
+  SOURCE_DATE_EPOCH=0 BP_PAUSE_AT="$last_page" BP_PAUSE_SKIP=2 \
     LD_PRELOAD="${asan_rt:+$asan_rt }$work/pause.so" \
     env --default-signal=INT,TERM "$BP" build -q --cache "$cache" >"$work/out.txt" 2>&1 &
   pid=$!
