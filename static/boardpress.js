@@ -541,6 +541,19 @@
     });
   }
 
+  /* A level's verdict (or live line) is sticky to the viewport's edges;
+   * a timeline's step buttons in the level are sticky to its bottom too.
+   * The level keeps the verdict's height in --bp-status-h, which the
+   * stylesheet puts under the buttons, so the verdict never covers them. */
+  function StatusHeight(section) {
+    var bar = section.querySelector('.bp-level-now') || section.querySelector('.bp-level-status');
+    if (!bar || !section.querySelector('figure.bp-timeline[data-rows]')) return;
+    function keep() { section.style.setProperty('--bp-status-h', bar.offsetHeight + 'px'); }
+    keep();
+    if (window.ResizeObserver) new ResizeObserver(keep).observe(bar);
+    else window.addEventListener('resize', keep);
+  }
+
   /* ------------------------------------------------------------ start */
 
   function init() {
@@ -554,6 +567,7 @@
       if (w) widgets.push(w);
     });
     all(document, 'figure.bp-timeline[data-rows]').forEach(Timeline);
+    all(document, 'section.bp-level').forEach(StatusHeight);
     document.documentElement.classList.add('bp-js');
     var first = applyFragment();
     /* A level token names no element, so the browser did not scroll. */

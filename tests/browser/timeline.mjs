@@ -14,7 +14,9 @@
 //     the k-th press exactly row k-1 is active (in the shown drawing), the
 //     lane headers active are the row's lanes (data-lanes), a fold that
 //     hides the row is open, and the words under the drawing say "Event k
-//     of N"; "Previous" steps back one; "Play" moves on by itself;
+//     of N"; "Previous" steps back one; "Play" moves on by itself; half
+//     way, the buttons in view are not covered (a level's sticky verdict
+//     stays above them);
 //   - at 375 px, the "ten deliveries" timeline (replay-transfer) is at most
 //     60% as tall folded as open;
 //   - a level's timelines (one figure per combination, data-combo, in
@@ -183,8 +185,23 @@ async function stepping(browser, origin, rel, view, theme) {
         check(false, `${where}: after ${k + 1} presses of Next event: active rows ${JSON.stringify(s.active)}, ` +
           `lanes ${JSON.stringify(s.lanes)} (the row's ${JSON.stringify(s.wantLanes)}), ${s.hidden} folds hiding it, “${s.now}”`);
       }
-      if (k === Math.floor(s.rows / 2) && view.width === 375)
-        await page.screenshot({ path: path.join(SHOTS, `timeline-${rel}-${f}-${theme}.png`) });
+      if (k === Math.floor(s.rows / 2)) {
+        // the step buttons, in view, are not covered (by the level's sticky verdict)
+        const covered = await page.evaluate((id) => {
+          const out = [];
+          for (const b of document.querySelectorAll(`#${id} button[data-step]`)) {
+            const r = b.getBoundingClientRect();
+            const x = r.left + r.width / 2, y = r.top + r.height / 2;
+            if (y < 0 || y >= innerHeight || x < 0 || x >= innerWidth) continue;
+            const at = document.elementFromPoint(x, y);
+            if (!at || !b.contains(at)) out.push(`${b.dataset.step} under ${at ? at.className || at.tagName : 'nothing'}`);
+          }
+          return out;
+        }, s.id);
+        check(covered.length === 0, `${where}: step buttons covered mid-way: ${covered.join(', ')}`);
+        if (view.width === 375)
+          await page.screenshot({ path: path.join(SHOTS, `timeline-${rel}-${f}-${theme}.png`) });
+      }
     }
     if (inOrder) check(true, '');
     await back.focus();
