@@ -82,6 +82,22 @@ sim_board sim_prove_board(const sim_board *b, int jobs)
     return p;
 }
 
+/* Doubles the array whose pointer is at *items_at (*cap elements of
+ * size bytes; first of them when it has none). False when memory runs
+ * out, the array as it was. */
+static bool grow(void *items_at, size_t *cap, size_t size, size_t first)
+{
+    void *items;
+    memcpy(&items, items_at, sizeof items);
+    size_t n = *cap ? *cap * 2 : first;
+    void *v = realloc(items, n * size);
+    if (!v)
+        return false;
+    memcpy(items_at, &v, sizeof v);
+    *cap = n;
+    return true;
+}
+
 /* Queue the run that follows pick[0..at) and then takes option opt at at. */
 static void push(prover *p, size_t f, const uint8_t *pick, size_t at, uint8_t opt)
 {
@@ -98,14 +114,10 @@ static void push(prover *p, size_t f, const uint8_t *pick, size_t at, uint8_t op
     }
     prefix_list *l = &p->level[f];
     if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 64;
-        prefix *v = realloc(l->v, cap * sizeof *v);
-        if (!v) {
+        if (!grow(&l->v, &l->cap, sizeof *l->v, 64)) {
             p->oom = true;
             return;
         }
-        l->v = v;
-        l->cap = cap;
     }
     uint8_t *c = malloc(at + 1);
     if (!c) {
@@ -347,12 +359,8 @@ static bool memo_room(prover *p)
     if (p->memo_n >= MEMO_MAX)
         return false;
     if (p->memo_n == p->memo_cap) {
-        size_t cap = p->memo_cap ? p->memo_cap * 2 : 1024;
-        memo_entry *v = realloc(p->memo, cap * sizeof *v);
-        if (!v)
+        if (!grow(&p->memo, &p->memo_cap, sizeof *p->memo, 1024))
             return false;
-        p->memo = v;
-        p->memo_cap = cap;
     }
     if (2 * (p->memo_n + 1) <= p->keys_cap)
         return true;
@@ -445,14 +453,10 @@ static bool at_state(void *ctx, sim_model *m, const void *next)
         return true;
     }
     if (p->n_open == p->open_cap) {
-        size_t cap = p->open_cap ? p->open_cap * 2 : 64;
-        open_state *v = realloc(p->open, cap * sizeof *v);
-        if (!v) {
+        if (!grow(&p->open, &p->open_cap, sizeof *p->open, 64)) {
             p->oom = true;
             return false;
         }
-        p->open = v;
-        p->open_cap = cap;
     }
     open_state *s = &p->open[p->n_open++];
     s->fp[0] = fp[0];
