@@ -1,8 +1,9 @@
 /* help.c — the author's reference: the rows come from the loader's field
  * tables and key lists, the simulator's names and the renderer's directive
- * table (which holds each directive's own line); the line that explains
- * every other row is kept here, by name, and help_missing (run by a test)
- * names every row that has none. */
+ * table; a setting's line is its row's (sim-core/schema.h), a directive's
+ * is in the renderer's table, the line that explains every other row is
+ * kept here, by name, and help_missing (run by a test) names every row
+ * that has none. */
 #include "help.h"
 #include "load/board.h"
 #include "load/fields.h"
@@ -50,52 +51,8 @@ static const doc_line part_key_docs[] = {
     {"at", "`[column, row]`: the box's place in the diagram's grid, when the automatic layout is "
            "not what the page wants."},
     /* the field table (load/fields.c) */
-    {"vcpu", "Virtual CPUs the part runs on; priced per month by the catalog's `price.vcpu`."},
-    {"gb", "Memory in GB; priced per month by the catalog's `price.gb`."},
-    {"price", "A fixed price per month on top of vCPU and GB."},
-    {"external", "Run by someone else: left out of `monthly_cost`."},
-    {"tries", "Sends in all before giving up (the first one and the retries). On a broker: "
-              "deliveries of one message; on users: requests or publishes of one job."},
     {"dead_letter", "The id of a `dead-letter-queue` part: a message whose tries ran out goes "
                     "there instead of being dropped (at-least-once delivery only)."},
-    {"redelivery_after", "How long a broker waits for a consumer's ack before it delivers the "
-                         "message again: one duration for every try, or a back-off "
-                         "`{first: 1 s, factor: 2, max: 1 min, jitter: full}` (try k waits "
-                         "first × factor^(k−1), at most max; full jitter draws each wait "
-                         "uniformly below that; first left out is the catalog's, factor 2, "
-                         "max none, jitter none)."},
-    {"delivery", "`at-least-once` waits for the ack and redelivers; `at-most-once` counts a "
-                 "message as done when it is handed over (no retry)."},
-    {"dedup_window", "A broker drops a publish whose message ID it saw this long ago or less "
-                     "(`none`: it takes every publish)."},
-    {"message_id", "`producer`: one message ID per job, kept on every retry; `per-publish`: a "
-                   "new ID for every publish."},
-    {"timeout", "How long the part waits for a reply before it sends again (users) or gives the "
-                "call up (a handler calling a provider)."},
-    {"concurrency", "How many deliveries the handler works on at once."},
-    {"work_median", "The handler's own work per delivery, before its effect: the median."},
-    {"work_p99", "The same work's 99th percentile (log-normal between the two)."},
-    {"idempotency", "The handler's duplicate check (see *Idempotency policies*)."},
-    {"key_ttl", "How long a recorded key is kept; a repeat that comes later runs the effect "
-                "again. On a payment-provider: how long it honours an idempotency key."},
-    {"lease", "With `key-claimed-first`: how long a claimed key holds other copies off when its "
-              "owner does not finish."},
-    {"crash_after_effect", "Share of deliveries after which the handler crashes: after the "
-                           "effect, before it records the key and replies."},
-    {"crash_after_commit", "Share of deliveries after which the handler crashes after its "
-                           "commit, before it publishes its event and replies."},
-    {"restart", "How long a crashed handler takes to come back."},
-    {"publish", "On a handler that links to a second broker: `after-commit`, `before-commit` or "
-                "`outbox` (stored with the commit, sent by a relay)."},
-    {"relay_every", "With `publish: outbox`: how often the relay looks for events to send."},
-    {"call_median", "A call's time at the provider: the median."},
-    {"call_p99", "A call's 99th percentile (log-normal between the two)."},
-    {"fail", "On a payment-provider: share of calls that fail (nothing is charged, the delivery "
-             "is not acked, so it is retried). On a consumer: share of deliveries its handler "
-             "fails after the work, before the effect, drawn on every try; the broker delivers "
-             "again when `redelivery_after` runs out."},
-    {"write_median", "One write's time in the database: the median."},
-    {"write_p99", "One write's 99th percentile."},
 };
 
 static const doc_line link_key_docs[] = {
@@ -105,26 +62,13 @@ static const doc_line link_key_docs[] = {
                  "of the catalog."},
     {"lose_reply_of", "`[k, ...]`: the first reply of job number k is lost (for small teaching "
                       "boards, where a share would be a matter of luck)."},
-    {"rtt", "One network round trip on the link."},
-    {"reply_round_trips", "How many round trips a reply (an ack, a response) takes to arrive."},
-    {"lose_request", "Share of sends that never arrive."},
-    {"lose_reply", "Share of replies lost after the work was done: the sender sends again."},
-    {"transactional", "On a broker's delivery link: receive, local effect and ack commit "
-                      "together, so a lost ack or a crash rolls the effect back. Calls to a "
-                      "provider are not covered."},
 };
 
 static const doc_line traffic_key_docs[] = {
     {"from", "The users part the jobs start at."},
-    {"jobs", "How many jobs arrive in a run."},
-    {"over", "The time over which they arrive (a duration)."},
     {"op", "`charge` (adds: running it twice is a duplicate) or `set` (overwrites: naturally "
            "idempotent)."},
     {"arrivals", "`poisson` (independent users, random gaps) or `even` (equal gaps)."},
-    {"repeat_share", "Share of jobs that are legitimate repeats: the same business key and "
-                     "content as an earlier job, with a new message ID."},
-    {"poison", "Share of jobs whose message fails on every delivery, wherever it is handled "
-               "(a poison message): the broker delivers it `tries` times, then gives up."},
     {"noun", "What the pages call one unit of this traffic, in one word (`transfer`, `order`, "
              "`reading`; the plural adds an s): timelines, drawings and numbers say \"transfer "
              "2\", \"0 in 20,000 transfers\"."},
@@ -234,6 +178,33 @@ static size_t missing_in(buf *out, const char *what, const char *const *names, s
     return miss;
 }
 
+/* The settings of a field table whose row (schema.h) has no help. */
+static size_t missing_help(buf *out, const char *what, const field_def *f, size_t n)
+{
+    size_t miss = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!f[i].help || !*f[i].help) {
+            buf_printf(out, "%s '%s' (its row in sim-core/schema.h)\n", what, f[i].name);
+            miss++;
+        }
+    return miss;
+}
+
+/* A traffic key's line: its row's help, or the table's for the keys the
+ * loader reads by its own code. */
+static const field_def *traffic_field(const char *key)
+{
+    size_t n;
+    const field_def *t = fields_traffic(&n);
+    return fields_find(t, n, key);
+}
+
+static const char *traffic_doc(const char *key)
+{
+    const field_def *f = traffic_field(key);
+    return f ? f->help : doc_of(traffic_key_docs, N_OF(traffic_key_docs), key);
+}
+
 size_t help_missing(buf *out)
 {
     size_t miss = 0, n;
@@ -241,15 +212,23 @@ size_t help_missing(buf *out)
     const char *const *keys = board_top_keys(&n);
     miss += missing_in(out, "board key", keys, n, board_key_docs, N_OF(board_key_docs));
     keys = board_traffic_keys(&n);
-    miss += missing_in(out, "traffic key", keys, n, traffic_key_docs, N_OF(traffic_key_docs));
-    const field_def *f = fields_part(&n);
-    for (size_t i = 0; i < n && i < 64; i++)
-        names[i] = f[i].name;
-    miss += missing_in(out, "part key", names, n, part_key_docs, N_OF(part_key_docs));
+    size_t n_own = 0;
+    for (size_t i = 0; i < n && n_own < 64; i++)
+        if (!traffic_field(keys[i]))
+            names[n_own++] = keys[i];
+    miss += missing_in(out, "traffic key", names, n_own, traffic_key_docs, N_OF(traffic_key_docs));
+    const field_def *f = fields_traffic(&n);
+    miss += missing_help(out, "traffic key", f, n);
+    f = fields_part(&n);
+    miss += missing_help(out, "part key", f, n);
     f = fields_link(&n);
-    for (size_t i = 0; i < n && i < 64; i++)
-        names[i] = f[i].name;
-    miss += missing_in(out, "link key", names, n, link_key_docs, N_OF(link_key_docs));
+    miss += missing_help(out, "link key", f, n);
+    static const char *const part_own[] = {"id", "kind", "label", "at", "dead_letter"};
+    miss +=
+        missing_in(out, "part key", part_own, N_OF(part_own), part_key_docs, N_OF(part_key_docs));
+    static const char *const link_own[] = {"from", "to", "protocol", "lose_reply_of"};
+    miss +=
+        missing_in(out, "link key", link_own, N_OF(link_own), link_key_docs, N_OF(link_key_docs));
     for (int k = 0; k < SIM_KIND_COUNT; k++)
         names[k] = sim_kind_name((sim_kind)k);
     miss += missing_in(out, "part kind", names, SIM_KIND_COUNT, kind_docs, N_OF(kind_docs));
@@ -385,8 +364,7 @@ static void part_kind(buf *b, int k, const bp_catalog *cat)
     table_head(b, cat);
     for (size_t i = 0; i < n; i++)
         if (f[i].kinds & KIND_BIT(k))
-            field_row(b, &f[i], doc_of(part_key_docs, N_OF(part_key_docs), f[i].name), cat, name,
-                      cat ? (const void *)&cat->kinds[k] : NULL);
+            field_row(b, &f[i], f[i].help, cat, name, cat ? (const void *)&cat->kinds[k] : NULL);
     if (k == SIM_KIND_BROKER) { /* a board's own key, not in the catalog: board.c */
         buf_puts(b, "| `dead_letter` | ");
         cell(b, doc_of(part_key_docs, N_OF(part_key_docs), "dead_letter"));
@@ -438,7 +416,7 @@ static void links(buf *b, const bp_catalog *cat)
         buf_printf(b, "Settings of a link with `protocol: %s`:\n\n", name);
         table_head(b, cat);
         for (size_t i = 0; i < n; i++)
-            field_row(b, &f[i], doc_of(link_key_docs, N_OF(link_key_docs), f[i].name), cat, name,
+            field_row(b, &f[i], f[i].help, cat, name,
                       cat ? (const void *)&cat->protocols[p] : NULL);
         buf_putc(b, '\n');
     }
@@ -455,7 +433,7 @@ static void traffic(buf *b, const bp_catalog *cat)
     const char *const *keys = board_traffic_keys(&n);
     for (size_t i = 0; i < n; i++) {
         buf_printf(b, "| `%s` | ", keys[i]);
-        cell(b, doc_of(traffic_key_docs, N_OF(traffic_key_docs), keys[i]));
+        cell(b, traffic_doc(keys[i]));
         if (cat) {
             const bp_catalog_value *v = catalog_find(cat, "traffic", keys[i]);
             buf_printf(b, " | %s",

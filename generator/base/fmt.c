@@ -147,7 +147,7 @@ void fmt_seconds_like(buf *b, double s, double like)
 
 /* The settings' units, from the schema (NULL where a setting has none). */
 #define UNIT_NONE(member, wire, ctype, aux)
-#define UNIT_OF(member, wire, ctype, aux, key, load, kinds, min, max, label, unit, rank, order) unit,
+#define UNIT_OF(member, wire, ctype, aux, key, load, kinds, min, max, label, unit, ...) unit,
 static const char *const setting_units[] = {
     SIM_PART_FIELDS(UNIT_NONE, UNIT_OF) SIM_LINK_FIELDS(UNIT_NONE, UNIT_OF)
         SIM_BOARD_FIELDS(UNIT_NONE, UNIT_OF)};

@@ -39,6 +39,7 @@ typedef struct {
     const char *unit;  /* display unit for FT_INT / FT_NUMBER ("tries") */
     int rank;          /* {{ key-numbers }} with no names lists the page's values of rank > 0,
                           lowest first: the settings that decide duplicates and losses */
+    const char *help;  /* the author's line of help (boardpress help, docs/boards.md) */
 } field_def;
 
 #define KIND_BIT(k) (1u << (unsigned)(k)) /* schema.h's SIM_KB */
