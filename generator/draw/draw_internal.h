@@ -421,6 +421,7 @@ typedef struct {
     int64_t t_us, job;
     int lines; /* narrow: the lines its words wrap onto (0 before placing) */
     int fold;  /* 0, or 1 + the fold (dtimeline_layout.folds) that hides it */
+    bool left; /* wide, a mark: its words to the left of its lane (tight layout) */
 } dtl_item;
 
 /* Rows folded into one line: a run of blocks of rows alike but for their
@@ -440,7 +441,8 @@ typedef struct {
     size_t n_lanes;
     dtl_item *items; /* y: wide, the row's top from MARGIN; narrow, its text's baseline */
     size_t n_items, cap_items;
-    /* narrow: the lane headers (two staggered rows when one has no room) */
+    /* narrow: the lane headers (two staggered rows when one has no room);
+     * head_wrap, both: the width their words wrap to */
     int head_rows;
     double head_top[2], head_h, head_wrap;
     double time_w;     /* the time before each row's words */
@@ -492,6 +494,11 @@ void dtl_fold_marks(dcanvas *c, const dtimeline_layout *l, const double *row_top
 /* True when row i starts or ends a fold: its time is written even when
  * the row before had the same (that row may be folded away). */
 bool dtl_time_edge(const dtimeline_layout *l, size_t i);
+/* draw_timeline_wide.c: the wide layout's lanes (lane_x, width,
+ * head_wrap, each mark's side); tight, for a drawing that would be wider
+ * than DRAW_WIDE_MAX spaced the usual way. */
+#define DTL_MARGIN 16
+void dtimeline_place_wide(dcanvas *m, const bp_board *b, dtimeline_layout *l, bool tight);
 /* draw_timeline_narrow.c */
 void dtimeline_place_narrow(dcanvas *m, const bp_board *b, dtimeline_layout *l);
 void dtimeline_paint_narrow(dcanvas *c, dcanvas *m, const bp_board *b, const dtimeline_layout *l);

@@ -12,10 +12,7 @@
 #define ROW_H 24       /* px per event */
 #define IDLE_GAP 12    /* extra px before an event after a long wait */
 #define IDLE_US 500000 /* a wait this long is "long" */
-#define HEAD_TEXT_W 140
-#define MARGIN 16
-#define LANE_MIN_GAP 150
-#define LABEL_PAD 12
+#define MARGIN DTL_MARGIN
 
 static dtl_item *S_item(dtimeline_layout *l, dtl_kind kind, int from, int to, dcolor color,
                         const sim_trace_entry *e, char *text)
@@ -464,60 +461,9 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
         return 0;
     }
 
-    /* lanes: far enough apart for the headers, arrow labels and mark labels */
-    size_t nl = out->n_lanes;
-    double *head_w = xcalloc(nl, sizeof *head_w);
-    double *gap = xcalloc(nl, sizeof *gap); /* gap[i]: lane i to lane i+1 */
-    double right = 0;                       /* room right of the last lane */
-    for (size_t i = 0; i < nl; i++) {
-        double w;
-        char **lines;
-        size_t k = dwrap(m, dpart_label(b, (size_t)out->lane_part[i]), DF_LABEL, false, HEAD_TEXT_W,
-                         &lines, &w);
-        dlines_free(lines, k);
-        head_w[i] = ceil(w) + 2 * 12;
-        if (i > 0)
-            gap[i - 1] = fmax(LANE_MIN_GAP, (head_w[i - 1] + head_w[i]) / 2 + 24);
-    }
-    right = head_w[nl - 1] / 2;
-    for (size_t i = 0; i < out->n_items; i++) {
-        dtl_item *it = &out->items[i];
-        double w = dc_text_width(m, it->text, DF_SMALL, dtl_bold(it->kind));
-        int a = it->from_lane < it->to_lane ? it->from_lane : it->to_lane;
-        int z = it->from_lane < it->to_lane ? it->to_lane : it->from_lane;
-        if (a == z) { /* a mark: label to the right of the lane */
-            if ((size_t)a + 1 < nl)
-                gap[a] = fmax(gap[a], w + 14 + LABEL_PAD);
-            else
-                right = fmax(right, w + 14 + LABEL_PAD);
-        } else {
-            double span = 0;
-            for (int k = a; k < z; k++)
-                span += gap[k];
-            double need = it->kind == DTL_LOST ? (w + 2 * LABEL_PAD) / 0.6 : w + 2 * LABEL_PAD;
-            if (span < need)
-                for (int k = a; k < z; k++)
-                    gap[k] += (need - span) / (z - a);
-        }
-    }
-    /* time column */
-    double time_w = 0;
-    char tbuf[48];
-    for (size_t i = 0; i < out->n_items; i++) {
-        fmt_label_duration(tbuf, sizeof tbuf, out->items[i].t_us);
-        time_w = fmax(time_w, dc_text_width(m, tbuf, DF_BADGE, false));
-    }
-    time_w = ceil(time_w) + 16;
-    out->lane_x = xcalloc(nl, sizeof *out->lane_x);
-    double x = MARGIN + time_w + head_w[0] / 2;
-    for (size_t i = 0; i < nl; i++) {
-        out->lane_x[i] = round(x);
-        if (i + 1 < nl)
-            x += ceil(gap[i]);
-    }
-    out->width = (int)ceil(out->lane_x[nl - 1] + right + MARGIN);
-    free(head_w);
-    free(gap);
+    dtimeline_place_wide(m, b, out, false);
+    if (out->width > DRAW_WIDE_MAX) /* too wide for a desktop column: the tight spacing */
+        dtimeline_place_wide(m, b, out, true);
     /* rows */
     double y = MARGIN + 0; /* header height is added by the painter's layout below */
     int64_t prev_t = out->n_items ? out->items[0].t_us : 0;
@@ -611,8 +557,24 @@ static void S_paint(dcanvas *c, dcanvas *m, const bp_board *b, const dtimeline_l
     for (size_t i = 0; i < l->n_lanes; i++) {
         double x = l->lane_x[i];
         dc_line(c, x + 0.5, MARGIN + f->head_h, x + 0.5, bottom, DC_LIFELINE, 1, true);
-        dtl_head(c, m, b, (int)i, l->lane_part[i], x, MARGIN, f->head_h, DF_LABEL, HEAD_TEXT_W, 24,
+        dtl_head(c, m, b, (int)i, l->lane_part[i], x, MARGIN, f->head_h, DF_LABEL, l->head_wrap, 24,
                  6);
+    }
+    /* a mark's words that cross another lane's lifeline (the tight
+     * layout) lie on a clearing of the card's colour, under the row's band */
+    for (size_t i = 0; i < l->n_items; i++) {
+        const dtl_item *it = &l->items[i];
+        if (it->from_lane != it->to_lane)
+            continue;
+        double x0 = l->lane_x[it->from_lane] + 0.5;
+        double w = dc_text_width(m, it->text, DF_SMALL, dtl_bold(it->kind));
+        double a = it->left ? x0 - 14 - w : x0 + 14, z = a + w;
+        bool crosses = false;
+        for (size_t k = 0; k < l->n_lanes && !crosses; k++)
+            crosses = l->lane_x[k] + 0.5 >= a - 3 && l->lane_x[k] + 0.5 <= z + 3;
+        if (crosses)
+            dc_rect(c, a - 3, top + it->y - MARGIN + 16.5 - asc - 1, w + 6, asc + desc + 2, 2,
+                    DC_CARD, DC_NONE, false);
     }
     /* rows */
     char tbuf[48] = "", last[48] = "";
@@ -636,7 +598,10 @@ static void S_paint(dcanvas *c, dcanvas *m, const bp_board *b, const dtimeline_l
                     false);
         } else {
             dtl_mark(c, it->kind, x0, line_y - 4, it->color);
-            dc_text(c, x0 + 14, line_y, DT_START, DF_SMALL, bold, it->color, it->text, false);
+            if (it->left)
+                dc_text(c, x0 - 14, line_y, DT_END, DF_SMALL, bold, it->color, it->text, false);
+            else
+                dc_text(c, x0 + 14, line_y, DT_START, DF_SMALL, bold, it->color, it->text, false);
         }
     }
     dtl_fold_marks(c, l, row_top, bottom - 4 + MARGIN / 2);
@@ -696,7 +661,7 @@ static void S_frame(dcanvas *m, const bp_board *b, const dtimeline_layout *l, tl
     double hmax = 1;
     for (size_t i = 0; i < l->n_lanes; i++) {
         char **lines;
-        size_t k = dwrap(m, dpart_label(b, (size_t)l->lane_part[i]), DF_LABEL, false, HEAD_TEXT_W,
+        size_t k = dwrap(m, dpart_label(b, (size_t)l->lane_part[i]), DF_LABEL, false, l->head_wrap,
                          &lines, NULL);
         dlines_free(lines, k);
         hmax = fmax(hmax, (double)k);

@@ -8,7 +8,8 @@
 // (figure.bp-timeline[data-rows]):
 //   - without JavaScript, the shown drawing has every row (rect[data-row],
 //     one per data-rows entry) and each fold (details.bp-fold) opens when
-//     its line is clicked, showing its piece of the drawing;
+//     its line is clicked, showing its piece of the drawing; at 1280 px
+//     the wide drawing is at most DRAW_WIDE_MAX px and is the one shown;
 //   - with it, the step buttons (button[data-step]) move data-active
 //     through the rows in order, by Enter and Space on "Next event": after
 //     the k-th press exactly row k-1 is active (in the shown drawing), the
@@ -44,6 +45,7 @@ const SHOTS = path.resolve(shotsArg);
 const CHROMIUM = process.env.BP_CHROMIUM || '/usr/bin/chromium';
 const VIEWS = [{ width: 375, height: 667 }, { width: 1280, height: 800 }];
 const THEMES = ['light', 'dark'];
+const DRAW_WIDE_MAX = 912; // draw.h: a wide drawing's most
 
 const failures = [];
 let checks = 0;
@@ -143,6 +145,20 @@ async function noScript(browser, origin, rel, view, theme) {
     const s = await state(page, f);
     check(s.drawn === s.rows, `${where}: the drawing shown has ${s.drawn} rows, the timeline ${s.rows}`);
     check((await page.locator(`#${s.id} button[data-step]`).count()) === 0, `${where}: step buttons without the script`);
+    if (view.width === 1280) {
+      // a desktop column (960 px, 918 in a level) holds every wide timeline:
+      // laid out to at most DRAW_WIDE_MAX, and the wide one is what shows
+      const w = await page.evaluate((id) => {
+        const fig = document.getElementById(id);
+        const svg = fig.querySelector('.bp-v-wide svg');
+        return { wide: parseFloat(svg.getAttribute('viewBox').split(/[\s,]+/)[2]),
+          box: fig.querySelector('.bp-variants').getBoundingClientRect().width,
+          shown: [...fig.querySelectorAll('.bp-v')].filter((v) => v.offsetParent !== null).map((v) => v.className) };
+      }, s.id);
+      check(w.wide <= DRAW_WIDE_MAX, `${where}: the wide drawing is ${w.wide} px, wider than ${DRAW_WIDE_MAX}`);
+      check(w.shown.length > 0 && w.shown.every((c) => /bp-v-wide/.test(c)),
+        `${where}: a ${w.box} px box shows ${JSON.stringify(w.shown)} (its wide drawing is ${w.wide} px)`);
+    }
     const summary = page.locator(`#${s.id} .bp-v:visible details.bp-fold > summary`);
     for (let k = 0; k < (await summary.count()); k++) {
       await summary.nth(k).click();
