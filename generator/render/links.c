@@ -33,6 +33,7 @@ void page_info_free(page_info *pi)
         free(pi->sections[i].text);
     }
     free(pi->sections);
+    free(pi->terms);
     memset(pi, 0, sizeof *pi);
 }
 

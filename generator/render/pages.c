@@ -217,6 +217,7 @@ static void render_page(site *s, diag *d, const render_sink *sink, void *out, bp
     if (!diag_failed_since(d, mark)) {
         check_shown(&pc);
         search_sections(pi, body.data ? body.data : "", body.len);
+        search_page_terms(pi, p->title);
         /* the About page explains the notation itself */
         if (!s->cfg.about || strcmp(s->cfg.about, p->slug) != 0) {
             char *about = s->cfg.about

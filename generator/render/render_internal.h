@@ -26,7 +26,8 @@ typedef struct {
 } page_link;
 
 /* A part of a page for search: the text under one heading (id "" and no
- * heading: the text before the first). */
+ * heading: the text before the first). The index keeps the id and the
+ * heading; the text only lives until search_page_terms has read it. */
 typedef struct {
     char *id, *heading, *text;
 } page_section;
@@ -42,6 +43,8 @@ typedef struct {
     size_t n_links, cap_links;
     page_section *sections;
     size_t n_sections;
+    char *terms; /* its terms and their postings, packed (search_page_terms) */
+    size_t terms_len;
     bp_variant *first_board; /* the first board it draws (the site's), or NULL */
 } page_info;
 
@@ -66,6 +69,12 @@ void page_info_free(page_info *pi);
  * white space folded). Freed by page_info_free. */
 void search_sections(page_info *pi, const char *html, size_t len);
 
+/* Tokenise the page's sections (cut by search_sections; the title weighs
+ * on the first) into pi->terms, what the index needs of them, and free
+ * their text: a page's job does it, so that the index's merge of every
+ * page (search_index_js) only appends. */
+void search_page_terms(page_info *pi, const char *title);
+
 /* Called with each term of a text: a word (lower case, two or more
  * characters, not a stop word), a number ("1,000.5" gives "1000.5"), and a
  * number with the word or '%' after it ("5 min", "99.9 %"). */
@@ -76,17 +85,17 @@ bool search_is_word_cp(unsigned cp);
 bool search_is_stopword(const char *w, size_t len);
 
 /* One page for the index: its address from the site's top ("slug/", "" for
- * the home page), title and sections. */
+ * the home page), title, and its sections and terms (search_page_terms). */
 typedef struct {
     const char *url, *title;
-    const page_section *sections;
-    size_t n_sections;
+    page_info *info;
 } search_page;
 
-/* Append the index of pages (search.c's header has the format). */
+/* Append the index of pages (search.c's header has the format); each
+ * page's terms are freed once they are in (its sections stay). */
 void search_index_js(buf *out, const search_page *pages, size_t n_pages);
 /* Write SEARCH_INDEX_FILE of every page rendered, in the site's order. */
-void search_write(site *s, const page_info *info, const render_sink *sink, void *out);
+void search_write(site *s, page_info *info, const render_sink *sink, void *out);
 
 /* ------------------------------------------------------------ cards.c */
 

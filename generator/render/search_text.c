@@ -60,22 +60,34 @@ static unsigned lower_cp(unsigned cp)
     return cp;
 }
 
+/* buf_putc without the call while there is room: every byte of every
+ * page's text comes through here twice (its text, then its tokens). */
+static inline void put1(buf *b, char c)
+{
+    if (b->len + 1 < b->cap) {
+        b->data[b->len++] = c;
+        b->data[b->len] = '\0';
+    } else {
+        buf_putc(b, c);
+    }
+}
+
 static void put_cp(buf *b, unsigned cp)
 {
     if (cp < 0x80) {
-        buf_putc(b, (char)cp);
+        put1(b, (char)cp);
     } else if (cp < 0x800) {
-        buf_putc(b, (char)(0xc0 | (cp >> 6)));
-        buf_putc(b, (char)(0x80 | (cp & 0x3f)));
+        put1(b, (char)(0xc0 | (cp >> 6)));
+        put1(b, (char)(0x80 | (cp & 0x3f)));
     } else if (cp < 0x10000) {
-        buf_putc(b, (char)(0xe0 | (cp >> 12)));
-        buf_putc(b, (char)(0x80 | ((cp >> 6) & 0x3f)));
-        buf_putc(b, (char)(0x80 | (cp & 0x3f)));
+        put1(b, (char)(0xe0 | (cp >> 12)));
+        put1(b, (char)(0x80 | ((cp >> 6) & 0x3f)));
+        put1(b, (char)(0x80 | (cp & 0x3f)));
     } else {
-        buf_putc(b, (char)(0xf0 | (cp >> 18)));
-        buf_putc(b, (char)(0x80 | ((cp >> 12) & 0x3f)));
-        buf_putc(b, (char)(0x80 | ((cp >> 6) & 0x3f)));
-        buf_putc(b, (char)(0x80 | (cp & 0x3f)));
+        put1(b, (char)(0xf0 | (cp >> 18)));
+        put1(b, (char)(0x80 | ((cp >> 12) & 0x3f)));
+        put1(b, (char)(0x80 | ((cp >> 6) & 0x3f)));
+        put1(b, (char)(0x80 | (cp & 0x3f)));
     }
 }
 
@@ -87,9 +99,15 @@ static const char *const stopwords[] = {
     "there", "these", "this", "those", "to",   "was",  "were", "will",  "with",
 };
 
+/* The longest of them. */
+#define STOPWORD_MAX 5
+
 bool search_is_stopword(const char *w, size_t len)
 {
-    /* asked of every token of every page: the first letter rules out most */
+    /* asked of every token of every page: the length and the first letter
+     * rule out most */
+    if (len > STOPWORD_MAX)
+        return false;
     for (size_t i = 0; len && i < sizeof stopwords / sizeof stopwords[0]; i++)
         if (stopwords[i][0] == w[0] && strlen(stopwords[i]) == len &&
             memcmp(stopwords[i], w, len) == 0)
@@ -111,6 +129,11 @@ static tok_kind next_token(const char *s, size_t n, size_t *i, buf *t)
 {
     buf_clear(t);
     while (*i < n) {
+        unsigned char a = (unsigned char)s[*i];
+        if (a < 0x80 && a != '%' && !search_is_word_cp(a)) { /* between words */
+            (*i)++;
+            continue;
+        }
         size_t at = *i;
         unsigned cp = next_cp(s, n, i);
         if (cp == '%')
@@ -123,11 +146,11 @@ static tok_kind next_token(const char *s, size_t n, size_t *i, buf *t)
             *i = at;
             while (*i < n) {
                 if (is_digit_at(s, n, *i)) {
-                    buf_putc(t, s[*i]);
+                    put1(t, s[*i]);
                     (*i)++;
                 } else if (s[*i] == '.' && is_digit_at(s, n, *i + 1) &&
                            !memchr(t->data, '.', t->len)) {
-                    buf_putc(t, '.');
+                    put1(t, '.');
                     (*i)++;
                 } else if (s[*i] == ',' && !memchr(t->data, '.', t->len) &&
                            is_digit_at(s, n, *i + 1) && is_digit_at(s, n, *i + 2) &&
@@ -141,6 +164,14 @@ static tok_kind next_token(const char *s, size_t n, size_t *i, buf *t)
         }
         put_cp(t, lower_cp(cp));
         while (*i < n) {
+            unsigned char b = (unsigned char)s[*i];
+            if (b < 0x80) { /* most of a word: ASCII, as next_cp and lower_cp read it */
+                if (!search_is_word_cp(b))
+                    break;
+                put1(t, (char)(b >= 'A' && b <= 'Z' ? b + 0x20 : b));
+                (*i)++;
+                continue;
+            }
             size_t before = *i;
             unsigned c = next_cp(s, n, i);
             if (!search_is_word_cp(c)) {
@@ -176,13 +207,12 @@ void search_tokens(const char *text, size_t len, search_token_fn fn, void *ctx)
             fn(ctx, w, wl);
         /* a number and the word after it, as one: "5 min", "99.9 %" */
         if (prev_number && k != TOK_NUMBER && !stop) {
-            buf pair;
-            buf_init(&pair);
-            buf_put(&pair, prev.data, prev.len);
-            buf_putc(&pair, ' ');
-            buf_put(&pair, w, wl);
-            fn(ctx, pair.data, pair.len);
-            buf_free(&pair);
+            /* both at most SEARCH_MAX_TOKEN bytes: longer ones are skipped */
+            char pair[2 * SEARCH_MAX_TOKEN + 2];
+            memcpy(pair, prev.data, prev.len);
+            pair[prev.len] = ' ';
+            memcpy(pair + prev.len + 1, w, wl);
+            fn(ctx, pair, prev.len + 1 + wl);
         }
         prev_number = k == TOK_NUMBER;
         if (prev_number) {
@@ -211,7 +241,7 @@ static bool inline_element(const char *name)
                                         "mark", "q",    "s",    "samp", "small", "span",  "strong",
                                         "sub",  "sup",  "time", "u",    "var",   "output"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (!strcmp(name, names[i]))
+        if (names[i][0] == name[0] && !strcmp(name, names[i]))
             return true;
     return false;
 }
@@ -221,6 +251,15 @@ static bool inline_element(const char *name)
 static void put_text(buf *b, const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
+        size_t run = i;
+        while (run < n && s[run] != '&' && s[run] != ' ' && s[run] != '\n' && s[run] != '\t' &&
+               s[run] != '\r' && s[run] != '\f')
+            run++;
+        if (run > i) { /* bytes as they are, UTF-8 included */
+            buf_put(b, s + i, run - i);
+            i = run - 1;
+            continue;
+        }
         char c = s[i];
         unsigned cp = (unsigned char)c;
         if (c == '&') {
@@ -253,11 +292,11 @@ static void put_text(buf *b, const char *s, size_t n)
         }
         if (cp == ' ' || cp == '\n' || cp == '\t' || cp == '\r' || cp == '\f') {
             if (b->len && b->data[b->len - 1] != ' ')
-                buf_putc(b, ' ');
+                put1(b, ' ');
         } else if (c == '&' && cp != '&') {
             put_cp(b, cp);
         } else {
-            buf_putc(b, c); /* a byte of UTF-8 as it is */
+            put1(b, c); /* a byte of UTF-8 as it is */
         }
     }
 }
@@ -265,7 +304,7 @@ static void put_text(buf *b, const char *s, size_t n)
 static void put_space(buf *b)
 {
     if (b->len && b->data[b->len - 1] != ' ')
-        buf_putc(b, ' ');
+        put1(b, ' ');
 }
 
 /* The value of attribute name in the tag's text (between '<' and '>'),
@@ -378,7 +417,7 @@ void search_sections(page_info *pi, const char *html, size_t len)
         for (size_t k = closing; k < tl && tag[k] != ' ' && tag[k] != '>' && tag[k] != '/' &&
                                  tag[k] != '\t' && tag[k] != '\n';
              k++)
-            buf_putc(&name, (char)(tag[k] >= 'A' && tag[k] <= 'Z' ? tag[k] + 32 : tag[k]));
+            put1(&name, (char)(tag[k] >= 'A' && tag[k] <= 'Z' ? tag[k] + 32 : tag[k]));
         if (!name.data)
             continue;
         if (skip[0]) {

@@ -100,8 +100,8 @@ int main(int argc, char **argv)
         search_page *sp = xcalloc(n + 1, sizeof *sp);
         for (size_t i = 0; i < n; i++) {
             search_sections(&info[i], pages[i].body, strlen(pages[i].body));
-            sp[i] =
-                (search_page){pages[i].url, pages[i].title, info[i].sections, info[i].n_sections};
+            search_page_terms(&info[i], pages[i].title);
+            sp[i] = (search_page){pages[i].url, pages[i].title, &info[i]};
         }
         buf js;
         buf_init(&js);

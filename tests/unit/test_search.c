@@ -182,9 +182,11 @@ static void index_file(void **state)
                                 "<p>Five min, then 110 duplicates and duplicates again.</p>";
     search_sections(&b, other, strlen(other));
     search_page pages[2] = {
-        {"", "Board \"home\"", a.sections, a.n_sections},
-        {"retries/", "Retries", b.sections, b.n_sections},
+        {"", "Board \"home\"", &a},
+        {"retries/", "Retries", &b},
     };
+    search_page_terms(&a, pages[0].title);
+    search_page_terms(&b, pages[1].title);
     buf js;
     buf_init(&js);
     search_index_js(&js, pages, 2);
@@ -206,7 +208,14 @@ static void index_file(void **state)
     posting_eq(js.data, "never", NULL);
     posting_eq(js.data, "drawn", NULL);
     posting_eq(js.data, "the", NULL);
-    /* the same input, the same bytes */
+    /* the same input, the same bytes (the index took the pages' terms) */
+    assert_null(a.terms);
+    page_info_free(&a);
+    page_info_free(&b);
+    search_sections(&a, page_html, strlen(page_html));
+    search_sections(&b, other, strlen(other));
+    search_page_terms(&a, pages[0].title);
+    search_page_terms(&b, pages[1].title);
     buf again;
     buf_init(&again);
     search_index_js(&again, pages, 2);
@@ -231,7 +240,8 @@ static void many_sections(void **state)
     memset(&pi, 0, sizeof pi);
     search_sections(&pi, html.data, html.len);
     assert_int_equal(pi.n_sections, 1301);
-    search_page p = {"p/", "P", pi.sections, pi.n_sections};
+    search_page p = {"p/", "P", &pi};
+    search_page_terms(&pi, p.title);
     buf js;
     buf_init(&js);
     search_index_js(&js, &p, 1);
