@@ -388,6 +388,23 @@
       reset.hidden = false;
     }
 
+    /* The verdict is as tall as the tallest it can say (one line where
+     * every one fits on one), so a switch never moves what follows. */
+    function fitStatus() {
+      if (!status) return;
+      var text = status.textContent, won = section.classList.contains('bp-complete'), most = 0;
+      status.style.minHeight = '';
+      combos.forEach(function (c) {
+        if (c.status === undefined) return;
+        status.textContent = c.status;
+        section.classList.toggle('bp-complete', !!c.win);
+        most = Math.max(most, status.offsetHeight);
+      });
+      status.textContent = text;
+      section.classList.toggle('bp-complete', won);
+      status.style.minHeight = most + 'px';
+    }
+
     reserve(diagram, largest(combos));
     if (timelines) {
       all(timelines, 'template[data-combo]').forEach(function (t) {
@@ -396,6 +413,8 @@
     }
     section.classList.add('bp-live');
     render();
+    fitStatus();
+    window.addEventListener('resize', fitStatus);
 
     return {
       token: function () {

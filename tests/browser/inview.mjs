@@ -17,6 +17,10 @@
 //     chosen in turn, and the level's verdict (.bp-level-status) is then
 //     inside the viewport (a toggle's level, which has none, its counts
 //     line);
+//   - a level with its own verdict (not a live one): after an option is
+//     chosen (each in turn at 375 px, one at 1280 px) the verdict is as tall
+//     as its lines and padding, the level as tall as before, and its Reset,
+//     scrolled to the top of the viewport, is not under the verdict;
 //   - the site has at least one handle on a drawing, one draggable number
 //     in prose and one sweep among the controls moved.
 // Exits 1 after listing every failed check.
@@ -163,6 +167,37 @@ async function moveAndCheck(page, levelId, selector, key, where) {
     check(ok, `${where}: after ${key} on ${selector}, no '${name}' is inside the viewport`);
 }
 
+// A level's own verdict (p.bp-level-status, sticky to the viewport's
+// bottom) after an option was chosen: as tall as its words and padding
+// (at these widths every verdict fits on one line, so more is an empty
+// band over the board), and, scrolled to the level's end, it leaves its
+// Reset button uncovered.
+async function verdictFits(page, id, where) {
+  const v = await page.evaluate((id) => {
+    const bar = document.querySelector(`#${id} > .bp-level-status`);
+    if (!bar) return null;
+    const cs = getComputedStyle(bar);
+    const r = document.createRange();
+    r.selectNodeContents(bar);
+    const tops = new Set([...r.getClientRects()].map((q) => Math.round(q.top)));
+    const lh = parseFloat(cs.lineHeight);
+    return { h: bar.getBoundingClientRect().height, lines: tops.size, lh,
+      pad: parseFloat(cs.paddingTop) + parseFloat(cs.paddingBottom) };
+  }, id);
+  if (!v) return;
+  check(v.h <= v.lines * v.lh + v.pad + 2,
+    `${where}: ${id}'s verdict is ${Math.round(v.h)} px tall for ${v.lines} line(s) of ${v.lh} px and ${v.pad} px of padding`);
+  const reset = page.locator(`#${id} > button.bp-reset`);
+  if ((await reset.count()) === 0 || !(await reset.isVisible())) return;
+  const covered = await reset.evaluate((b) => {
+    window.scrollTo(0, b.getBoundingClientRect().top + scrollY - 4);
+    const r = b.getBoundingClientRect();
+    const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return at && b.contains(at) ? null : (at ? at.className || at.tagName : 'nothing');
+  });
+  check(covered === null, `${where}: ${id}'s Reset, at the top of the viewport, is under ${covered}`);
+}
+
 async function main() {
   const server = await serve(SITE);
   const base = `http://127.0.0.1:${server.address().port}/`;
@@ -188,8 +223,20 @@ async function main() {
             for (const key of ['ArrowRight', 'End', 'Home']) await moveAndCheck(page, id, sel, key, where);
           }
         }
+        if (view.width === 1280) {
+          // one option of each level with its own verdict, then the verdict
+          for (const id of await page.$$eval('section.bp-level', (ss) => ss.map((s) => s.id))) {
+            if (live.includes(id)) continue;
+            const opt = page.locator(`#${id} input[type="radio"]:not(:checked)`).first();
+            if ((await opt.count()) === 0) continue;
+            await opt.scrollIntoViewIfNeeded();
+            await opt.click();
+            await verdictFits(page, id, where);
+          }
+        }
         if (view.width === 375) {
           const levels = await page.$$eval('section.bp-level', (ss) => ss.map((s) => s.id));
+          const heights = new Map(); // a level's height: the same after every option
           for (const id of levels) {
             const isLive = live.includes(id);
             const opts = await page.$$eval(`#${id} input[type="radio"], #${id} button.bp-toggle-btn`, (els) =>
@@ -212,6 +259,14 @@ async function main() {
                 return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight;
               });
               check(inView, `${where}: after option ${i + 1} of ${id}, its verdict is not inside the viewport`);
+              if (!isLive) {
+                const h = await page.evaluate((id) => document.getElementById(id).getBoundingClientRect().height, id);
+                if (heights.has(id))
+                  check(Math.abs(h - heights.get(id)) < 1,
+                    `${where}: option ${i + 1} of ${id} made the level ${h} px tall (was ${heights.get(id)})`);
+                heights.set(id, h);
+                await verdictFits(page, id, where);
+              }
             }
           }
         }
