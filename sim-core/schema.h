@@ -1,6 +1,8 @@
-/* schema.h — the one list of a board's fields. Every field of sim_part,
- * sim_link and the board's scalars (with its traffic and prices) is one
- * row here, in the order it travels on the wire (WIRE.md). From these
+/* schema.h — a board's types and the one list of its fields: the enums of
+ * its values, and every field of sim_part, sim_link, sim_traffic and the
+ * board's scalars (with its prices) as one row here, in the order it
+ * travels on the wire (WIRE.md), each list beside its struct (checked to
+ * have a member for every row and a row for every member). From these
  * lists come the wire encoder and decoder (wire.c), the loader's schema of
  * part and link settings with their kinds, ranges and units (the
  * generator's load/fields.c), the results cache key (the wire encoding
@@ -25,17 +27,100 @@
  *       people read (help, messages, the catalog), 0, 1, 2, ... without gaps;
  *       help the author's line about it (`boardpress help`, docs/boards.md).
  *
- * To add a setting: one S row where it belongs on the wire, bump
- * SIM_WIRE_VERSION (wire.h) and say so in WIRE.md, then the model code that
- * uses it. Nothing here is read at run time but through those users. */
+ * To add a setting: one S row where it belongs on the wire and its member
+ * in the struct below the list, bump SIM_WIRE_VERSION (wire.h) and say so in
+ * WIRE.md, then the model code that uses it. Nothing here is read at run
+ * time but through those users. */
 #ifndef SIM_SCHEMA_H
 #define SIM_SCHEMA_H
-
-#include "simcore.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* The kinds of a board's values (simcore.h has their names). */
+typedef enum {
+    SIM_KIND_USERS,
+    SIM_KIND_BROKER, /* "message-broker" */
+    SIM_KIND_CONSUMER,
+    SIM_KIND_SERVICE,
+    SIM_KIND_PROVIDER, /* "payment-provider" */
+    SIM_KIND_DATABASE,
+    SIM_KIND_DLQ, /* "dead-letter-queue": where a broker moves a message whose tries ran out */
+    SIM_KIND_COUNT
+} sim_kind;
+
+typedef enum {
+    SIM_PROTO_AMQP,
+    SIM_PROTO_HTTP1,
+    SIM_PROTO_HTTP2,
+    SIM_PROTO_SQL,
+    SIM_PROTO_COUNT
+} sim_protocol;
+
+typedef enum {
+    SIM_IDEM_NONE,
+    SIM_IDEM_KEY_AFTER_EFFECT,
+    SIM_IDEM_KEY_IN_TRANSACTION,
+    SIM_IDEM_PROVIDER_KEY,
+    SIM_IDEM_BUSINESS_KEY,
+    SIM_IDEM_KEY_CLAIMED_FIRST, /* the key is claimed (unique insert, with a lease) before the
+                                   effect */
+    SIM_IDEM_COUNT
+} sim_idempotency;
+
+typedef enum {
+    SIM_DELIVERY_AT_LEAST_ONCE,
+    SIM_DELIVERY_AT_MOST_ONCE,
+    SIM_DELIVERY_COUNT
+} sim_delivery;
+typedef enum { SIM_ARRIVALS_POISSON, SIM_ARRIVALS_EVEN, SIM_ARRIVALS_COUNT } sim_arrivals;
+typedef enum { SIM_OP_CHARGE, SIM_OP_SET, SIM_OP_COUNT } sim_op;
+/* When a handler that links to a second broker publishes its event. */
+typedef enum {
+    SIM_PUBLISH_AFTER_COMMIT,
+    SIM_PUBLISH_BEFORE_COMMIT,
+    SIM_PUBLISH_OUTBOX, /* stored with the commit, sent by a relay */
+    SIM_PUBLISH_COUNT
+} sim_publish;
+/* The message ID a publishing users part gives a job's publishes. */
+typedef enum {
+    SIM_MESSAGE_ID_PRODUCER,    /* one ID per job, kept on every retry */
+    SIM_MESSAGE_ID_PER_PUBLISH, /* a new ID for every publish */
+    SIM_MESSAGE_ID_COUNT
+} sim_message_id;
+
+typedef enum { SIM_EXPECT_NONE, SIM_EXPECT_PASS, SIM_EXPECT_FAIL } sim_expect;
+
+#define SIM_FOREVER INT64_MAX /* key_ttl_us meaning "kept forever" */
+
+/* The rows cover their struct: a struct with one member per row, of the
+ * row's C type (a JOBS row's count beside it), must have the real struct's
+ * size. A member without a row stops the build here (unless it fits in
+ * padding, as a bool after a bool would), a row without its member (or of
+ * another type) at its offsetof in wire.c, so no size is kept by hand. */
+#define SIM_CAT_(a, b) a##b
+#define SIM_CAT(a, b) SIM_CAT_(a, b)
+#define SIM_ROW_COUNT_BOOL
+#define SIM_ROW_COUNT_INT
+#define SIM_ROW_COUNT_ENUM
+#define SIM_ROW_COUNT_I64
+#define SIM_ROW_COUNT_U64
+#define SIM_ROW_COUNT_SIZE
+#define SIM_ROW_COUNT_F64
+#define SIM_ROW_COUNT_ID
+#define SIM_ROW_COUNT_JOBS size_t n;
+#define SIM_ROW_SLOT(m, wire, ctype, ...)                                                          \
+    struct {                                                                                       \
+        ctype v;                                                                                   \
+        SIM_ROW_COUNT_##wire                                                                       \
+    } SIM_CAT(row, __COUNTER__);
+#define SIM_ROWS_COVER(T, rows)                                                                    \
+    struct T##_rows {                                                                              \
+        rows                                                                                       \
+    };                                                                                             \
+    _Static_assert(sizeof(struct T##_rows) == sizeof(T),                                           \
+                   #T " has a member without its row in schema.h, or not in the rows' order")
 
 /* The part kinds that take a setting. */
 #define SIM_KB(k) (1u << (unsigned)(k))
@@ -142,6 +227,61 @@
       "write, 99th percentile", NULL, 0, 25, "One write's 99th percentile.")                       \
     W(id, ID, const char *, 0)
 
+/* A log-normal duration given by its median and 99th percentile. p99 equal to
+ * the median means a constant duration. */
+typedef struct {
+    int64_t median_us;
+    int64_t p99_us;
+} sim_latency;
+
+/* One part of a board. Every field is filled (from the board or, where the
+ * board leaves it out, from the catalog) before sim_run sees it; fields that
+ * do not apply to the part's kind are ignored. */
+typedef struct {
+    sim_kind kind;
+    double vcpu; /* cost basis; 0 for users and external parts */
+    double gb;
+    bool external;          /* not ours: excluded from monthly cost */
+    double fixed_usd_month; /* the kind's fixed price per month, if any */
+    /* as a sender (broker to consumer, users to service) */
+    int tries;                   /* sends in all, >= 1 */
+    int64_t redelivery_after_us; /* broker: no ack by then -> send again (the first wait) */
+    double backoff_factor;       /* broker: each further wait is this many times the one before;
+                                    0 or 1: every wait is redelivery_after */
+    int64_t backoff_max_us;      /* broker: the longest wait; 0: no cap */
+    bool backoff_jitter;         /* broker: full jitter: each wait drawn uniformly below it */
+    int64_t timeout_us;    /* users/consumer/service: no response by then -> give up on that send */
+    sim_delivery delivery; /* broker only */
+    sim_message_id message_id; /* users publishing to a broker: the ID of each publish */
+    int64_t dedup_window_us;   /* broker: drop a publish whose ID it saw this recently; 0 none,
+                                  SIM_FOREVER */
+    int dead_letter; /* broker: 1 + the index of the dead-letter-queue part that takes a message
+                        whose tries ran out; 0: none, the message is dropped */
+    /* as a handler (consumer, service) */
+    int concurrency;  /* deliveries worked on at once, >= 1 */
+    sim_latency work; /* handler time per delivery before the effect */
+    sim_idempotency idempotency;
+    int64_t key_ttl_us;        /* how long a recorded key is kept; SIM_FOREVER */
+    double crash_after_effect; /* probability per effect */
+    double crash_after_commit; /* probability per commit: crash before publishing and replying */
+    int64_t restart_us;        /* down time after a crash */
+    int64_t lease_us;          /* key-claimed-first: how long a claim holds other copies off */
+    sim_publish publish;       /* handler linked to a second broker: when its event goes out */
+    int64_t relay_every_us;    /* publish outbox: the relay's polling interval */
+    /* as a payment provider */
+    sim_latency call; /* provider's time per call */
+    double fail;      /* probability a call fails (no charge); on a consumer or service, that
+                         its handler fails a delivery after the work, before the effect */
+    /* provider key_ttl_us above is the provider's idempotency-key retention */
+    /* as a database: the local write of a handler that links to it */
+    sim_latency write;
+    /* the part's id, used only to name it in sim_board_check messages
+     * ("part 'broker' ..."); NULL names it by index ("part 2") */
+    const char *id;
+} sim_part;
+
+SIM_ROWS_COVER(sim_part, SIM_PART_FIELDS(SIM_ROW_SLOT, SIM_ROW_SLOT));
+
 /* sim_link, in wire order. */
 #define SIM_LINK_FIELDS(W, S)                                                                      \
     W(from, INT, int, 0)                                                                           \
@@ -163,6 +303,50 @@
       "together, so a lost ack or a crash rolls the effect back. Calls to a "                      \
       "provider are not covered.")
 
+typedef struct {
+    int from, to; /* part indices */
+    sim_protocol protocol;
+    int64_t rtt_us;               /* network round trip of this link */
+    double reply_round_trips;     /* reply (ack/response) cost in round trips */
+    double lose_request;          /* probability a send never arrives */
+    double lose_reply;            /* probability the reply is lost after the work */
+    const int64_t *lose_reply_of; /* 1-based job numbers whose first reply is lost */
+    size_t n_lose_reply_of;
+    bool transactional; /* broker link: receive + local effect + ack commit together */
+} sim_link;
+
+SIM_ROWS_COVER(sim_link, SIM_LINK_FIELDS(SIM_ROW_SLOT, SIM_ROW_SLOT));
+
+/* sim_traffic, in wire order: P(member) names a member (for the board's
+ * list, traffic.member). */
+#define SIM_IN_TRAFFIC(m) traffic.m
+#define SIM_TRAFFIC_FIELDS(W, S, P)                                                                \
+    W(P(from), INT, int, 0)                                                                        \
+    S(P(jobs), I64, int64_t, 0, "jobs", INT, 0, 1, INT64_MAX, "jobs", "jobs", 0, 0,                \
+      "How many jobs arrive in a run.")                                                            \
+    S(P(over_us), I64, int64_t, 0, "over", DURATION, 0, 0, 0, "over", NULL, 0, 1,                  \
+      "The time over which they arrive (a duration).")                                             \
+    W(P(op), ENUM, sim_op, SIM_OP_COUNT)                                                           \
+    W(P(arrivals), ENUM, sim_arrivals, SIM_ARRIVALS_COUNT)                                         \
+    S(P(repeat_share), F64, double, 0, "repeat_share", PROB, 0, 0, 0, "repeat share", NULL, 0, 2,  \
+      "Share of jobs that are legitimate repeats: the same business key and "                      \
+      "content as an earlier job, with a new message ID.")                                         \
+    S(P(poison), F64, double, 0, "poison", PROB, 0, 0, 0, "poison", NULL, 0, 3,                    \
+      "Share of jobs whose message fails on every delivery, wherever it is handled "               \
+      "(a poison message): the broker delivers it `tries` times, then gives up.")
+
+typedef struct {
+    int from; /* part index of the users part */
+    int64_t jobs;
+    int64_t over_us;
+    sim_op op;
+    sim_arrivals arrivals;
+    double repeat_share; /* share of jobs that legitimately repeat an earlier job */
+    double poison;       /* share of jobs whose message fails every delivery, wherever handled */
+} sim_traffic;
+
+SIM_ROWS_COVER(sim_traffic, SIM_TRAFFIC_FIELDS(SIM_ROW_SLOT, SIM_ROW_SLOT, SIM_IN_TRAFFIC));
+
 /* sim_board's scalars with its prices and traffic, in wire order (its
  * parts, links and goals follow them on the wire). The traffic's numbers
  * are settings a level may give a range (jobs, over, repeat_share,
@@ -176,20 +360,7 @@
     W(expect, ENUM, sim_expect, SIM_EXPECT_FAIL + 1)                                               \
     W(prices.vcpu_usd_month, F64, double, 0)                                                       \
     W(prices.gb_usd_month, F64, double, 0)                                                         \
-    W(traffic.from, INT, int, 0)                                                                   \
-    S(traffic.jobs, I64, int64_t, 0, "jobs", INT, 0, 1, INT64_MAX, "jobs", "jobs", 0, 0,           \
-      "How many jobs arrive in a run.")                                                            \
-    S(traffic.over_us, I64, int64_t, 0, "over", DURATION, 0, 0, 0, "over", NULL, 0, 1,             \
-      "The time over which they arrive (a duration).")                                             \
-    W(traffic.op, ENUM, sim_op, SIM_OP_COUNT)                                                      \
-    W(traffic.arrivals, ENUM, sim_arrivals, SIM_ARRIVALS_COUNT)                                    \
-    S(traffic.repeat_share, F64, double, 0, "repeat_share", PROB, 0, 0, 0, "repeat share", NULL,   \
-      0, 2,                                                                                        \
-      "Share of jobs that are legitimate repeats: the same business key and "                      \
-      "content as an earlier job, with a new message ID.")                                         \
-    S(traffic.poison, F64, double, 0, "poison", PROB, 0, 0, 0, "poison", NULL, 0, 3,               \
-      "Share of jobs whose message fails on every delivery, wherever it is handled "               \
-      "(a poison message): the broker delivers it `tries` times, then gives up.")
+    SIM_TRAFFIC_FIELDS(W, S, SIM_IN_TRAFFIC)
 
 /* What sim_run gets beside the board (sim_wire_request), in wire order. */
 #define SIM_REQUEST_FIELDS(W, S)                                                                   \

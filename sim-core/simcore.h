@@ -10,58 +10,12 @@
 
 #define SIMCORE_VERSION "1.2.0" /* bump when results for the same input change */
 
-/* ------------------------------------------------------------------ enums */
-
-typedef enum {
-    SIM_KIND_USERS,
-    SIM_KIND_BROKER, /* "message-broker" */
-    SIM_KIND_CONSUMER,
-    SIM_KIND_SERVICE,
-    SIM_KIND_PROVIDER, /* "payment-provider" */
-    SIM_KIND_DATABASE,
-    SIM_KIND_DLQ, /* "dead-letter-queue": where a broker moves a message whose tries ran out */
-    SIM_KIND_COUNT
-} sim_kind;
-
-typedef enum {
-    SIM_PROTO_AMQP,
-    SIM_PROTO_HTTP1,
-    SIM_PROTO_HTTP2,
-    SIM_PROTO_SQL,
-    SIM_PROTO_COUNT
-} sim_protocol;
-
-typedef enum {
-    SIM_IDEM_NONE,
-    SIM_IDEM_KEY_AFTER_EFFECT,
-    SIM_IDEM_KEY_IN_TRANSACTION,
-    SIM_IDEM_PROVIDER_KEY,
-    SIM_IDEM_BUSINESS_KEY,
-    SIM_IDEM_KEY_CLAIMED_FIRST, /* the key is claimed (unique insert, with a lease) before the
-                                   effect */
-    SIM_IDEM_COUNT
-} sim_idempotency;
-
-typedef enum {
-    SIM_DELIVERY_AT_LEAST_ONCE,
-    SIM_DELIVERY_AT_MOST_ONCE,
-    SIM_DELIVERY_COUNT
-} sim_delivery;
-typedef enum { SIM_ARRIVALS_POISSON, SIM_ARRIVALS_EVEN, SIM_ARRIVALS_COUNT } sim_arrivals;
-typedef enum { SIM_OP_CHARGE, SIM_OP_SET, SIM_OP_COUNT } sim_op;
-/* When a handler that links to a second broker publishes its event. */
-typedef enum {
-    SIM_PUBLISH_AFTER_COMMIT,
-    SIM_PUBLISH_BEFORE_COMMIT,
-    SIM_PUBLISH_OUTBOX, /* stored with the commit, sent by a relay */
-    SIM_PUBLISH_COUNT
-} sim_publish;
-/* The message ID a publishing users part gives a job's publishes. */
-typedef enum {
-    SIM_MESSAGE_ID_PRODUCER,    /* one ID per job, kept on every retry */
-    SIM_MESSAGE_ID_PER_PUBLISH, /* a new ID for every publish */
-    SIM_MESSAGE_ID_COUNT
-} sim_message_id;
+/* ------------------------------------------------------------------ enums
+ * The kinds of a board's values (sim_kind, sim_protocol, sim_idempotency,
+ * sim_delivery, sim_arrivals, sim_op, sim_publish, sim_message_id,
+ * sim_expect) and the board's parts, links and traffic (sim_part,
+ * sim_link, sim_traffic) are in schema.h, beside the rows of its fields. */
+#include "schema.h"
 
 /* Measures, in a fixed order that results and pages keep (names:
  * sim_measure_name). */
@@ -131,89 +85,10 @@ int sim_measure_from_name(const char *s);
 
 /* ------------------------------------------------------------------ board */
 
-#define SIM_FOREVER INT64_MAX /* key_ttl_us meaning "kept forever" */
-
-/* A log-normal duration given by its median and 99th percentile. p99 equal to
- * the median means a constant duration. */
-typedef struct {
-    int64_t median_us;
-    int64_t p99_us;
-} sim_latency;
-
-/* One part of a board. Every field is filled (from the board or, where the
- * board leaves it out, from the catalog) before sim_run sees it; fields that
- * do not apply to the part's kind are ignored. */
-typedef struct {
-    sim_kind kind;
-    double vcpu; /* cost basis; 0 for users and external parts */
-    double gb;
-    bool external;          /* not ours: excluded from monthly cost */
-    double fixed_usd_month; /* the kind's fixed price per month, if any */
-    /* as a sender (broker to consumer, users to service) */
-    int tries;                   /* sends in all, >= 1 */
-    int64_t redelivery_after_us; /* broker: no ack by then -> send again (the first wait) */
-    double backoff_factor;       /* broker: each further wait is this many times the one before;
-                                    0 or 1: every wait is redelivery_after */
-    int64_t backoff_max_us;      /* broker: the longest wait; 0: no cap */
-    bool backoff_jitter;         /* broker: full jitter: each wait drawn uniformly below it */
-    int64_t timeout_us;    /* users/consumer/service: no response by then -> give up on that send */
-    sim_delivery delivery; /* broker only */
-    sim_message_id message_id; /* users publishing to a broker: the ID of each publish */
-    int64_t dedup_window_us;   /* broker: drop a publish whose ID it saw this recently; 0 none,
-                                  SIM_FOREVER */
-    int dead_letter; /* broker: 1 + the index of the dead-letter-queue part that takes a message
-                        whose tries ran out; 0: none, the message is dropped */
-    /* as a handler (consumer, service) */
-    int concurrency;  /* deliveries worked on at once, >= 1 */
-    sim_latency work; /* handler time per delivery before the effect */
-    sim_idempotency idempotency;
-    int64_t key_ttl_us;        /* how long a recorded key is kept; SIM_FOREVER */
-    double crash_after_effect; /* probability per effect */
-    double crash_after_commit; /* probability per commit: crash before publishing and replying */
-    int64_t restart_us;        /* down time after a crash */
-    int64_t lease_us;          /* key-claimed-first: how long a claim holds other copies off */
-    sim_publish publish;       /* handler linked to a second broker: when its event goes out */
-    int64_t relay_every_us;    /* publish outbox: the relay's polling interval */
-    /* as a payment provider */
-    sim_latency call; /* provider's time per call */
-    double fail;      /* probability a call fails (no charge); on a consumer or service, that
-                         its handler fails a delivery after the work, before the effect */
-    /* provider key_ttl_us above is the provider's idempotency-key retention */
-    /* as a database: the local write of a handler that links to it */
-    sim_latency write;
-    /* the part's id, used only to name it in sim_board_check messages
-     * ("part 'broker' ..."); NULL names it by index ("part 2") */
-    const char *id;
-} sim_part;
-
-typedef struct {
-    int from, to; /* part indices */
-    sim_protocol protocol;
-    int64_t rtt_us;               /* network round trip of this link */
-    double reply_round_trips;     /* reply (ack/response) cost in round trips */
-    double lose_request;          /* probability a send never arrives */
-    double lose_reply;            /* probability the reply is lost after the work */
-    const int64_t *lose_reply_of; /* 1-based job numbers whose first reply is lost */
-    size_t n_lose_reply_of;
-    bool transactional; /* broker link: receive + local effect + ack commit together */
-} sim_link;
-
-typedef struct {
-    int from; /* part index of the users part */
-    int64_t jobs;
-    int64_t over_us;
-    sim_op op;
-    sim_arrivals arrivals;
-    double repeat_share; /* share of jobs that legitimately repeat an earlier job */
-    double poison;       /* share of jobs whose message fails every delivery, wherever handled */
-} sim_traffic;
-
 typedef struct {
     bool has_max, has_min;
     double max, min; /* in the measure's unit (seconds, ratio, USD/month, count) */
 } sim_goal;
-
-typedef enum { SIM_EXPECT_NONE, SIM_EXPECT_PASS, SIM_EXPECT_FAIL } sim_expect;
 
 typedef struct {
     double vcpu_usd_month;
