@@ -28,9 +28,9 @@
  *       help the author's line about it (`boardpress help`, docs/boards.md).
  *
  * To add a setting: one S row where it belongs on the wire and its member
- * in the struct below the list, bump SIM_WIRE_VERSION (wire.h) and say so in
- * WIRE.md, then the model code that uses it. Nothing here is read at run
- * time but through those users. */
+ * in the struct below the list (the board encoding's version follows from
+ * the rows, wire.c), then the model code that uses it. Nothing here is read
+ * at run time but through those users. */
 #ifndef SIM_SCHEMA_H
 #define SIM_SCHEMA_H
 

@@ -14,9 +14,9 @@
  * sim_part, sim_link and sim_traffic are covered by their rows (schema.h
  * checks that every member has one). A field added to (or removed from)
  * another struct below changes its size and stops the build here: add the
- * field to its list in schema.h (or to the results layout), bump
- * SIM_WIRE_VERSION or SIM_WIRE_RESULT_VERSION, update WIRE.md and
- * tests/unit/test_sim_wire.c, then the sizes. A board holds its traffic,
+ * field to its list in schema.h (the board encoding's version follows),
+ * or to the results layout and bump SIM_WIRE_RESULT_VERSION, update
+ * WIRE.md and tests/unit/test_sim_wire.c, then the sizes. A board holds its traffic,
  * so its size is counted without it. Checked on the ABIs we build for:
  * LP64 (x86-64, arm64) and wasm32. */
 #if defined(__wasm32__)
@@ -114,6 +114,45 @@ static const wire_field part_fields[] = {SIM_PART_FIELDS(PART_W, PART_S)};
 #define LINK_W(m, wire, ctype, aux) WIRE_ROW(sim_link, m, wire, ctype, aux)
 #define LINK_S(m, wire, ctype, aux, ...) LINK_W(m, wire, ctype, aux)
 static const wire_field link_fields[] = {SIM_LINK_FIELDS(LINK_W, LINK_S)};
+
+/* ------------------------------------------------------------------ version
+ * The board encoding's version comes from the tables above, that is from
+ * schema.h's rows: an FNV-1a hash of every field's wire type and (for an
+ * ENUM) number of values, list by list in wire order, and of the number of
+ * measures the goals carry. A row added, removed, moved or given another
+ * wire type, or an enum value added, changes it; no number is kept by hand.
+ * The fields as version 6 had them keep the number 6 (their hash is
+ * SCHEMA_OF_6), so boards encoded before still read; any other hash is the
+ * version with its top bit set, above every version numbered by hand. The
+ * names do not travel and are not hashed (the module has none); the
+ * results cache keys on the simulator's sources as well. */
+#define SCHEMA_OF_6 0x48e6b73au
+
+static uint32_t fnv(uint32_t h, uint64_t v)
+{
+    for (int i = 0; i < 8; i++, v >>= 8)
+        h = (h ^ (uint8_t)v) * 16777619u;
+    return h;
+}
+
+static uint32_t hash_fields(uint32_t h, const wire_field *t, size_t n)
+{
+    h = fnv(h, n);
+    for (size_t i = 0; i < n; i++)
+        h = fnv(fnv(h, t[i].type), t[i].values);
+    return h;
+}
+
+uint64_t sim_wire_version(void)
+{
+    uint32_t h = 2166136261u;
+    h = hash_fields(h, request_fields, COUNT(request_fields));
+    h = hash_fields(h, board_fields, COUNT(board_fields));
+    h = hash_fields(h, part_fields, COUNT(part_fields));
+    h = hash_fields(h, link_fields, COUNT(link_fields));
+    h = fnv(h, SIM_M_COUNT);
+    return h == SCHEMA_OF_6 ? 6 : (uint64_t)h | 0x80000000u;
+}
 
 static const uint8_t board_magic[4] = {'B', 'P', 'S', 'W'};
 static const uint8_t result_magic[4] = {'B', 'P', 'S', 'R'};
@@ -273,7 +312,7 @@ static size_t encode(const sim_board *b, const sim_limits *lim, bool want_trace,
     req.limits = lim ? *lim : sim_limits_default();
     req.want_trace = want_trace;
     put(&w, board_magic, sizeof board_magic);
-    put_var(&w, SIM_WIRE_VERSION);
+    put_var(&w, sim_wire_version());
     put_fields(&w, request_fields, COUNT(request_fields), &req);
     put_fields(&w, board_fields, COUNT(board_fields), b);
     size_t np = b->parts ? b->n_parts : 0, nl = b->links ? b->n_links : 0;
@@ -563,9 +602,9 @@ static int decode(reader *r, sim_wire_request *req)
     uint64_t version;
     if (get_var(r, "the version", &version) != 0)
         return -1;
-    if (version != SIM_WIRE_VERSION)
-        return bad(r, "the board encoding is version %llu; this simulator reads version %d",
-                   (unsigned long long)version, SIM_WIRE_VERSION);
+    if (version != sim_wire_version())
+        return bad(r, "the board encoding is version %llu; this simulator reads version %llu",
+                   (unsigned long long)version, (unsigned long long)sim_wire_version());
     r->where = "limits";
     if (get_fields(r, request_fields, COUNT(request_fields), req) != 0)
         return -1;

@@ -102,10 +102,10 @@ int bp_error_code(void)
     return error_code;
 }
 
-EXPORT(bp_wire_version) int bp_wire_version(void);
-int bp_wire_version(void)
+EXPORT(bp_wire_version) unsigned bp_wire_version(void);
+unsigned bp_wire_version(void)
 {
-    return SIM_WIRE_VERSION;
+    return (unsigned)sim_wire_version();
 }
 
 EXPORT(bp_result_version) int bp_result_version(void);

@@ -300,6 +300,16 @@ static void round_trips_every_field(void **state)
     free(b0.v);
 }
 
+/* The bytes the version takes after the magic (a varint of
+ * sim_wire_version(), derived from schema.h's rows). */
+static size_t version_len(void)
+{
+    size_t n = 1;
+    for (uint64_t v = sim_wire_version(); v >= 0x80; v >>= 7)
+        n++;
+    return n;
+}
+
 static void header_and_size(void **state)
 {
     (void)state;
@@ -310,7 +320,10 @@ static void header_and_size(void **state)
     assert_true(n < sizeof buf);
     assert_int_equal(sim_wire_encode(&t.b, NULL, false, buf, sizeof buf), n);
     assert_memory_equal(buf, "BPSW", 4);
-    assert_int_equal(buf[4], SIM_WIRE_VERSION);
+    uint64_t version = 0;
+    for (size_t i = 0; i < version_len(); i++)
+        version |= (uint64_t)(buf[4 + i] & 0x7f) << (7 * i);
+    assert_true(version == sim_wire_version());
     /* three parts and two links fit in a few hundred bytes */
     if (n > 320)
         fail_msg("%zu bytes", n);
@@ -384,7 +397,7 @@ static void damaged_values_are_refused(void **state)
     uint8_t v[512], w[512];
     size_t n = small_board(v, sizeof v);
     assert_true(n < sizeof v);
-    /* header: magic, version 4 */
+    /* header: magic, version */
     memcpy(w, v, n);
     w[0] = 'X';
     expect_refused(w, n,
@@ -395,11 +408,12 @@ static void damaged_values_are_refused(void **state)
     char old_version[160];
     snprintf(old_version, sizeof old_version,
              "bad board bytes at byte 4 (header): the board encoding is version 1; this "
-             "simulator reads version %d",
-             SIM_WIRE_VERSION);
+             "simulator reads version %llu",
+             (unsigned long long)sim_wire_version());
     expect_refused(w, n, old_version);
     /* limits: max_jobs 10000000 is the zigzag varint 80 da c4 09 */
-    size_t at = 5;
+    size_t at = 4 + version_len();
+    char want[160];
     assert_memory_equal(v + at, "\x80\xda\xc4\x09", 4);
     /* a varint that does not end where its value does */
     uint8_t longer[520];
@@ -407,28 +421,34 @@ static void damaged_values_are_refused(void **state)
     longer[at + 3] = 0x89; /* 09 with the continuation bit, then 00 */
     longer[at + 4] = 0x00;
     memcpy(longer + at + 5, v + at + 4, n - at - 4);
-    expect_refused(longer, n + 1,
-                   "bad board bytes at byte 5 (limits): limits.max_jobs is not in its "
-                   "shortest form");
+    snprintf(want, sizeof want,
+             "bad board bytes at byte %zu (limits): limits.max_jobs is not in its shortest form",
+             at);
+    expect_refused(longer, n + 1, want);
     /* eleven bytes of continuation */
     memset(longer, 0, sizeof longer);
     memcpy(longer, v, at);
     memset(longer + at, 0xff, 10);
-    expect_refused(longer, at + 12,
-                   "bad board bytes at byte 5 (limits): limits.max_jobs does not fit in 64 bits");
+    snprintf(want, sizeof want,
+             "bad board bytes at byte %zu (limits): limits.max_jobs does not fit in 64 bits", at);
+    expect_refused(longer, at + 12, want);
     /* want_trace is a byte after the four limits */
     size_t trace_at = at + 4 + 5 + 5 + 2 + 3; /* 10^7, 2*10^8, 4*10^8, 1000, 20000 */
     assert_int_equal(v[trace_at], 0);
     memcpy(w, v, n);
     w[trace_at] = 2;
-    expect_refused(w, n, "bad board bytes at byte 24 (limits): want_trace is 2, not 0 or 1");
+    snprintf(want, sizeof want, "bad board bytes at byte %zu (limits): want_trace is 2, not 0 or 1",
+             trace_at);
+    expect_refused(w, n, want);
     /* the board id "b": length + 1, then the byte; a NUL inside is refused */
     size_t id_at = trace_at + 1;
     assert_int_equal(v[id_at], 2);
     assert_int_equal(v[id_at + 1], 'b');
     memcpy(w, v, n);
     w[id_at + 1] = 0;
-    expect_refused(w, n, "bad board bytes at byte 25 (the board): id holds a NUL byte");
+    snprintf(want, sizeof want, "bad board bytes at byte %zu (the board): id holds a NUL byte",
+             id_at);
+    expect_refused(w, n, want);
     memcpy(w, v, n);
     w[id_at] = 0x7f;
     expect_refused(w, n, NULL); /* longer than what is left, or garbage after it */
@@ -438,14 +458,17 @@ static void damaged_values_are_refused(void **state)
     assert_int_equal(v[expect_at], 0);
     memcpy(w, v, n);
     w[expect_at] = 3;
-    expect_refused(w, n, "bad board bytes at byte 31 (the board): expect is 3; it has 3 values");
+    snprintf(want, sizeof want,
+             "bad board bytes at byte %zu (the board): expect is 3; it has 3 values", expect_at);
+    expect_refused(w, n, want);
     /* replications beyond an int */
     memcpy(longer, v, reps_at);
     memcpy(longer + reps_at, "\x80\x80\x80\x80\x10", 5);
     memcpy(longer + reps_at + 5, v + reps_at + 1, n - reps_at - 1);
-    expect_refused(longer, n + 4,
-                   "bad board bytes at byte 28 (the board): replications is 2147483648, out of "
-                   "range");
+    snprintf(want, sizeof want,
+             "bad board bytes at byte %zu (the board): replications is 2147483648, out of range",
+             reps_at);
+    expect_refused(longer, n + 4, want);
     /* the number of parts: more than the bytes left can hold */
     /* prices 5 and 1 (reversed bits 0x1440, 0xf03f), then the traffic: from
      * 0, jobs 3, over 30 ms, op, arrivals, repeat_share 0, poison 0 */
@@ -453,7 +476,6 @@ static void damaged_values_are_refused(void **state)
     assert_int_equal(v[parts_at], 2);
     memcpy(w, v, n);
     w[parts_at] = 100;
-    char want[160];
     snprintf(want, sizeof want,
              "bad board bytes at byte %zu (the board): the number of parts says 100, more than "
              "the %zu bytes left can hold",
