@@ -340,7 +340,7 @@ unit-tests: test-build
 # The unit suites with the random-layout rounds cut to CHECK_ROUNDS, and the
 # scripts that take seconds, CHECK_JOBS at a time. No browser, no package
 # installs (the scripts' tools come with `make test-deps`).
-CHECK_SCRIPTS ?= golden cli cache includes ownership html serve prove docs words
+CHECK_SCRIPTS ?= golden cli cache includes ownership html serve prove docs words reads
 CHECK_ROUNDS ?= 20
 CHECK_JOBS ?= 2
 CHECK_STEPS := $(addprefix test-unit/,$(UNIT_NAMES)) $(addprefix test-run/,$(CHECK_SCRIPTS))

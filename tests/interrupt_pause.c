@@ -5,7 +5,9 @@
  * which keeps the default actions); the first $BP_PAUSE_SKIP such opens
  * (default 0) go through (run-serve.sh pauses a rebuild, not the first
  * build). boardpress refuses to read a named
- * pipe, so the pipe that used to hold it there would no longer do. */
+ * pipe, so the pipe that used to hold it there would no longer do.
+ * With $BP_OPEN_LOG set, every open() appends its path and a newline to
+ * that file (run-reads.sh counts the openings of each page). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -35,11 +37,34 @@ static void maybe_pause(const char *path)
     }
 }
 
+/* One line "PATH\n" appended to $BP_OPEN_LOG, in one write (O_APPEND:
+ * the lines of threads opening at once do not mix). */
+static void log_open(const char *path)
+{
+    const char *log = getenv("BP_OPEN_LOG");
+    if (!log)
+        return;
+    int (*real)(const char *, int, ...) = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
+    int fd = real(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return;
+    size_t n = strlen(path);
+    char line[4097];
+    if (n < sizeof line) {
+        memcpy(line, path, n);
+        line[n] = '\n';
+        ssize_t w = write(fd, line, n + 1);
+        (void)w;
+    }
+    close(fd);
+}
+
 /* The real open (or open64), after the pause when path is the one. */
 static int next_open(const char *name, const char *path, int flags, va_list ap)
 {
     bool has_mode = (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE;
     mode_t mode = has_mode ? (mode_t)va_arg(ap, int) : 0;
+    log_open(path);
     maybe_pause(path);
     int (*real)(const char *, int, ...) = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, name);
     return real(path, flags, mode);
@@ -77,4 +102,17 @@ int openat(int dirfd, const char *path, int flags, ...)
         maybe_pause(path);
     int (*real)(int, const char *, int, ...) = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat");
     return real(dirfd, path, flags, mode);
+}
+
+/* mkdirat: the same pause, only when $BP_PAUSE_MKDIRAT is set (the
+ * output code makes a page's folder in the new tree just before it writes
+ * the page's first file there, and nowhere else: run-interrupt.sh pauses
+ * at the last page's folder, once every other page is written). */
+int mkdirat(int dirfd, const char *path, mode_t mode)
+{
+    if (getenv("BP_PAUSE_MKDIRAT"))
+        maybe_pause(path);
+    int (*real)(int, const char *, mode_t) =
+        (int (*)(int, const char *, mode_t))dlsym(RTLD_NEXT, "mkdirat");
+    return real(dirfd, path, mode);
 }

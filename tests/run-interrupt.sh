@@ -6,12 +6,11 @@
 # succeed, swap the new site in and remove the stale temporary folder (the
 # journal in the cache folder records it; its marker's lock died with the
 # build).
-# To interrupt mid-write every time, however fast the machine: the third
-# opening of the last page's file (the renderer reading its body again,
-# after the loader read it and the draw stage's scan of what each page
-# shows, render_scan, read it too) never returns (tests/interrupt_pause.c,
-# preloaded). The build writes every other page, then waits there, and is
-# killed.
+# To interrupt mid-write every time, however fast the machine: the making
+# of the last page's folder in the new tree (the renderer's first write of
+# that page; a page file itself is opened only once, by the loader) never
+# returns (tests/interrupt_pause.c, preloaded, BP_PAUSE_MKDIRAT). The build
+# writes every other page, then waits there, and is killed.
 set -euo pipefail
 export LC_ALL=C
 BP=${BP:-build/asan/boardpress}
@@ -58,7 +57,7 @@ gen 1
 build
 before=$(snapshot public)
 echo "interrupt: previous site built ($(find public -type f | wc -l) files)"
-last_page=$(printf '/p%04d.md' $((PAGES - 1)))
+last_page=$(printf 'p%04d' $((PAGES - 1)))
 
 fail=0
 version=1
@@ -66,7 +65,7 @@ for sig in INT TERM KILL; do
   version=$((version + 1))
   gen "$version"
   # (a background job of a script starts with SIGINT ignored: restore it)
-  SOURCE_DATE_EPOCH=0 BP_PAUSE_AT="$last_page" BP_PAUSE_SKIP=2 \
+  SOURCE_DATE_EPOCH=0 BP_PAUSE_AT="$last_page" BP_PAUSE_MKDIRAT=1 \
     LD_PRELOAD="${asan_rt:+$asan_rt }$work/pause.so" \
     env --default-signal=INT,TERM "$BP" build -q --cache "$cache" >"$work/out.txt" 2>&1 &
   pid=$!

@@ -247,9 +247,9 @@ void buf_json_str(buf *b, const char *s, size_t n)
 
 int file_read(const char *path, size_t max_bytes, char **out, size_t *len)
 {
-    /* open, fstat, one read of the known size, close: pages are read twice
-     * per build, so every system call counts. O_NONBLOCK: opening a named
-     * pipe must not wait for a writer; fstat then refuses it unread. */
+    /* open, fstat, one read of the known size, close: a build reads every
+     * file of the site, so every system call counts. O_NONBLOCK: opening a
+     * named pipe must not wait for a writer; fstat then refuses it unread. */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0)
         return -1;

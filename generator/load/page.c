@@ -1,5 +1,6 @@
 /* page.c — front matter of content pages (title, summary, boards, levels,
- * charts, slug, order, template). The body is rendered later (render/pages.c). */
+ * charts, slug, order, template). The body is kept as read and rendered
+ * later (render/pages.c). */
 #include "load/page.h"
 #include "base/util.h"
 #include "load/ydoc.h"
@@ -240,6 +241,8 @@ bp_page *page_parse(const char *path, const char *text, size_t len, const char *
         }
     }
     ynode_free(fm);
+    p->body_len = len - p->body_offset;
+    p->body = xstrndup(text + p->body_offset, p->body_len);
     if (!p->slug) {
         if (p->is_home)
             p->slug = xstrdup("");

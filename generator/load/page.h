@@ -22,8 +22,9 @@
 int page_split(const char *text, size_t len, size_t *fm_start, size_t *fm_len, size_t *body_offset,
                int *body_line);
 
-/* Read a page's front matter. slug_default is the file name without ".md".
- * Returns NULL after reporting every problem; free with page_free. */
+/* Read a page's front matter, and keep a copy of its body (bp_page.body).
+ * slug_default is the file name without ".md". Returns NULL after
+ * reporting every problem; free with page_free. */
 bp_page *page_parse(const char *path, const char *text, size_t len, const char *slug_default,
                     diag *d);
 

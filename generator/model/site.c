@@ -204,6 +204,7 @@ void page_free(bp_page *p)
     free(p->title);
     free(p->summary);
     free(p->template_name);
+    free(p->body);
     free_refs(p->boards, p->n_boards);
     free_refs(p->levels, p->n_levels);
     free_refs(p->charts, p->n_charts);

@@ -248,8 +248,11 @@ typedef struct {
     bp_pos pos; /* of the label */
 } bp_label;
 
-/* A content page's front matter (load/page.c reads it). The body
- * is not kept: it is read again, rendered and dropped page by page. */
+/* A content page: its front matter (load/page.c reads it) and its
+ * Markdown body as the loader read it, which the draw stage's scan and the
+ * renderer both read (the file is opened once a build, so the two cannot
+ * see different text); the renderer drops the body once the page is
+ * rendered. */
 typedef struct {
     char *path;      /* file path as opened */
     char *slug;      /* output folder name; "" for the home page (index.md) */
@@ -271,6 +274,8 @@ typedef struct {
     size_t n_labels;
     size_t body_offset; /* byte offset of the body in the file */
     int body_line;      /* 1-based file line where the body starts */
+    char *body;         /* the body's bytes (NUL-terminated), NULL once rendered */
+    size_t body_len;
     bool is_home;
     size_t nav_pos; /* index in the site's navigation order (site.order) */
 } bp_page;

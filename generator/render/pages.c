@@ -3,7 +3,8 @@
  * template with the site's and the page's variables, the nav and the page
  * lists; every page on --jobs threads (the drawings they show are made
  * before, by the draw stage); then the default home page and the
- * sitemap. Pages are streamed: only their front matter stays in memory. */
+ * sitemap. Each page's body is the one the loader read (bp_page.body),
+ * dropped once the page is rendered. */
 #include "render/render.h"
 #include "base/spans.h"
 #include "load/page.h"
@@ -12,7 +13,6 @@
 #include "render/tmpl.h"
 #include "simcore.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,10 +176,11 @@ static void check_shown(page_ctx *pc)
     }
 }
 
-/* One page: its body read again and rendered with its placeholders
- * expanded, checked to show what its front matter lists, then through
- * template t (NULL: its template did not load) into index.html and
- * results.json, written through out when there is a sink. */
+/* One page: its body (as the loader read it) rendered with its
+ * placeholders expanded, checked to show what its front matter lists, then
+ * through template t (NULL: its template did not load) into index.html and
+ * results.json, written through out when there is a sink; the body is
+ * dropped after. */
 static void render_page(site *s, diag *d, const render_sink *sink, void *out, bp_page *p, tmpl *t,
                         page_info *pi)
 {
@@ -200,20 +201,12 @@ static void render_page(site *s, diag *d, const render_sink *sink, void *out, bp
     strset_add(&pc.ids, "main");
     strset_add(&pc.ids, "model-note-title");
 
-    char *text = NULL;
-    size_t len = 0;
-    if (file_read(p->path, PAGE_MAX_FILE_BYTES, &text, &len) != 0) {
-        /* it was read a moment ago: whatever happened since is the system's */
-        d->io = true;
-        diag_read_error(d, p->path, 0, 0, p->path, "the page again", errno, PAGE_MAX_FILE_BYTES);
-        goto out;
-    }
     md_options mo = {p->path, p->body_line - 1, s->cfg.unsafe_html, expand_placeholder,
                      &pc,     &pc.ids,          links_record,       pi};
     buf body;
     buf_init(&body);
     size_t mark = diag_mark(d);
-    md_render(text + p->body_offset, len - p->body_offset, &mo, &body, d);
+    md_render(p->body, p->body_len, &mo, &body, d);
     if (!diag_failed_since(d, mark)) {
         check_shown(&pc);
         search_sections(pi, body.data ? body.data : "", body.len);
@@ -271,8 +264,11 @@ static void render_page(site *s, diag *d, const render_sink *sink, void *out, bp
     }
     pi->rendered = !diag_failed_since(d, mark) && t;
     buf_free(&body);
-out:
-    free(text);
+    /* the renderer is the body's last reader: the search and cards stages
+     * that follow need not hold every page's text */
+    free(p->body);
+    p->body = NULL;
+    p->body_len = 0;
     buf_free(&pc.results);
     pi->files = pc.files;
     pi->ids = pc.ids;
@@ -328,8 +324,7 @@ static void render_done(void *ctx)
 /* Render every page on --jobs threads. When a drawing could not be made,
  * the pages that show boards, levels or charts render first, one at a time
  * in page order, so the first of them that shows it says why (and only
- * it). Memory stays per page in flight: bodies are read, rendered and
- * written one page at a time. */
+ * it). Each body is dropped once its page is rendered. */
 static void render_all(site *s, const render_sink *sink, tmpl **page_t, page_out *res)
 {
     md_init();
@@ -349,15 +344,11 @@ static void render_all(site *s, const render_sink *sink, tmpl **page_t, page_out
 
 /* ------------------------------------------------------------ what pages show */
 
-/* Read one page as render_page will, with expand_scan_placeholder for its
- * placeholders; its output and its messages are dropped (render_page
- * reads it again, and says them). */
+/* Read one page's body as render_page will, with expand_scan_placeholder
+ * for its placeholders; its output and its messages are dropped
+ * (render_page renders the same bytes, and says them). */
 static void scan_page(site *s, const bp_page *p)
 {
-    char *text = NULL;
-    size_t len = 0;
-    if (file_read(p->path, PAGE_MAX_FILE_BYTES, &text, &len) != 0)
-        return; /* render_page says why */
     scan_ctx c = {s, p};
     md_options mo = {p->path, p->body_line - 1, s->cfg.unsafe_html, expand_scan_placeholder,
                      &c,      NULL,             NULL,               NULL};
@@ -365,10 +356,9 @@ static void scan_page(site *s, const bp_page *p)
     buf_init(&html);
     diag d;
     diag_init(&d, NULL);
-    md_render(text + p->body_offset, len - p->body_offset, &mo, &html, &d);
+    md_render(p->body, p->body_len, &mo, &html, &d);
     diag_free(&d);
     buf_free(&html);
-    free(text);
 }
 
 void render_scan(site *s)

@@ -184,6 +184,9 @@ static void reading(void **state)
     assert_int_equal(p->n_charts, 0);
     assert_int_equal(p->body_line, 12);
     assert_string_equal(text + p->body_offset, "Of {{ http-retry.jobs }} charges.\n");
+    /* the body is kept as read: the scan and the renderer read this copy */
+    assert_int_equal(p->body_len, strlen("Of {{ http-retry.jobs }} charges.\n"));
+    assert_string_equal(p->body, "Of {{ http-retry.jobs }} charges.\n");
     page_free(p);
     diag_free(&d);
 
