@@ -1,5 +1,6 @@
 /* choice.c — the recorded list of a driven run's choices (choice.h). */
 #include "choice.h"
+#include "sim_internal.h"
 
 #include <stdlib.h>
 
@@ -16,18 +17,12 @@ uint32_t choice_take(sim_choices *c, sim_choice_kind kind, uint32_t n_options)
     if (n_options > 255)
         n_options = 255;
     if (c->n == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 64;
-        uint8_t *p = realloc(c->pick, cap), *o = p ? realloc(c->opts, cap) : NULL;
-        if (p)
-            c->pick = p;
-        if (o)
-            c->opts = o;
-        uint8_t *k = o ? realloc(c->kind, cap) : NULL;
-        if (!k) {
+        size_t cap = sim_grown_cap(c->cap, 64);
+        if (!sim_resize(&c->pick, cap, 1) || !sim_resize(&c->opts, cap, 1) ||
+            !sim_resize(&c->kind, cap, 1)) {
             c->oom = true;
             return pick;
         }
-        c->kind = k;
         c->cap = cap;
     }
     c->pick[c->n] = (uint8_t)pick;

@@ -12,19 +12,9 @@
 
 static void ring_push(sim_model *m, ring *r, uint32_t job, uint32_t try_no)
 {
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? r->cap * 2 : 64;
-        pending *v = malloc(cap * sizeof *v);
-        if (!v) {
-            m->oom = true;
-            return;
-        }
-        for (size_t i = 0; i < r->n; i++)
-            v[i] = r->v[(r->head + i) & (r->cap - 1)];
-        free(r->v);
-        r->v = v;
-        r->cap = cap;
-        r->head = 0;
+    if (r->n == r->cap && !sim_ring_grow(&r->v, &r->head, r->n, &r->cap, sizeof *r->v, 64)) {
+        m->oom = true;
+        return;
     }
     r->v[(r->head + r->n) & (r->cap - 1)] = (pending){job, try_no};
     r->n++;

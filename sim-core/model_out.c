@@ -74,15 +74,9 @@ static void dead_letter(sim_model *m, sim_hop *h, uint32_t c)
 {
     trc(m, h, SIM_TR_DEAD_LETTER, c, h->dlq_part, h->t.broker, h->cur_try[c]);
     m->k.dead_lettered++;
-    if (m->dl_n == m->dl_cap) {
-        size_t cap = m->dl_cap ? m->dl_cap * 2 : 64;
-        int64_t *v = realloc(m->dl_us, cap * sizeof *v);
-        if (!v) {
-            m->oom = true;
-            return;
-        }
-        m->dl_us = v;
-        m->dl_cap = cap;
+    if (m->dl_n == m->dl_cap && !sim_grow(&m->dl_us, &m->dl_cap, sizeof *m->dl_us, 64)) {
+        m->oom = true;
+        return;
     }
     m->dl_us[m->dl_n++] = m->now - h->first_us[c];
 }

@@ -11,13 +11,8 @@
  * memory runs out. */
 #define GROW(p, cap, ok)                                                                           \
     do {                                                                                           \
-        if (p) {                                                                                   \
-            void *v_ = realloc(p, (cap) * sizeof *(p));                                            \
-            if (v_)                                                                                \
-                p = v_;                                                                            \
-            else                                                                                   \
-                ok = false;                                                                        \
-        }                                                                                          \
+        if ((p) && !sim_resize(&(p), (cap), sizeof *(p)))                                          \
+            ok = false;                                                                            \
     } while (0)
 
 static bool grow_copies(sim_model *m, sim_hop *h)
@@ -199,15 +194,11 @@ void pub_at_broker(sim_model *m, sim_hop *h, const sim_event *e)
 
 static uint32_t new_token(sim_model *m)
 {
-    if (m->n_tokens == m->cap_tokens) {
-        size_t cap = m->cap_tokens ? m->cap_tokens * 2 : 256;
-        uint8_t *v = m->n_tokens < NO_JOB ? realloc(m->token_ghost, cap * sizeof *v) : NULL;
-        if (!v) {
-            m->oom = true;
-            return NO_TOKEN;
-        }
-        m->token_ghost = v;
-        m->cap_tokens = cap;
+    if (m->n_tokens == m->cap_tokens &&
+        (m->n_tokens >= NO_JOB ||
+         !sim_grow(&m->token_ghost, &m->cap_tokens, sizeof *m->token_ghost, 256))) {
+        m->oom = true;
+        return NO_TOKEN;
     }
     m->token_ghost[m->n_tokens] = 0;
     return (uint32_t)m->n_tokens++;
@@ -265,30 +256,15 @@ static void schedule_relay(sim_model *m)
 static bool grow_outbox(sim_model *m)
 {
     if (m->ob_n == m->ob_cap) {
-        size_t cap = m->ob_cap ? m->ob_cap * 2 : 256;
-        uint32_t *j = m->ob_n < NO_JOB - 1 ? realloc(m->ob_job, cap * sizeof *j) : NULL;
-        if (!j)
+        size_t cap = sim_grown_cap(m->ob_cap, 256);
+        if (m->ob_n >= NO_JOB - 1 || !sim_resize(&m->ob_job, cap, sizeof *m->ob_job) ||
+            !sim_resize(&m->ob_at, cap, sizeof *m->ob_at) ||
+            !sim_resize(&m->ob_state, cap, sizeof *m->ob_state))
             return false;
-        m->ob_job = j;
-        int64_t *at = realloc(m->ob_at, cap * sizeof *at);
-        if (!at)
-            return false;
-        m->ob_at = at;
-        uint8_t *st = realloc(m->ob_state, cap * sizeof *st);
-        if (!st)
-            return false;
-        m->ob_state = st;
         m->ob_cap = cap;
     }
-    if (m->ob_pn == m->ob_pcap) {
-        size_t cap = m->ob_pcap ? m->ob_pcap * 2 : 256;
-        uint32_t *p = realloc(m->ob_pending, cap * sizeof *p);
-        if (!p)
-            return false;
-        m->ob_pending = p;
-        m->ob_pcap = cap;
-    }
-    return true;
+    return m->ob_pn < m->ob_pcap ||
+           sim_grow(&m->ob_pending, &m->ob_pcap, sizeof *m->ob_pending, 256);
 }
 
 void pub_outbox_write(sim_model *m, sim_hop *h, uint32_t c, local_change *ch)

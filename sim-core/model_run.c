@@ -81,15 +81,13 @@ void model_trace(sim_model *m, sim_trace_kind kind, uint32_t job, int part, int 
         return;
     }
     if (t->n == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 256;
+        size_t cap = sim_grown_cap(t->cap, 256);
         if (cap > t->max)
             cap = t->max;
-        sim_trace_entry *v = realloc(t->v, cap * sizeof *v);
-        if (!v) {
+        if (!sim_resize(&t->v, cap, sizeof *t->v)) {
             m->oom = true;
             return;
         }
-        t->v = v;
         t->cap = cap;
     }
     sim_trace_entry *e = &t->v[t->n++];

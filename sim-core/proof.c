@@ -82,39 +82,21 @@ sim_board sim_prove_board(const sim_board *b, int jobs)
     return p;
 }
 
-/* Doubles the array whose pointer is at *items_at (*cap elements of
- * size bytes; first of them when it has none). False when memory runs
- * out, the array as it was. */
-static bool grow(void *items_at, size_t *cap, size_t size, size_t first)
-{
-    void *items;
-    memcpy(&items, items_at, sizeof items);
-    size_t n = *cap ? *cap * 2 : first;
-    void *v = realloc(items, n * size);
-    if (!v)
-        return false;
-    memcpy(items_at, &v, sizeof v);
-    *cap = n;
-    return true;
-}
-
 /* Queue the run that follows pick[0..at) and then takes option opt at at. */
 static void push(prover *p, size_t f, const uint8_t *pick, size_t at, uint8_t opt)
 {
     if (f >= p->n_levels) {
         size_t n = f + 1;
-        prefix_list *l = realloc(p->level, n * sizeof *l);
-        if (!l) {
+        if (!sim_resize(&p->level, n, sizeof *p->level)) {
             p->oom = true;
             return;
         }
-        memset(l + p->n_levels, 0, (n - p->n_levels) * sizeof *l);
-        p->level = l;
+        memset(p->level + p->n_levels, 0, (n - p->n_levels) * sizeof *p->level);
         p->n_levels = n;
     }
     prefix_list *l = &p->level[f];
     if (l->n == l->cap) {
-        if (!grow(&l->v, &l->cap, sizeof *l->v, 64)) {
+        if (!sim_grow(&l->v, &l->cap, sizeof *l->v, 64)) {
             p->oom = true;
             return;
         }
@@ -191,13 +173,7 @@ static int estimate(prover *p, double *runs, double *events, int64_t *first, cha
             sum_events += weight * (double)c.events;
             const sim_choices *ch = &p->ch;
             if (ch->n > cap) {
-                double *g = realloc(guess, ch->n * sizeof *g);
-                uint8_t *v = realloc(want, ch->n);
-                if (g)
-                    guess = g;
-                if (v)
-                    want = v;
-                if (!g || !v) {
+                if (!sim_resize(&guess, ch->n, sizeof *guess) || !sim_resize(&want, ch->n, 1)) {
                     snprintf(msg, n, "not enough memory to prove the board");
                     rc = -1;
                     break;
@@ -359,7 +335,7 @@ static bool memo_room(prover *p)
     if (p->memo_n >= MEMO_MAX)
         return false;
     if (p->memo_n == p->memo_cap) {
-        if (!grow(&p->memo, &p->memo_cap, sizeof *p->memo, 1024))
+        if (!sim_grow(&p->memo, &p->memo_cap, sizeof *p->memo, 1024))
             return false;
     }
     if (2 * (p->memo_n + 1) <= p->keys_cap)
@@ -453,7 +429,7 @@ static bool at_state(void *ctx, sim_model *m, const void *next)
         return true;
     }
     if (p->n_open == p->open_cap) {
-        if (!grow(&p->open, &p->open_cap, sizeof *p->open, 64)) {
+        if (!sim_grow(&p->open, &p->open_cap, sizeof *p->open, 64)) {
             p->oom = true;
             return false;
         }

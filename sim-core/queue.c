@@ -2,6 +2,7 @@
  * arrays. No allocation per event: arrays grow by doubling and are kept
  * between runs. */
 #include "queue.h"
+#include "sim_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,30 +42,18 @@ size_t queue_size(const sim_queue *q)
 
 bool queue_heap_grow(sim_queue *q)
 {
-    size_t cap = q->cap ? q->cap * 2 : 256;
-    sim_event *v = realloc(q->heap, cap * sizeof *v);
-    if (!v) {
+    if (!sim_grow(&q->heap, &q->cap, sizeof *q->heap, 256)) {
         q->oom = true;
         return false;
     }
-    q->heap = v;
-    q->cap = cap;
     return true;
 }
 
 bool queue_lane_grow(sim_queue *q, queue_lane *l)
 {
-    size_t cap = l->cap ? l->cap * 2 : 256;
-    sim_event *v = malloc(cap * sizeof *v);
-    if (!v) {
+    if (!sim_ring_grow(&l->v, &l->head, l->n, &l->cap, sizeof *l->v, 256)) {
         q->oom = true;
         return false;
     }
-    for (size_t i = 0; i < l->n; i++) /* unwrap the ring */
-        v[i] = l->v[(l->head + i) & (l->cap - 1)];
-    free(l->v);
-    l->v = v;
-    l->cap = cap;
-    l->head = 0;
     return true;
 }

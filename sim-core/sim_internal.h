@@ -1,6 +1,7 @@
 /* sim_internal.h — what the sim-core files share behind simcore.h: the
- * resolved delivery chain of a board, one replication's raw counters, and
- * the statistics helpers. Tests may include it (it is not installed). */
+ * resolved delivery chain of a board, one replication's raw counters, the
+ * growing of arrays and rings, and the statistics helpers. Tests may
+ * include it (it is not installed). */
 #ifndef SIM_INTERNAL_H
 #define SIM_INTERNAL_H
 
@@ -9,6 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* Model limits beyond sim_limits (documented in MODEL.md). */
 #define SIM_MAX_TRIES 1000
@@ -95,6 +98,63 @@ sim_status sim_model_run(sim_model *m, const sim_limits *lim, uint64_t key, sim_
  * board's own seed): the test hook for the raw counters. */
 int sim_run_counts(const sim_board *b, const sim_limits *lim, uint64_t seed, int r,
                    sim_trace_buf *trace, sim_counts *out, char *msg, size_t n);
+
+/* ---- growing arrays: the one doubling every sim-core array grows by */
+
+/* The capacity an array of cap elements grows to: twice cap, or first
+ * when it has none yet. */
+static inline size_t sim_grown_cap(size_t cap, size_t first)
+{
+    return cap ? cap * 2 : first;
+}
+
+/* Resize the array whose pointer is at *items_at (any element type's
+ * pointer: it is copied in and out with memcpy) to n elements of size
+ * bytes. False when memory runs out, the array as it was. */
+static inline bool sim_resize(void *items_at, size_t n, size_t size)
+{
+    void *items;
+    memcpy(&items, items_at, sizeof items);
+    void *v = realloc(items, n * size);
+    if (!v)
+        return false;
+    memcpy(items_at, &v, sizeof v);
+    return true;
+}
+
+/* Double the array at *items_at (*cap elements of size bytes; first of
+ * them when it has none) and update *cap. False when memory runs out, the
+ * array and *cap as they were. */
+static inline bool sim_grow(void *items_at, size_t *cap, size_t size, size_t first)
+{
+    size_t n = sim_grown_cap(*cap, first);
+    if (!sim_resize(items_at, n, size))
+        return false;
+    *cap = n;
+    return true;
+}
+
+/* Double a ring of n elements of size bytes from *head, its capacity *cap
+ * a power of two (first when it has none), into a new array unwrapped:
+ * *head becomes 0. False when memory runs out, the ring as it was. (One
+ * element at a time: inlined with a constant size, each is one copy of
+ * the element type, as a loop over the typed ring makes.) */
+static inline bool sim_ring_grow(void *items_at, size_t *head, size_t n, size_t *cap, size_t size,
+                                 size_t first)
+{
+    size_t to = sim_grown_cap(*cap, first);
+    char *v = malloc(to * size), *old;
+    if (!v)
+        return false;
+    memcpy(&old, items_at, sizeof old);
+    for (size_t i = 0; i < n; i++)
+        memcpy(v + i * size, old + ((*head + i) & (*cap - 1)) * size, size);
+    free(old);
+    memcpy(items_at, &v, sizeof v);
+    *cap = to;
+    *head = 0;
+    return true;
+}
 
 /* ---- stats.c */
 
