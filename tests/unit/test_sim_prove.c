@@ -288,86 +288,182 @@ static void sweep_board(const sim_board *board, tb_gen *g, const sim_measure mea
     same_as_every_run(&b, measure, jobs, faults, counted);
 }
 
+/* What a random sweep's boards are drawn from (random_board): the chance
+ * of each setting (0: never, and nothing is drawn for it) and the values
+ * drawn among. Times in µs. */
+typedef struct {
+    unsigned shape; /* before the draws below */
+    double alone;   /* chance of alone_shape instead */
+    unsigned alone_shape;
+    double database, provider, two_hops; /* chance each is added (two hops: with a broker) */
+    sim_idempotency policies[5];         /* the handler's (and the second handler's) */
+    int64_t ttls[4];                     /* keys kept for, drawn among n_ttls */
+    int n_ttls;
+    double key_ttl, provider_ttl; /* chance the handler's, the provider's key has one */
+    double lease;                 /* chance of a claim's lease, one of leases */
+    int64_t leases[3];
+    int n_leases;
+    double call_lose_request, call_lose_reply, provider_fail;
+    double call_timeout; /* chance of 45 ms, racing the call's 50 ms */
+    double fail, crash_after_effect, crash_after_commit;
+    double work; /* chance of work_us */
+    sim_latency work_us;
+    double lose_reply, lose_request; /* the delivery's */
+    double one_at_a_time;            /* concurrency 1 */
+    double tries;                    /* chance of tries_min, or one more with tries_more */
+    int tries_min;
+    bool tries_more;
+    double sender_timeout;          /* 20 ms, redelivery too */
+    double backoff, at_most_once;   /* with a broker */
+    bool second_policy, second_ttl; /* two hops: the second handler's policy, key ttl */
+    double confirms;                /* the users publish with confirms, timeout_us */
+    int64_t confirm_timeout_us;
+    double message_id, dedup; /* then: IDs per publish; a dedup window, one of windows */
+    int64_t windows[3];
+    int n_windows;
+    double dlq, dlq_poison; /* a dead-letter queue (with a broker); then poison */
+    double poisson, poison, repeat_share, op_set;
+} board_odds;
+
+/* A draw with chance p; none at all when p is 0, so a setting a sweep
+ * never has takes no number from g. */
+static bool odds(tb_gen *g, double p)
+{
+    return p > 0 && tb_gen_chance(g, p);
+}
+
+/* One random board of 3 jobs drawn from g by o. */
+static void random_board(tb_board *t, tb_gen *g, const board_odds *o)
+{
+    unsigned shape = odds(g, o->alone) ? o->alone_shape : o->shape;
+    if (odds(g, o->database))
+        shape |= TB_DATABASE;
+    if (odds(g, o->provider))
+        shape |= TB_PROVIDER;
+    if ((shape & TB_BROKER) && odds(g, o->two_hops))
+        shape |= TB_TWO_HOPS;
+    tb_init(t, shape, 3);
+    sim_part *h = tb_handler(t), *sender = tb_sender(t);
+    h->idempotency = o->policies[tb_gen_below(g, 5)];
+    if (odds(g, o->key_ttl))
+        h->key_ttl_us = o->ttls[tb_gen_below(g, (uint64_t)o->n_ttls)];
+    if ((shape & TB_PROVIDER) && odds(g, o->provider_ttl))
+        t->parts[t->provider].key_ttl_us = o->ttls[tb_gen_below(g, (uint64_t)o->n_ttls)];
+    if (odds(g, o->lease))
+        h->lease_us = o->leases[tb_gen_below(g, (uint64_t)o->n_leases)];
+    if (shape & TB_PROVIDER) {
+        if (odds(g, o->call_lose_request))
+            t->links[t->call].lose_request = 0.01;
+        if (odds(g, o->call_lose_reply))
+            t->links[t->call].lose_reply = 0.01;
+        if (odds(g, o->provider_fail))
+            t->parts[t->provider].fail = 0.01;
+        if (odds(g, o->call_timeout))
+            h->timeout_us = 45000;
+    }
+    if (odds(g, o->fail))
+        h->fail = 0.01;
+    if (odds(g, o->crash_after_effect))
+        h->crash_after_effect = 0.01;
+    if (odds(g, o->crash_after_commit))
+        h->crash_after_commit = 0.01;
+    if (odds(g, o->work))
+        h->work = o->work_us;
+    if (odds(g, o->lose_reply))
+        tb_delivery(t)->lose_reply = 0.01;
+    if (odds(g, o->lose_request))
+        tb_delivery(t)->lose_request = 0.01;
+    if (odds(g, o->one_at_a_time))
+        h->concurrency = 1;
+    if (odds(g, o->tries))
+        sender->tries = o->tries_min + (o->tries_more ? (int)tb_gen_below(g, 2) : 0);
+    if (odds(g, o->sender_timeout))
+        sender->timeout_us = sender->redelivery_after_us = 20000;
+    if ((shape & TB_BROKER) && odds(g, o->backoff)) {
+        sender->backoff_factor = 2;
+        sender->backoff_jitter = tb_gen_chance(g, 0.5);
+    }
+    if ((shape & TB_BROKER) && odds(g, o->at_most_once))
+        sender->delivery = SIM_DELIVERY_AT_MOST_ONCE;
+    if (shape & TB_TWO_HOPS) {
+        h->publish = (sim_publish)tb_gen_below(g, SIM_PUBLISH_COUNT);
+        if (o->second_policy)
+            t->parts[t->handler2].idempotency = o->policies[tb_gen_below(g, 5)];
+        if (o->second_ttl)
+            t->parts[t->handler2].key_ttl_us = o->ttls[tb_gen_below(g, (uint64_t)o->n_ttls)];
+        if (tb_gen_chance(g, 0.5))
+            t->links[t->delivery2].lose_reply = 0.01;
+    }
+    if ((shape & TB_BROKER) && odds(g, o->confirms)) {
+        t->links[t->publish].lose_reply = 0.01;
+        t->parts[t->users].timeout_us = o->confirm_timeout_us;
+        if (odds(g, o->message_id))
+            t->parts[t->users].message_id = SIM_MESSAGE_ID_PER_PUBLISH;
+        if (odds(g, o->dedup))
+            t->parts[t->broker].dedup_window_us =
+                o->windows[tb_gen_below(g, (uint64_t)o->n_windows)];
+    }
+    if ((shape & TB_BROKER) && odds(g, o->dlq)) {
+        int q = (int)t->b.n_parts++;
+        memset(&t->parts[q], 0, sizeof t->parts[q]);
+        t->parts[q].kind = SIM_KIND_DLQ;
+        t->parts[q].id = "dlq";
+        t->parts[t->broker].dead_letter = q + 1;
+        if (odds(g, o->dlq_poison))
+            t->b.traffic.poison = 0.1;
+    }
+    if (odds(g, o->poisson))
+        t->b.traffic.arrivals = SIM_ARRIVALS_POISSON;
+    if (odds(g, o->poison))
+        t->b.traffic.poison = 0.1;
+    if (odds(g, o->repeat_share))
+        t->b.traffic.repeat_share = 0.2;
+    if (odds(g, o->op_set))
+        t->b.traffic.op = SIM_OP_SET;
+}
+
+/* rounds boards of o from seed, each through sweep_board; at least
+ * min_counted of their claims decided by the counting. */
+static void sweep(const board_odds *o, uint64_t seed, int rounds, const sim_measure measures[6],
+                  bool on, int min_counted)
+{
+    tb_gen g;
+    tb_gen_seed(&g, seed);
+    int counted = 0;
+    for (int k = 0; k < rounds; k++) {
+        tb_board t;
+        random_board(&t, &g, o);
+        sweep_board(&t.b, &g, measures, on, &counted);
+    }
+    assert_true(counted >= min_counted);
+}
+
 static void counting_states_changes_nothing(void **state)
 {
     (void)state;
-    static const sim_idempotency policies[] = {SIM_IDEM_NONE, SIM_IDEM_KEY_AFTER_EFFECT,
-                                               SIM_IDEM_KEY_IN_TRANSACTION,
-                                               SIM_IDEM_KEY_CLAIMED_FIRST, SIM_IDEM_BUSINESS_KEY};
     static const sim_measure measures[] = {SIM_M_DUPLICATES,   SIM_M_LOST_WRITES,
                                            SIM_M_ERRORS,       SIM_M_LOST_EVENTS,
                                            SIM_M_GHOST_EVENTS, SIM_M_DOWNSTREAM_DUPLICATES};
-    static const sim_publish publishes[] = {SIM_PUBLISH_AFTER_COMMIT, SIM_PUBLISH_BEFORE_COMMIT,
-                                            SIM_PUBLISH_OUTBOX};
-    tb_gen g;
-    tb_gen_seed(&g, 27);
-    int counted = 0;
-    for (int k = 0; k < 120; k++) {
-        unsigned shape = TB_BROKER;
-        if (tb_gen_chance(&g, 0.3))
-            shape = 0;
-        if (tb_gen_chance(&g, 0.5))
-            shape |= TB_DATABASE;
-        if (tb_gen_chance(&g, 0.3))
-            shape |= TB_PROVIDER;
-        if ((shape & TB_BROKER) && tb_gen_chance(&g, 0.4))
-            shape |= TB_TWO_HOPS;
-        tb_board t;
-        tb_init(&t, shape, 3);
-        sim_part *h = tb_handler(&t);
-        h->idempotency = policies[tb_gen_below(&g, 5)];
-        if (tb_gen_chance(&g, 0.3))
-            h->key_ttl_us = 1500000;
-        if (tb_gen_chance(&g, 0.5))
-            h->crash_after_effect = 0.01;
-        if (tb_gen_chance(&g, 0.3))
-            h->crash_after_commit = 0.01;
-        if (tb_gen_chance(&g, 0.2))
-            h->fail = 0.01;
-        if (tb_gen_chance(&g, 0.5))
-            h->work = (sim_latency){10000, 900000};
-        if (tb_gen_chance(&g, 0.4))
-            tb_delivery(&t)->lose_reply = 0.01;
-        if (tb_gen_chance(&g, 0.3))
-            tb_delivery(&t)->lose_request = 0.01;
-        if (shape & TB_TWO_HOPS) {
-            h->publish = publishes[tb_gen_below(&g, 3)];
-            t.parts[t.handler2].idempotency = policies[tb_gen_below(&g, 5)];
-            if (tb_gen_chance(&g, 0.5))
-                t.links[t.delivery2].lose_reply = 0.01;
-        }
-        if (tb_gen_chance(&g, 0.2))
-            h->concurrency = 1;
-        if (tb_gen_chance(&g, 0.2))
-            h->lease_us = 5000;
-        sim_part *sender = tb_sender(&t);
-        if (tb_gen_chance(&g, 0.3))
-            sender->tries = 2;
-        if ((shape & TB_BROKER) && tb_gen_chance(&g, 0.2)) {
-            sender->backoff_factor = 2;
-            sender->backoff_jitter = tb_gen_chance(&g, 0.5);
-        }
-        if ((shape & TB_BROKER) && tb_gen_chance(&g, 0.1))
-            sender->delivery = SIM_DELIVERY_AT_MOST_ONCE;
-        if ((shape & TB_BROKER) && tb_gen_chance(&g, 0.3)) { /* the users publish with confirms */
-            t.links[t.publish].lose_reply = 0.01;
-            t.parts[t.users].timeout_us = 500000;
-            if (tb_gen_chance(&g, 0.5))
-                t.parts[t.users].message_id = SIM_MESSAGE_ID_PER_PUBLISH;
-            if (tb_gen_chance(&g, 0.5))
-                t.parts[t.broker].dedup_window_us = 2000000;
-        }
-        if (tb_gen_chance(&g, 0.3))
-            t.b.traffic.arrivals = SIM_ARRIVALS_POISSON;
-        if (tb_gen_chance(&g, 0.1))
-            t.b.traffic.poison = 0.1;
-        if (tb_gen_chance(&g, 0.2))
-            t.b.traffic.repeat_share = 0.2;
-        if (tb_gen_chance(&g, 0.3))
-            t.b.traffic.op = SIM_OP_SET;
-        sweep_board(&t.b, &g, measures, false, &counted);
-    }
-    assert_true(counted >= 60);
+    /* clang-format off: one line a group of settings */
+    static const board_odds o = {
+        .shape = TB_BROKER, .alone = 0.3, .alone_shape = 0,
+        .database = 0.5, .provider = 0.3, .two_hops = 0.4,
+        .policies = {SIM_IDEM_NONE, SIM_IDEM_KEY_AFTER_EFFECT, SIM_IDEM_KEY_IN_TRANSACTION,
+                     SIM_IDEM_KEY_CLAIMED_FIRST, SIM_IDEM_BUSINESS_KEY},
+        .ttls = {1500000}, .n_ttls = 1, .key_ttl = 0.3,
+        .lease = 0.2, .leases = {5000}, .n_leases = 1,
+        .fail = 0.2, .crash_after_effect = 0.5, .crash_after_commit = 0.3,
+        .work = 0.5, .work_us = {10000, 900000},
+        .lose_reply = 0.4, .lose_request = 0.3, .one_at_a_time = 0.2,
+        .tries = 0.3, .tries_min = 2,
+        .backoff = 0.2, .at_most_once = 0.1,
+        .second_policy = true,
+        .confirms = 0.3, .confirm_timeout_us = 500000,
+        .message_id = 0.5, .dedup = 0.5, .windows = {2000000}, .n_windows = 1,
+        .poisson = 0.3, .poison = 0.1, .repeat_share = 0.2, .op_set = 0.3,
+    };
+    /* clang-format on */
+    sweep(&o, 27, 120, measures, false, 60);
 }
 
 /* The same on what the sweep above leaves out, where the fingerprint keeps
@@ -380,79 +476,32 @@ static void counting_states_changes_nothing(void **state)
 static void counting_states_times_and_calls(void **state)
 {
     (void)state;
-    static const sim_idempotency policies[] = {SIM_IDEM_PROVIDER_KEY, SIM_IDEM_KEY_AFTER_EFFECT,
-                                               SIM_IDEM_KEY_IN_TRANSACTION,
-                                               SIM_IDEM_KEY_CLAIMED_FIRST, SIM_IDEM_NONE};
     static const sim_measure measures[] = {
         SIM_M_CHARGED_TWICE, SIM_M_DEAD_LETTERED, SIM_M_ERRORS, SIM_M_DOWNSTREAM_LOST_WRITES,
         SIM_M_DOWNSTREAM_ERRORS, SIM_M_DUPLICATES};
-    static const int64_t ttls[] = {SIM_FOREVER, 5000, 25000, 300000};
-    tb_gen g;
-    tb_gen_seed(&g, 4);
-    int counted = 0;
-    for (int k = 0; k < 150; k++) {
-        unsigned shape = TB_BROKER | TB_PROVIDER;
-        if (tb_gen_chance(&g, 0.2))
-            shape = TB_PROVIDER;
-        if (tb_gen_chance(&g, 0.4))
-            shape |= TB_DATABASE;
-        if ((shape & TB_BROKER) && tb_gen_chance(&g, 0.3))
-            shape |= TB_TWO_HOPS;
-        tb_board t;
-        tb_init(&t, shape, 3);
-        sim_part *h = tb_handler(&t);
-        h->idempotency = policies[tb_gen_below(&g, 5)];
-        h->key_ttl_us = ttls[tb_gen_below(&g, 4)];
-        t.parts[t.provider].key_ttl_us = ttls[tb_gen_below(&g, 4)];
-        if (tb_gen_chance(&g, 0.5))
-            h->lease_us = ttls[1 + tb_gen_below(&g, 3)];
-        if (tb_gen_chance(&g, 0.4))
-            t.links[t.call].lose_request = 0.01;
-        if (tb_gen_chance(&g, 0.5))
-            t.links[t.call].lose_reply = 0.01;
-        if (tb_gen_chance(&g, 0.3))
-            t.parts[t.provider].fail = 0.01;
-        if (tb_gen_chance(&g, 0.4))
-            h->timeout_us = 45000; /* the call's timeout races its response (50 ms) */
-        if (tb_gen_chance(&g, 0.3))
-            h->fail = 0.01;
-        if (tb_gen_chance(&g, 0.3))
-            h->crash_after_effect = 0.01;
-        if (tb_gen_chance(&g, 0.3))
-            tb_delivery(&t)->lose_reply = 0.01;
-        if (tb_gen_chance(&g, 0.5))
-            h->work = (sim_latency){1000, 40000};
-        if (tb_gen_chance(&g, 0.3))
-            h->concurrency = 1;
-        sim_part *sender = tb_sender(&t);
-        sender->tries = 2 + (int)tb_gen_below(&g, 2);
-        if (tb_gen_chance(&g, 0.5))
-            sender->timeout_us = sender->redelivery_after_us = 20000;
-        if (shape & TB_TWO_HOPS) {
-            h->publish = (sim_publish)tb_gen_below(&g, 3);
-            t.parts[t.handler2].key_ttl_us = ttls[tb_gen_below(&g, 4)];
-            if (tb_gen_chance(&g, 0.5))
-                t.links[t.delivery2].lose_reply = 0.01;
-        }
-        if ((shape & TB_BROKER) && tb_gen_chance(&g, 0.4)) { /* the users publish with confirms */
-            t.links[t.publish].lose_reply = 0.01;
-            t.parts[t.users].timeout_us = 20000;
-            t.parts[t.broker].dedup_window_us = ttls[1 + tb_gen_below(&g, 3)];
-        }
-        if ((shape & TB_BROKER) && tb_gen_chance(&g, 0.4)) {
-            int q = (int)t.b.n_parts++;
-            memset(&t.parts[q], 0, sizeof t.parts[q]);
-            t.parts[q].kind = SIM_KIND_DLQ;
-            t.parts[q].id = "dlq";
-            t.parts[t.broker].dead_letter = q + 1;
-            if (tb_gen_chance(&g, 0.5))
-                t.b.traffic.poison = 0.1;
-        }
-        if (tb_gen_chance(&g, 0.3))
-            t.b.traffic.arrivals = SIM_ARRIVALS_POISSON;
-        sweep_board(&t.b, &g, measures, true, &counted);
-    }
-    assert_true(counted >= 40);
+    /* clang-format off: one line a group of settings */
+    static const board_odds o = {
+        .shape = TB_BROKER | TB_PROVIDER, .alone = 0.2, .alone_shape = TB_PROVIDER,
+        .database = 0.4, .two_hops = 0.3,
+        .policies = {SIM_IDEM_PROVIDER_KEY, SIM_IDEM_KEY_AFTER_EFFECT,
+                     SIM_IDEM_KEY_IN_TRANSACTION, SIM_IDEM_KEY_CLAIMED_FIRST, SIM_IDEM_NONE},
+        .ttls = {SIM_FOREVER, 5000, 25000, 300000}, .n_ttls = 4, .key_ttl = 1,
+        .provider_ttl = 1,
+        .lease = 0.5, .leases = {5000, 25000, 300000}, .n_leases = 3,
+        .call_lose_request = 0.4, .call_lose_reply = 0.5, .provider_fail = 0.3,
+        .call_timeout = 0.4,
+        .fail = 0.3, .crash_after_effect = 0.3,
+        .work = 0.5, .work_us = {1000, 40000},
+        .lose_reply = 0.3, .one_at_a_time = 0.3,
+        .tries = 1, .tries_min = 2, .tries_more = true, .sender_timeout = 0.5,
+        .second_ttl = true,
+        .confirms = 0.4, .confirm_timeout_us = 20000,
+        .dedup = 1, .windows = {5000, 25000, 300000}, .n_windows = 3,
+        .dlq = 0.4, .dlq_poison = 0.5,
+        .poisson = 0.3,
+    };
+    /* clang-format on */
+    sweep(&o, 4, 150, measures, true, 40);
 }
 
 /* Boards where a time the fingerprint keeps decides the rest of a run:
