@@ -73,8 +73,10 @@ bool model_reply_lost(sim_model *m, uint16_t *flags, uint16_t listed, double p, 
 
 /* ------------------------------------------------------------ effects */
 
-/* Apply the job's operation; false when it changed nothing (a repeated set). */
-static bool apply_effect(sim_model *m, sim_hop *h, uint32_t c, int part, int peer)
+/* Apply the job's operation on copy c's try try_no; false when it changed
+ * nothing (a repeated set). The trace entry names the try, negated for a
+ * duplicate (sim_effect_try). */
+static bool apply_effect(sim_model *m, sim_hop *h, uint32_t c, uint32_t try_no, int part, int peer)
 {
     uint32_t job = job_of(h, c);
     if (m->op == SIM_OP_SET) {
@@ -84,7 +86,8 @@ static bool apply_effect(sim_model *m, sim_hop *h, uint32_t c, int part, int pee
         h->jf[k] |= F_KEY_SET;
     }
     h->effects[job]++;
-    trc(m, h, SIM_TR_EFFECT, c, part, peer, h->effects[job] > 1);
+    trc(m, h, SIM_TR_EFFECT, c, part, peer,
+        h->effects[job] > 1 ? -(int64_t)try_no : (int64_t)try_no);
     return true;
 }
 
@@ -421,7 +424,7 @@ static void on_local_done(sim_model *m, sim_hop *h, const sim_event *e)
         return;
     }
     local_change ch = {0};
-    ch.effect = apply_effect(m, h, c, h->effect_part, h->effect_peer);
+    ch.effect = apply_effect(m, h, c, e->arg, h->effect_part, h->effect_peer);
     if (h->publishes && h->publish == SIM_PUBLISH_OUTBOX)
         pub_outbox_write(m, h, c, &ch);
     if (hop_chance(m, h, c, e->arg, h->d0 + D_CRASH, h->crash_p)) {
@@ -473,7 +476,7 @@ static void on_p_call(sim_model *m, sim_hop *h, const sim_event *e)
         trc(m, h, SIM_TR_CALL_FAILED, c, p, hd, 0);
         ok = false;
     } else {
-        apply_effect(m, h, c, p, hd);
+        apply_effect(m, h, c, e->arg, p, hd);
         if (h->policy == SIM_IDEM_PROVIDER_KEY)
             h->key_rec[msg] = m->now;
     }

@@ -173,7 +173,8 @@ typedef enum {
     SIM_TR_CALL,          /* handler -> provider call */
     SIM_TR_CALL_LOST,     /* the call's request or response was lost */
     SIM_TR_CALL_FAILED,   /* the provider failed the call */
-    SIM_TR_EFFECT,        /* an effect applied (charge or write); detail: 1 if it is a duplicate */
+    SIM_TR_EFFECT,        /* an effect applied (charge or write); detail: the try it happened
+                             on, negated for a duplicate (sim_effect_try) */
     SIM_TR_PROVIDER_SKIP, /* provider saw the idempotency key: no new charge */
     SIM_TR_ROLLBACK,      /* a local effect rolled back (transaction) */
     SIM_TR_CRASH,         /* handler crashed after the effect */
@@ -213,6 +214,18 @@ typedef struct {
     int copy; /* which copy of the job's message at this hop's broker, 0-based (0 when the
                  entry is not about a copy, or the job has one) */
 } sim_trace_entry;
+
+/* An EFFECT entry's try (1-based, of its copy: the delivery that applied
+ * it) and whether the effect is a duplicate; its detail is the try,
+ * negated for a duplicate (-3: a duplicate on try 3). */
+static inline int64_t sim_effect_try(const sim_trace_entry *e)
+{
+    return e->detail < 0 ? -e->detail : e->detail;
+}
+static inline bool sim_effect_duplicate(const sim_trace_entry *e)
+{
+    return e->detail < 0;
+}
 
 typedef struct {
     int replications; /* run: with until, as many as it took */

@@ -457,6 +457,25 @@ typedef struct {
  * their labels, time in a column at the left) or the narrow one
  * (draw_timeline_narrow.c: lanes spread across DRAW_NARROW_W, each row a
  * line of words above its arrow or mark). */
+/* What a timeline knows of one message's tries at one handler: the last
+ * try it received, and the try and copy of its first standing effect. */
+typedef struct {
+    int64_t received;
+    int64_t first_try;
+    int first_copy;
+} dtl_tries;
+/* An effect row's words (draw_words.c; free the string): "payment 1
+ * charged", "... twice", "... 3 times" (k: the standing effects of the
+ * message at the handler with this one), and on which try (delivery) it
+ * happened, from the effect entry's own try (sim_effect_try: with
+ * concurrent deliveries the order of the entries does not tell): nothing
+ * while the message was delivered once, " on try 2" for a first effect
+ * after more than one try, ": on try 1 and again on try 2" for the second,
+ * ": again on try 3" for later ones. Another copy of the message (the
+ * broker queued it twice) counts its tries from 1, so of it only a later
+ * try is named. d: the message's tries at the handler, updated. */
+char *dtl_effect_text(dtl_tries *d, const sim_trace_entry *e, int k, const char *noun,
+                      const char *verb);
 int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *tr, size_t n,
                           draw_layout layout, dtimeline_layout *out, char *err, size_t errn);
 void dtimeline_layout_free(dtimeline_layout *l);

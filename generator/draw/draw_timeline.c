@@ -175,8 +175,9 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
     size_t np = b->sim.n_parts;
     int *lane_of = xmalloc(np * sizeof *lane_of);
     bool *present = xcalloc(np, sizeof *present);
-    int *effects = NULL;   /* standing effects per message and handler: "charged twice" */
-    int *publishes = NULL; /* a handler's (or its relay's) publishes per job */
+    int *effects = NULL;     /* standing effects per message and handler: "charged twice" */
+    dtl_tries *tries = NULL; /* per message and handler: which tries it took, which charged */
+    int *publishes = NULL;   /* a handler's (or its relay's) publishes per job */
     bool *second = S_second_hop(b);
     bool *publisher = xcalloc(np, sizeof *publisher); /* parts whose publishes are traced */
     int64_t max_job = 0;
@@ -195,6 +196,7 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
             publisher[tr[i].part] = true;
     }
     effects = xcalloc(((size_t)max_job + 1) * np, sizeof *effects);
+    tries = xcalloc(((size_t)max_job + 1) * np, sizeof *tries);
     publishes = xcalloc((size_t)max_job + 1, sizeof *publishes);
     for (size_t p = 0; p < np; p++) {
         lane_of[p] = -1;
@@ -214,6 +216,11 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
     const char *verb = board_verb(b);
     const char *noun = board_noun(b, false);
     for (size_t i = 0; i < n; i++) {
+        if (tr[i].kind == SIM_TR_RECEIVE && tr[i].detail > 0) {
+            dtl_tries *d = &tries[(size_t)tr[i].job * np + (size_t)tr[i].part];
+            if (tr[i].detail > d->received)
+                d->received = tr[i].detail;
+        }
         if (consumed[i])
             continue;
         size_t had = out->n_items;
@@ -370,18 +377,13 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
             break;
         case SIM_TR_EFFECT: {
             int h = S_handler(b, e);
-            int k = ++effects[(size_t)e->job * np + (size_t)h];
+            size_t at = (size_t)e->job * np + (size_t)h;
+            int k = ++effects[at];
+            bool dup = sim_effect_duplicate(e);
             /* the second hop's handler acts on the event: it is not the charge */
             const char *v = second[h] ? "handled" : verb;
-            char *t;
-            if (e->detail == 1 && k == 2)
-                t = xasprintf("%s %lld %s twice", noun, job, v);
-            else if (e->detail == 1 && k > 2)
-                t = xasprintf("%s %lld %s %d times", noun, job, v, k);
-            else
-                t = xasprintf("%s %lld %s", noun, job, v);
-            S_item(out, e->detail == 1 ? DTL_DUPLICATE : DTL_EFFECT, lane, lane,
-                   e->detail == 1 ? DC_FAIL : DC_INK, e, t);
+            S_item(out, dup ? DTL_DUPLICATE : DTL_EFFECT, lane, lane, dup ? DC_FAIL : DC_INK, e,
+                   dtl_effect_text(&tries[at], e, k, noun, v));
             break;
         }
         case SIM_TR_ROLLBACK: {
@@ -449,6 +451,7 @@ int dtimeline_layout_make(dcanvas *m, const bp_board *b, const sim_trace_entry *
     free(took);
     free(consumed);
     free(effects);
+    free(tries);
     free(publishes);
     free(second);
     free(publisher);

@@ -1,5 +1,5 @@
 /* draw_words.c — what every figure checks before it draws, and the words it
- * uses for parts, links and policies. */
+ * uses for parts, links, policies and a timeline's effects. */
 #include "draw/draw.h"
 #include "draw/draw_internal.h"
 
@@ -60,6 +60,30 @@ const char *dpolicy_badge(sim_idempotency i)
 const char *draw_policy_words(sim_idempotency i)
 {
     return dpolicy_badge(i);
+}
+
+char *dtl_effect_text(dtl_tries *d, const sim_trace_entry *e, int k, const char *noun,
+                      const char *verb)
+{
+    long long job = (long long)e->job, t = (long long)sim_effect_try(e);
+    bool dup = sim_effect_duplicate(e);
+    char when[64] = "";
+    if (k == 1 || !dup) {
+        d->first_try = t;
+        d->first_copy = e->copy;
+        if (t > 1 || d->received > 1)
+            snprintf(when, sizeof when, " on try %lld", t);
+        return xasprintf("%s %lld %s%s", noun, job, verb, when);
+    }
+    bool same = e->copy == d->first_copy;
+    if (k == 2 && same)
+        snprintf(when, sizeof when, ": on try %lld and again on try %lld", (long long)d->first_try,
+                 t);
+    else if (same || t > 1)
+        snprintf(when, sizeof when, ": again on try %lld", t);
+    if (k == 2)
+        return xasprintf("%s %lld %s twice%s", noun, job, verb, when);
+    return xasprintf("%s %lld %s %d times%s", noun, job, verb, k, when);
 }
 
 bool dpart_handles(sim_kind k)

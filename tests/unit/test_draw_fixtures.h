@@ -217,9 +217,9 @@ static inline size_t fx_mini_trace(bool id_check, sim_trace_entry **out)
         int64_t t0 = (k - 1) * 200000;
         FX_EV(t0, SIM_TR_ARRIVE, k, 0, -1, 0);
         FX_EV(t0 + 1000, SIM_TR_SEND, k, 1, 2, 1);
-        FX_EV(t0 + 2000, SIM_TR_RECEIVE, k, 2, 1, 0);
+        FX_EV(t0 + 2000, SIM_TR_RECEIVE, k, 2, 1, 1);
         FX_EV(t0 + 3000, SIM_TR_CALL, k, 2, 3, 0);
-        FX_EV(t0 + 150000, SIM_TR_EFFECT, k, 3, 2, 0);
+        FX_EV(t0 + 150000, SIM_TR_EFFECT, k, 3, 2, 1); /* on try 1 */
         if (id_check)
             FX_EV(t0 + 151000, SIM_TR_RECORD_KEY, k, 2, -1, 0);
         FX_EV(t0 + 152000, SIM_TR_REPLY, k, 2, 1, 0);
@@ -231,12 +231,12 @@ static inline size_t fx_mini_trace(bool id_check, sim_trace_entry **out)
     int64_t t0 = 3400000;
     FX_EV(t0, SIM_TR_TIMEOUT, 3, 1, 2, 1);
     FX_EV(t0, SIM_TR_SEND, 3, 1, 2, 2);
-    FX_EV(t0 + 1000, SIM_TR_RECEIVE, 3, 2, 1, 0);
+    FX_EV(t0 + 1000, SIM_TR_RECEIVE, 3, 2, 1, 2);
     if (id_check) {
         FX_EV(t0 + 2000, SIM_TR_SKIP, 3, 2, -1, 0);
     } else {
         FX_EV(t0 + 3000, SIM_TR_CALL, 3, 2, 3, 0);
-        FX_EV(t0 + 150000, SIM_TR_EFFECT, 3, 3, 2, 1);
+        FX_EV(t0 + 150000, SIM_TR_EFFECT, 3, 3, 2, -2); /* a duplicate, on try 2 */
     }
     FX_EV(t0 + 152000, SIM_TR_REPLY, 3, 2, 1, 0);
     FX_EV(t0 + 153000, SIM_TR_ACKED, 3, 1, 2, 0);

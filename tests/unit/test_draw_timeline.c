@@ -108,7 +108,8 @@ static void duplicate_charge_highlighted(void **state)
     char err[256];
     assert_int_equal(dtimeline_layout_make(m, b, tr, n, DRAW_WIDE, &l, err, sizeof err), 0);
     assert_int_equal(count(&l, DTL_DUPLICATE), 1);
-    assert_string_equal(find(&l, DTL_DUPLICATE)->text, "payment 3 charged twice");
+    assert_string_equal(find(&l, DTL_DUPLICATE)->text,
+                        "payment 3 charged twice: on try 1 and again on try 2");
     assert_int_equal(find(&l, DTL_DUPLICATE)->color, DC_FAIL);
     assert_int_equal(count(&l, DTL_SKIP), 0);
     dtimeline_layout_free(&l);
@@ -118,8 +119,14 @@ static void duplicate_charge_highlighted(void **state)
     buf_init(&alt);
     assert_int_equal(draw_timeline(b, tr, n, FX_LOOK, &svg, &alt, err, sizeof err), 0);
     assert_true(fx_wellformed(&svg));
-    assert_non_null(
-        strstr(svg.data, "font-weight=\"bold\" fill=\"#b42318\">payment 3 charged twice<"));
+    /* bold and red, to either side of its lane (the wide layout's choice) */
+    const char *dup = strstr(svg.data, ">payment 3 charged twice: on try 1 and again on try 2<");
+    assert_non_null(dup);
+    const char *el = dup;
+    while (el > svg.data && strncmp(el, "<text", 5))
+        el--;
+    const char *bold = strstr(el, "font-weight=\"bold\""), *red = strstr(el, "fill=\"#b42318\"");
+    assert_true(bold && bold < dup && red && red < dup);
     assert_non_null(strstr(alt.data, "Payments charged 6 times in all, 1 of them duplicates."));
     buf_free(&svg);
     buf_free(&alt);
@@ -136,11 +143,11 @@ static void crash_restart_marks(void **state)
     b->sim.parts[2].idempotency = SIM_IDEM_KEY_AFTER_EFFECT;
     sim_trace_entry tr[] = {
         {0, SIM_TR_ARRIVE, 1, 0, -1, 0, 0},           {1000, SIM_TR_SEND, 1, 1, 2, 1, 0},
-        {2000, SIM_TR_RECEIVE, 1, 2, 1, 0, 0},        {3000, SIM_TR_CALL, 1, 2, 3, 0, 0},
-        {150000, SIM_TR_EFFECT, 1, 3, 2, 0, 0},       {151000, SIM_TR_CRASH, 1, 2, -1, 0, 0},
+        {2000, SIM_TR_RECEIVE, 1, 2, 1, 1, 0},        {3000, SIM_TR_CALL, 1, 2, 3, 0, 0},
+        {150000, SIM_TR_EFFECT, 1, 3, 2, 1, 0},       {151000, SIM_TR_CRASH, 1, 2, -1, 0, 0},
         {1151000, SIM_TR_RESTART, 0, 2, -1, 0, 0},    {3001000, SIM_TR_TIMEOUT, 1, 1, 2, 1, 0},
-        {3001000, SIM_TR_SEND, 1, 1, 2, 2, 0},        {3002000, SIM_TR_RECEIVE, 1, 2, 1, 0, 0},
-        {3003000, SIM_TR_CALL, 1, 2, 3, 0, 0},        {3150000, SIM_TR_EFFECT, 1, 3, 2, 1, 0},
+        {3001000, SIM_TR_SEND, 1, 1, 2, 2, 0},        {3002000, SIM_TR_RECEIVE, 1, 2, 1, 2, 0},
+        {3003000, SIM_TR_CALL, 1, 2, 3, 0, 0},        {3150000, SIM_TR_EFFECT, 1, 3, 2, -2, 0},
         {3151000, SIM_TR_RECORD_KEY, 1, 2, -1, 0, 0}, {3152000, SIM_TR_REPLY, 1, 2, 1, 0, 0},
         {3153000, SIM_TR_ACKED, 1, 1, 2, 0, 0},
     };
@@ -153,7 +160,8 @@ static void crash_restart_marks(void **state)
     assert_string_equal(find(&l, DTL_CRASH)->text, "crashed (payment 1)");
     assert_int_equal(count(&l, DTL_RESTART), 1);
     assert_int_equal(count(&l, DTL_DUPLICATE), 1);
-    assert_string_equal(find(&l, DTL_DUPLICATE)->text, "payment 1 charged twice");
+    assert_string_equal(find(&l, DTL_DUPLICATE)->text,
+                        "payment 1 charged twice: on try 1 and again on try 2");
     assert_int_equal(count(&l, DTL_LOST), 0);
     dtimeline_layout_free(&l);
     dcanvas_free(m);
@@ -166,6 +174,46 @@ static void crash_restart_marks(void **state)
     assert_non_null(strstr(alt.data, "crashed (payment 1); restarted"));
     buf_free(&svg);
     buf_free(&alt);
+    fx_board_free(b);
+}
+
+/* Racing tries with no check (the race page): try 2 starts while try 1
+ * still works, and each charge's row names the try the effect entry
+ * carries, not the delivery that started last; here try 2 charges first. A
+ * third charge is "again on try 3". */
+static void racing_tries_named(void **state)
+{
+    (void)state;
+    bp_board *b = fx_mini();
+    sim_trace_entry tr[] = {
+        {0, SIM_TR_ARRIVE, 1, 0, -1, 0, 0},       {1000, SIM_TR_SEND, 1, 1, 2, 1, 0},
+        {2000, SIM_TR_RECEIVE, 1, 2, 1, 1, 0},    {1001000, SIM_TR_TIMEOUT, 1, 1, 2, 1, 0},
+        {1001000, SIM_TR_SEND, 1, 1, 2, 2, 0},    {1002000, SIM_TR_RECEIVE, 1, 2, 1, 2, 0},
+        {1400000, SIM_TR_EFFECT, 1, 2, -1, 2, 0}, {1500000, SIM_TR_EFFECT, 1, 2, -1, -1, 0},
+        {2001000, SIM_TR_TIMEOUT, 1, 1, 2, 2, 0}, {2001000, SIM_TR_SEND, 1, 1, 2, 3, 0},
+        {2002000, SIM_TR_RECEIVE, 1, 2, 1, 3, 0}, {2300000, SIM_TR_EFFECT, 1, 2, -1, -3, 0},
+        {2300000, SIM_TR_REPLY, 1, 2, 1, 3, 0},   {2301000, SIM_TR_ACKED, 1, 1, 2, 3, 0},
+    };
+    size_t n = sizeof tr / sizeof tr[0];
+    dcanvas *m = dcanvas_new_measure();
+    dtimeline_layout l;
+    char err[256];
+    assert_int_equal(dtimeline_layout_make(m, b, tr, n, DRAW_WIDE, &l, err, sizeof err), 0);
+    assert_string_equal(find(&l, DTL_EFFECT)->text, "payment 1 charged on try 2");
+    const char *dups[2] = {NULL, NULL};
+    for (size_t i = 0, k = 0; i < l.n_items && k < 2; i++)
+        if (l.items[i].kind == DTL_DUPLICATE)
+            dups[k++] = l.items[i].text;
+    assert_non_null(dups[1]);
+    assert_string_equal(dups[0], "payment 1 charged twice: on try 2 and again on try 1");
+    assert_string_equal(dups[1], "payment 1 charged 3 times: again on try 3");
+    dtimeline_layout_free(&l);
+    /* one delivery only: its charge names no try */
+    sim_trace_entry one[] = {tr[0], tr[1], tr[2], {150000, SIM_TR_EFFECT, 1, 2, -1, 1, 0}};
+    assert_int_equal(dtimeline_layout_make(m, b, one, 4, DRAW_WIDE, &l, err, sizeof err), 0);
+    assert_string_equal(find(&l, DTL_EFFECT)->text, "payment 1 charged");
+    dtimeline_layout_free(&l);
+    dcanvas_free(m);
     fx_board_free(b);
 }
 
@@ -228,7 +276,7 @@ static void record_in_transaction_is_one_row(void **state)
     sim_trace_entry tr[] = {
         {0, SIM_TR_ARRIVE, 1, 0, -1, 0, 0},     {1000, SIM_TR_SEND, 1, 1, 2, 1, 0},
         {2000, SIM_TR_RECEIVE, 1, 2, 1, 0, 0},  {3000, SIM_TR_CALL, 1, 2, 3, 0, 0},
-        {150000, SIM_TR_EFFECT, 1, 3, 2, 0, 0}, {150000, SIM_TR_RECORD_KEY, 1, 2, -1, 0, 0},
+        {150000, SIM_TR_EFFECT, 1, 3, 2, 1, 0}, {150000, SIM_TR_RECORD_KEY, 1, 2, -1, 0, 0},
         {150000, SIM_TR_REPLY, 1, 2, 1, 0, 0},  {151000, SIM_TR_ACKED, 1, 1, 2, 0, 0},
     };
     size_t n = sizeof tr / sizeof tr[0];
@@ -273,16 +321,16 @@ static void outbox_relay_publishes_twice(void **state)
     bp_board *b = fx_board("ob", "Outbox", parts, 7, links, 6);
     sim_trace_entry tr[] = {
         {0, SIM_TR_ARRIVE, 1, 0, -1, 0, 0},       {1000, SIM_TR_SEND, 1, 1, 2, 1, 0},
-        {2000, SIM_TR_RECEIVE, 1, 2, 1, 1, 0},    {9000, SIM_TR_EFFECT, 1, 3, 2, 0, 0},
+        {2000, SIM_TR_RECEIVE, 1, 2, 1, 1, 0},    {9000, SIM_TR_EFFECT, 1, 3, 2, 1, 0},
         {9000, SIM_TR_OUTBOX, 1, 3, -1, 0, 0},    {9000, SIM_TR_RECORD_KEY, 1, 2, -1, 0, 0},
         {9000, SIM_TR_REPLY, 1, 2, 1, 1, 0},      {10000, SIM_TR_ACKED, 1, 1, 2, 1, 0},
         {2000000, SIM_TR_PUBLISH, 1, 2, 4, 1, 0}, {2000500, SIM_TR_ACCEPT, 1, 4, 2, 1, 0},
         {2000500, SIM_TR_SEND, 1, 4, 5, 1, 0},    {2000500, SIM_TR_LOST_REPLY, 1, 4, 2, 1, 0},
-        {2001000, SIM_TR_RECEIVE, 1, 5, 4, 1, 0}, {2008000, SIM_TR_EFFECT, 1, 6, 5, 0, 0},
+        {2001000, SIM_TR_RECEIVE, 1, 5, 4, 1, 0}, {2008000, SIM_TR_EFFECT, 1, 6, 5, 1, 0},
         {2008000, SIM_TR_REPLY, 1, 5, 4, 1, 0},   {2009000, SIM_TR_ACKED, 1, 4, 5, 1, 0},
         {4000000, SIM_TR_PUBLISH, 1, 2, 4, 1, 0}, {4000500, SIM_TR_ACCEPT, 1, 4, 2, 2, 1},
         {4000500, SIM_TR_SEND, 1, 4, 5, 1, 1},    {4001000, SIM_TR_RECEIVE, 1, 5, 4, 1, 1},
-        {4001500, SIM_TR_CONFIRM, 1, 2, 4, 1, 0}, {4008000, SIM_TR_EFFECT, 1, 6, 5, 1, 1},
+        {4001500, SIM_TR_CONFIRM, 1, 2, 4, 1, 0}, {4008000, SIM_TR_EFFECT, 1, 6, 5, -1, 1},
         {4008000, SIM_TR_REPLY, 1, 5, 4, 1, 1},   {4009000, SIM_TR_ACKED, 1, 4, 5, 1, 1},
     };
     size_t n = sizeof tr / sizeof tr[0];
@@ -334,8 +382,8 @@ static void repeats_fold(void **state)
         int64_t t0 = (k - 1) * 1000000;
         tr[n++] = (sim_trace_entry){t0, SIM_TR_ARRIVE, k, 0, -1, 0, 0};
         tr[n++] = (sim_trace_entry){t0 + 1000, SIM_TR_SEND, k, 1, 2, 1, 0};
-        tr[n++] = (sim_trace_entry){t0 + 2000, SIM_TR_RECEIVE, k, 2, 1, 0, 0};
-        tr[n++] = (sim_trace_entry){t0 + 150000, SIM_TR_EFFECT, k, 3, 2, 0, 0};
+        tr[n++] = (sim_trace_entry){t0 + 2000, SIM_TR_RECEIVE, k, 2, 1, 1, 0};
+        tr[n++] = (sim_trace_entry){t0 + 150000, SIM_TR_EFFECT, k, 3, 2, 1, 0};
         tr[n++] = (sim_trace_entry){t0 + 152000, SIM_TR_REPLY, k, 2, 1, 0, 0};
         tr[n++] = (sim_trace_entry){t0 + 153000,
                                     k == 6 ? SIM_TR_LOST_REPLY : SIM_TR_ACKED,
@@ -422,6 +470,7 @@ int main(void)
         cmocka_unit_test(lost_ack_then_skip),
         cmocka_unit_test(duplicate_charge_highlighted),
         cmocka_unit_test(crash_restart_marks),
+        cmocka_unit_test(racing_tries_named),
         cmocka_unit_test(narrow_and_dark),
         cmocka_unit_test(record_in_transaction_is_one_row),
         cmocka_unit_test(outbox_relay_publishes_twice),

@@ -277,7 +277,7 @@ static void traces_agree_with_counters(void **state)
             assert_true((unsigned)e->kind < SIM_TR_COUNT);
             assert_true(e->part >= 0 && (size_t)e->part < t.b.n_parts);
             n[e->kind]++;
-            if (e->kind == SIM_TR_EFFECT && e->detail == 1)
+            if (e->kind == SIM_TR_EFFECT && sim_effect_duplicate(e))
                 dup_effects++;
         }
         assert_int_equal(n[SIM_TR_ARRIVE], c.jobs);

@@ -87,8 +87,8 @@ static void teaching_board_story(void **state)
     assert_int_equal(res.trace[31].detail, 2); /* the second send of job 3 */
     assert_int_equal(res.trace[31].part, t.broker);
     assert_int_equal(res.trace[31].peer, t.handler);
-    assert_int_equal(res.trace[33].detail, 1); /* its effect is a duplicate */
-    assert_int_equal(res.trace[17].detail, 0); /* the first is not */
+    assert_int_equal(res.trace[33].detail, -2); /* its effect: a duplicate, on try 2 */
+    assert_int_equal(res.trace[17].detail, 1);  /* the first is not, on try 1 */
     assert_int_equal(res.trace[0].part, t.users);
     assert_int_equal(res.trace[0].peer, -1);
     sim_result_free(&res);
@@ -338,8 +338,11 @@ static void outbox_story(void **state)
     };
     sim_result res = traced(&t, NULL);
     story_is(&res, story, sizeof story / sizeof story[0]);
-    assert_int_equal(res.trace[7].detail, 1);  /* the relay's publish */
-    assert_int_equal(res.trace[20].detail, 1); /* a duplicate at the mailer */
+    assert_int_equal(res.trace[7].detail, 1); /* the relay's publish */
+    /* a duplicate at the mailer, on its copy's first try */
+    assert_true(sim_effect_duplicate(&res.trace[20]));
+    assert_int_equal(sim_effect_try(&res.trace[20]), 1);
+    assert_false(sim_effect_duplicate(&res.trace[12]));
     assert_true(res.m[SIM_M_DOWNSTREAM_DUPLICATES].mean == 1);
     assert_true(res.m[SIM_M_LOST_EVENTS].mean == 0);
     sim_result_free(&res);
@@ -371,6 +374,39 @@ static void held_story(void **state)
     sim_result_free(&res);
 }
 
+/* Racing tries with no check: each delivery works 1.5 s and the broker
+ * redelivers after 1 s, so try 2 starts before try 1 charges, and the
+ * last delivery to start before a charge is not the one that made it.
+ * Each effect names its own try: try 1 at 1.502 s, then try 2 and 3 as
+ * duplicates, 1 s apart. */
+static void racing_tries_story(void **state)
+{
+    (void)state;
+    tb_board t;
+    tb_init(&t, TB_BROKER, 1);
+    tb_handler(&t)->idempotency = SIM_IDEM_NONE;
+    tb_handler(&t)->work = (sim_latency){1500000, 1500000};
+    tb_sender(&t)->tries = 3;
+    sim_result res = traced(&t, NULL);
+    int64_t effects = 0, last_receive = 0;
+    for (size_t i = 0; i < res.n_trace; i++) {
+        const sim_trace_entry *e = &res.trace[i];
+        if (e->kind == SIM_TR_RECEIVE)
+            last_receive = e->detail;
+        if (e->kind != SIM_TR_EFFECT)
+            continue;
+        effects++;
+        assert_int_equal(e->t_us, 2000 + 1000000 * effects + 500000);
+        assert_int_equal(sim_effect_try(e), effects);
+        assert_int_equal(sim_effect_duplicate(e), effects > 1);
+        /* the order of entries would name the later try */
+        if (effects < 3)
+            assert_int_equal(last_receive, effects + 1);
+    }
+    assert_int_equal(effects, 3);
+    sim_result_free(&res);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -378,7 +414,7 @@ int main(void)
         cmocka_unit_test(trace_is_capped),      cmocka_unit_test(trace_is_the_first_replication),
         cmocka_unit_test(crash_story),          cmocka_unit_test(call_story),
         cmocka_unit_test(publisher_story),      cmocka_unit_test(outbox_story),
-        cmocka_unit_test(held_story),
+        cmocka_unit_test(held_story),           cmocka_unit_test(racing_tries_story),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
