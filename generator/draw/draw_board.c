@@ -77,6 +77,13 @@ double dceil_to(double v, double step)
     return ceil(v / step - 1e-9) * step;
 }
 
+/* Does the board run more than once? Then a measured count is the mean
+ * of its runs ("110.3 duplicates"), and its notes and alt text say so. */
+static bool S_means(const bp_board *b)
+{
+    return b->sim.replications > 1 || b->sim.until > 0;
+}
+
 dpart_content *dboard_contents(dcanvas *m, const bp_board *b, const draw_note *notes,
                                size_t n_notes, double text_w, double note_w, bool notes_inside,
                                const dlives *lv)
@@ -132,6 +139,10 @@ dpart_content *dboard_contents(dcanvas *m, const bp_board *b, const draw_note *n
     }
     for (size_t i = 0; i < n; i++) {
         dpart_content *c = &pc[i];
+        /* the notes are means, not counts: a plain line under them says so */
+        if (c->n_notes && S_means(b))
+            S_add_wrapped(m, &c->notes, &c->n_notes, &c->cap_notes, "per run, on average", DF_SMALL,
+                          false, DC_MUTED, note_w);
         for (size_t k = 0; k < c->n_notes; k++)
             c->notes_w = fmax(c->notes_w, c->notes[k].w);
         c->notes_h = c->n_notes ? 6 + DL_SMALL * (double)c->n_notes : 0;
@@ -263,8 +274,7 @@ static void S_alt(const bp_board *b, const draw_note *notes, size_t n_notes, con
     if (n_notes) {
         /* a count measured over several runs is their mean ("110.3
          * duplicates"): the words say so */
-        buf_puts(alt, b->sim.replications > 1 || b->sim.until > 0 ? " Measured, per run on average: "
-                                                                  : " Measured: ");
+        buf_puts(alt, S_means(b) ? " Measured, per run on average: " : " Measured: ");
         for (size_t k = 0; k < n_notes; k++) {
             if (k)
                 buf_puts(alt, "; ");

@@ -395,7 +395,7 @@ static int S_attempt(dcanvas *m, const bp_board *b, const dpart_content *pc, con
             dl->part = (int)i;
             dl->text = xstrdup(c->notes[k].text);
             dl->size = DF_SMALL;
-            dl->bold = true;
+            dl->bold = c->notes[k].bold;
             dl->color = c->notes[k].color;
             dl->marks = c->notes[k].marks;
             dl->anchor = DT_MIDDLE;

@@ -654,6 +654,51 @@ static void bad_input(void **state)
     buf_free(&alt);
 }
 
+/* A board that runs more than once measures means, not counts: a plain
+ * line under its notes says "per run, on average", as its alt text does;
+ * a board run once keeps its counts bare. */
+static void means_say_per_run(void **state)
+{
+    (void)state;
+    draw_note notes[] = {{2, "110.3 duplicates", DRAW_FAIL, NULL, 0},
+                         {2, "0 lost writes", DRAW_PASS, NULL, 0}};
+    bp_board *b = fx_mini();
+    for (int look = 0; look < DRAW_LOOKS; look++) {
+        char *s = render_look(b, notes, 2, draw_look_at(look));
+        assert_non_null(strstr(s, "110.3 duplicates</text>"));
+        assert_null(strstr(s, "per run"));
+        free(s);
+    }
+    b->sim.replications = 20;
+    for (int look = 0; look < DRAW_LOOKS; look++) {
+        char *s = render_look(b, notes, 2, draw_look_at(look));
+        const char *at = strstr(s, ">per run, on average</text>");
+        assert_non_null(at);
+        assert_null(strstr(at + 1, ">per run, on average<")); /* once, under the part's notes */
+        const char *el = at;
+        while (el > s && strncmp(el, "<text", 5))
+            el--;
+        const char *bold = strstr(el, "font-weight");
+        assert_true(!bold || bold > at); /* plain, not a note of its own */
+        assert_true(strstr(s, "0 lost writes</text>") < at);
+        free(s);
+    }
+    buf svg, alt;
+    buf_init(&svg);
+    buf_init(&alt);
+    char err[256];
+    assert_int_equal(draw_board(b, notes, 2, FX_LOOK, &svg, &alt, err, sizeof err), 0);
+    assert_non_null(strstr(alt.data, "Measured, per run on average: 110.3 duplicates"));
+    buf_free(&svg);
+    buf_free(&alt);
+    b->sim.replications = 1;
+    b->sim.until = 0.05;
+    char *s = render(b, notes, 2, DTEXT_ELEMENTS);
+    assert_non_null(strstr(s, ">per run, on average</text>"));
+    free(s);
+    fx_board_free(b);
+}
+
 static void words_on_the_picture(void **state)
 {
     (void)state;
@@ -771,6 +816,7 @@ int main(void)
         cmocka_unit_test(xml_wellformed_and_accessible),
         cmocka_unit_test(deterministic),
         cmocka_unit_test(bad_input),
+        cmocka_unit_test(means_say_per_run),
         cmocka_unit_test(words_on_the_picture),
         cmocka_unit_test(wrap_keeps_units),
         cmocka_unit_test(wrap_evens_lines),
