@@ -118,23 +118,72 @@ static const char *external_problem(const char *url, size_t slen, char *why, siz
 
 /* ------------------------------------------------------------ links inside the site */
 
-/* The page whose folder is target ("slug/" or "slug/index.html"; "" or
- * "index.html" for the home page), or NULL. */
-static size_t page_of(const site *s, const char *target)
+/* The pages other than the home page in their slugs' order (s->pages is
+ * in the nav's), for finding a link's page without reading every page. */
+typedef struct {
+    const char *slug;
+    size_t page; /* index into s->pages */
+} slug_at;
+
+typedef struct {
+    slug_at *at;
+    size_t n;
+} slug_index;
+
+static int slug_cmp(const void *a, const void *b)
 {
-    for (size_t i = 0; i < s->n_pages; i++) {
-        const char *slug = s->pages[i]->slug;
-        size_t l = strlen(slug);
-        if (s->pages[i]->is_home) {
-            if (!*target || !strcmp(target, "index.html"))
-                return i;
-            continue;
-        }
-        if (!strncmp(target, slug, l) &&
-            (!strcmp(target + l, "/") || !strcmp(target + l, "/index.html")))
-            return i;
+    const slug_at *x = a, *y = b;
+    int c = strcmp(x->slug, y->slug);
+    return c ? c : (x->page > y->page) - (x->page < y->page);
+}
+
+static slug_index slugs_of(const site *s)
+{
+    slug_index ix = {xcalloc(s->n_pages + 1, sizeof(slug_at)), 0};
+    for (size_t i = 0; i < s->n_pages; i++)
+        if (!s->pages[i]->is_home)
+            ix.at[ix.n++] = (slug_at){s->pages[i]->slug, i};
+    qsort(ix.at, ix.n, sizeof *ix.at, slug_cmp);
+    return ix;
+}
+
+/* strcmp of slug and key[0..len) (no NUL in it). */
+static int key_cmp(const char *slug, const char *key, size_t len)
+{
+    int c = strncmp(slug, key, len);
+    return c ? c : slug[len] != '\0';
+}
+
+/* The first of the pages whose slug is key[0..len), as an index into
+ * ix->at (ix->n: none); the others with that slug follow it. */
+static size_t slug_find(const slug_index *ix, const char *key, size_t len)
+{
+    size_t lo = 0, hi = ix->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (key_cmp(ix->at[mid].slug, key, len) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    return s->n_pages;
+    return lo < ix->n && !key_cmp(ix->at[lo].slug, key, len) ? lo : ix->n;
+}
+
+/* The page whose folder is target ("slug/" or "slug/index.html"; "" or
+ * "index.html" for the home page), or s->n_pages. */
+static size_t page_of(const site *s, const slug_index *ix, const char *target)
+{
+    if (!*target || !strcmp(target, "index.html")) /* the home page sorts first */
+        return s->n_pages && s->pages[0]->is_home ? 0 : s->n_pages;
+    size_t n = strlen(target), l;
+    if (n >= 11 && !strcmp(target + n - 11, "/index.html"))
+        l = n - 11;
+    else if (target[n - 1] == '/')
+        l = n - 1;
+    else
+        return s->n_pages;
+    size_t k = slug_find(ix, target, l);
+    return k < ix->n ? ix->at[k].page : s->n_pages;
 }
 
 /* Percent-decoded copy of s[0..n) (an invalid escape stays as written). */
@@ -332,11 +381,12 @@ static void check_fragment(site *s, const bp_page *p, const page_link *l, const 
 
 /* A link inside the site to nothing: the hint is the nearest target as
  * this page would write it, compared with the path as written. */
-static void report_missing(site *s, const page_info *info, const bp_page *p, const page_link *l,
-                           const char *dir, const char *path, const char *target)
+static void report_missing(site *s, const page_info *info, const slug_index *ix,
+                           const bp_page *p, const page_link *l, const char *dir, const char *path,
+                           const char *target)
 {
     char *slashed = xasprintf("%s/", target);
-    if (page_of(s, slashed) < s->n_pages) {
+    if (page_of(s, ix, slashed) < s->n_pages) {
         char *rel = relative_to(dir, slashed);
         diag_error_near(&s->d, p->path, l->line, l->col, rel,
                         "link to '%s': a page's address ends with '/' (opened from files, a "
@@ -370,7 +420,37 @@ static void report_missing(site *s, const page_info *info, const bp_page *p, con
     free(known);
 }
 
-static void check_one(site *s, const page_info *info, size_t pi, const page_link *l)
+/* Whether target is a file page i wrote into its folder (or its card). */
+static bool page_file(const site *s, const page_info *info, size_t i, const char *target)
+{
+    const bp_page *q = s->pages[i];
+    size_t ql = q->is_home ? 0 : strlen(q->slug);
+    const char *name = target + (ql ? ql + 1 : 0);
+    return strset_has(&info[i].files, name) ||
+           (s->cfg.base_url[0] && !strcmp(name, CARD_FILE));
+}
+
+/* Whether target is a file a page wrote: the home page's when it has no
+ * '/', else that of a page whose slug is target up to one of its '/'. */
+static bool pages_file(const site *s, const page_info *info, const slug_index *ix,
+                       const char *target)
+{
+    if (!strchr(target, '/'))
+        for (size_t i = 0; i < s->n_pages && s->pages[i]->is_home; i++)
+            if (page_file(s, info, i, target))
+                return true;
+    for (const char *slash = strchr(target, '/'); slash; slash = strchr(slash + 1, '/')) {
+        size_t len = (size_t)(slash - target);
+        for (size_t k = slug_find(ix, target, len);
+             k < ix->n && !key_cmp(ix->at[k].slug, target, len); k++)
+            if (page_file(s, info, ix->at[k].page, target))
+                return true;
+    }
+    return false;
+}
+
+static void check_one(site *s, const page_info *info, const slug_index *ix, size_t pi,
+                      const page_link *l)
 {
     const bp_page *p = s->pages[pi];
     const char *url = l->url;
@@ -423,22 +503,13 @@ static void check_one(site *s, const page_info *info, size_t pi, const page_link
                        "link to '%s' leads out of the site (above its top folder)", url);
             goto out;
         }
-        size_t k = page_of(s, target);
+        size_t k = page_of(s, ix, target);
         if (k < s->n_pages) {
             tp = s->pages[k];
             ti = &info[k];
-        } else {
-            bool found = static_file(s, target) || site_file(s, target);
-            for (size_t i = 0; i < s->n_pages && !found; i++) {
-                const bp_page *q = s->pages[i];
-                size_t ql = q->is_home ? 0 : strlen(q->slug);
-                if (q->is_home ? !strchr(target, '/')
-                               : !strncmp(target, q->slug, ql) && target[ql] == '/')
-                    found = strset_has(&info[i].files, target + (ql ? ql + 1 : 0)) ||
-                            (s->cfg.base_url[0] && !strcmp(target + (ql ? ql + 1 : 0), CARD_FILE));
-            }
-            if (!found)
-                report_missing(s, info, p, l, dir, path, target);
+        } else if (!static_file(s, target) && !site_file(s, target) &&
+                   !pages_file(s, info, ix, target)) {
+            report_missing(s, info, ix, p, l, dir, path, target);
         }
     }
     if (tp && hash && hash[1])
@@ -449,8 +520,11 @@ out:
     free(dirbuf);
 }
 
-void links_check(site *s, const page_info *info, size_t page)
+void links_check(site *s, const page_info *info)
 {
-    for (size_t i = 0; i < info[page].n_links; i++)
-        check_one(s, info, page, &info[page].links[i]);
+    slug_index ix = slugs_of(s);
+    for (size_t page = 0; page < s->n_pages; page++)
+        for (size_t i = 0; i < info[page].n_links; i++)
+            check_one(s, info, &ix, page, &info[page].links[i]);
+    free(ix.at);
 }

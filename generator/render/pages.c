@@ -448,8 +448,8 @@ void render_site(site *s, const render_sink *sink)
     free(res);
     /* links are checked against every page, so only once all rendered */
     bool rendered = !s->d.errors;
-    for (size_t i = 0; i < s->n_pages && rendered; i++)
-        links_check(s, info, i);
+    if (rendered)
+        links_check(s, info);
     free(page_t);
     /* the site's own files come after every page's */
     void *out = sink ? sink->open(sink->ctx, s->n_pages) : NULL;

@@ -52,9 +52,8 @@ typedef struct {
 
 /* The md_link_fn of pages: ctx is the page's page_info. */
 void links_record(void *ctx, const char *url, int line, int col);
-/* Check the links of page number page (info: every page's), reporting to
- * s->d. */
-void links_check(site *s, const page_info *info, size_t page);
+/* Check the links of every page (info: every page's), reporting to s->d. */
+void links_check(site *s, const page_info *info);
 void page_info_free(page_info *pi);
 
 /* ------------------------------------------------------------ search.c, search_text.c */
