@@ -5,6 +5,7 @@
 #define BP_BOARD_H
 
 #include "base/diag.h"
+#include "load/fields.h"
 #include "load/ydoc.h"
 #include "model/site.h"
 #include "proof.h"
@@ -26,6 +27,13 @@
  * (missing file: one error). Free with catalog_free. */
 bp_catalog *catalog_load(const char *path, diag *d);
 bp_catalog *catalog_parse(const char *path, const char *text, size_t len, diag *d);
+/* Field f's default from its schema.h row (f->def, f->def_source) as the
+ * catalog value of section (a part kind or protocol): read into target,
+ * added to c's values with its source and returned; NULL with the error in
+ * d (at sim-core/schema.h) when the row's text does not read. catalog_parse
+ * calls it for every setting a section leaves out that has a default. */
+const bp_catalog_value *catalog_row_default(bp_catalog *c, const char *section, const field_def *f,
+                                            void *target, diag *d);
 
 /* Build a board from a parsed YAML tree (see ydoc.h) against a catalog;
  * every problem of the file is reported. Returns NULL on error. */

@@ -1,6 +1,8 @@
 /* catalog.c — content/catalog.yaml: every default the simulator uses, per
  * part kind and per protocol, plus prices, traffic defaults and named key
- * retention windows (content/catalog.yaml). Nothing in the model has a default in C. */
+ * retention windows (content/catalog.yaml). Nothing in the model has a
+ * default in C: a setting a section leaves out comes from its schema.h
+ * row's default, written and read as a catalog value with its source. */
 #include "load/board.h"
 #include "load/fields.h"
 #include "base/fmt.h"
@@ -259,6 +261,58 @@ static double field_number(const field_def *f, const void *target)
     return 0;
 }
 
+/* Field f of a section, as read into target, as the catalog's value. */
+static bp_catalog_value *add_field_value(bp_catalog *c, size_t *cap, const char *section,
+                                         const field_def *f, const void *target,
+                                         const char *section_label, const ynode *at)
+{
+    buf text;
+    buf_init(&text);
+    field_format(&text, f, target);
+    double number = field_number(f, target);
+    buf label; /* "Consumer keeps keys for" 24 h, "Consumer keeps keys" forever */
+    buf_init(&label);
+    buf_puts(&label, section_label ? section_label : section);
+    buf_putc(&label, ' ');
+    fmt_words_before(&label, f->label, isinf(number) ? INT64_MAX : 0);
+    add_value(c, cap, section, f->name, buf_detach(&text), buf_detach(&label), number, at);
+    return &c->values[c->n_values - 1];
+}
+
+/* A setting the section leaves out whose row gives a default (schema.h):
+ * the row's text read as a value of the catalog, its def_source as a
+ * source of it, so pages and help trace it as any other. A section's
+ * `sources:` may still name it. Errors are the row's (ROW_PATH). */
+#define ROW_PATH "sim-core/schema.h"
+static bp_catalog_value *row_default(bp_catalog *c, size_t *cap, const char *section,
+                                     const field_def *f, void *target, diag *d)
+{
+    ynode value = {.type = YN_SCALAR, .s = (char *)f->def, .len = strlen(f->def), .plain = true};
+    if (field_read(ROW_PATH, &value, f, target, c, d) != 0)
+        return NULL;
+    const char *label = NULL;
+    for (int k = 0; k < SIM_KIND_COUNT; k++)
+        if (strcmp(section, sim_kind_name((sim_kind)k)) == 0)
+            label = c->kind_label[k];
+    for (int p = 0; p < SIM_PROTO_COUNT; p++)
+        if (strcmp(section, sim_protocol_name((sim_protocol)p)) == 0)
+            label = c->protocol_label[p];
+    bp_catalog_value *v = add_field_value(c, cap, section, f, target, label, &value);
+    ynode source = {.type = YN_SCALAR,
+                    .s = (char *)(f->def_source ? f->def_source : ""),
+                    .len = f->def_source ? strlen(f->def_source) : 0};
+    size_t mark = diag_mark(d);
+    read_source(ROW_PATH, &source, v, d);
+    return diag_failed_since(d, mark) ? NULL : v;
+}
+
+const bp_catalog_value *catalog_row_default(bp_catalog *c, const char *section, const field_def *f,
+                                            void *target, diag *d)
+{
+    size_t cap = c->n_values;
+    return row_default(c, &cap, section, f, target, d);
+}
+
 /* A kind or protocol section: label plus every field that applies. */
 static void load_fields(bp_catalog *c, size_t *cap, const char *path, const ynode *sec,
                         const char *section, const field_def *table, size_t n_table,
@@ -288,22 +342,16 @@ static void load_fields(bp_catalog *c, size_t *cap, const char *path, const ynod
         if (kind_bit != 0 && !(f->kinds & kind_bit))
             continue;
         const ynode *v = ymap_get(sec, f->name);
+        if (!v && f->def) {
+            row_default(c, cap, section, f, target, d);
+            continue;
+        }
         if (!v) {
             ymissing(path, sec, f->name, in_what, d);
             continue;
         }
-        if (field_read(path, v, f, target, c, d) != 0)
-            continue;
-        buf text;
-        buf_init(&text);
-        field_format(&text, f, target);
-        double number = field_number(f, target);
-        buf label; /* "Consumer keeps keys for" 24 h, "Consumer keeps keys" forever */
-        buf_init(&label);
-        buf_puts(&label, *label_out ? *label_out : section);
-        buf_putc(&label, ' ');
-        fmt_words_before(&label, f->label, isinf(number) ? INT64_MAX : 0);
-        add_value(c, cap, section, f->name, buf_detach(&text), buf_detach(&label), number, v);
+        if (field_read(path, v, f, target, c, d) == 0)
+            add_field_value(c, cap, section, f, target, *label_out, v);
     }
     load_sources(c, path, sec, section, d);
 }

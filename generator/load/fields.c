@@ -19,8 +19,9 @@ _Static_assert(SIM_IDEM_COUNT <= 8 && SIM_DELIVERY_COUNT <= 8 && SIM_PUBLISH_COU
 
 /* The settings of schema.h's lists, in their reading order. */
 #define NOT_A_SETTING(m, wire, ctype, aux)
-#define SETTING(T, m, key, load, kinds, min, max, label, unit, rank, order, help)                  \
-    [order] = {key, FT_##load, offsetof(T, m), kinds, min, max, label, unit, rank, help},
+#define SETTING(T, m, key, load, kinds, min, max, label, unit, rank, order, help, def, def_source) \
+    [order] = {key,   FT_##load, offsetof(T, m), kinds, min, max,                                  \
+               label, unit,      rank,           help,  def, def_source},
 #define PART_SETTING(m, wire, ctype, aux, ...) SETTING(sim_part, m, __VA_ARGS__)
 #define LINK_SETTING(m, wire, ctype, aux, ...) SETTING(sim_link, m, __VA_ARGS__)
 #define ONE_SETTING(m, wire, ctype, aux, ...) +1
@@ -40,8 +41,8 @@ _Static_assert(sizeof link_fields / sizeof link_fields[0] ==
  * through field_read (load_traffic reads the traffic), so only their names,
  * types, ranges and units are used. */
 #define TRAFFIC_SETTING(m, wire, ctype, aux, key, load, kinds, min, max, label, unit, rank, order, \
-                        help)                                                                      \
-    [order] = {key, FT_##load, 0, kinds, min, max, label, unit, rank, help},
+                        help, def, def_source)                                                     \
+    [order] = {key, FT_##load, 0, kinds, min, max, label, unit, rank, help, def, def_source},
 static const field_def traffic_fields[] = {SIM_BOARD_FIELDS(NOT_A_SETTING, TRAFFIC_SETTING)};
 _Static_assert(sizeof traffic_fields / sizeof traffic_fields[0] ==
                    0 SIM_BOARD_FIELDS(NOT_A_SETTING, ONE_SETTING),

@@ -32,14 +32,17 @@ typedef enum {
 typedef struct {
     const char *name; /* YAML key */
     field_type type;
-    size_t offset;     /* into sim_part (part fields) or sim_link (link fields) */
-    unsigned kinds;    /* part fields: bit (1u << kind) for each kind that takes it */
-    int64_t min, max;  /* FT_INT range */
-    const char *label; /* key-numbers wording after the kind or protocol label */
-    const char *unit;  /* display unit for FT_INT / FT_NUMBER ("tries") */
-    int rank;          /* {{ key-numbers }} with no names lists the page's values of rank > 0,
-                          lowest first: the settings that decide duplicates and losses */
-    const char *help;  /* the author's line of help (boardpress help, docs/boards.md) */
+    size_t offset;          /* into sim_part (part fields) or sim_link (link fields) */
+    unsigned kinds;         /* part fields: bit (1u << kind) for each kind that takes it */
+    int64_t min, max;       /* FT_INT range */
+    const char *label;      /* key-numbers wording after the kind or protocol label */
+    const char *unit;       /* display unit for FT_INT / FT_NUMBER ("tries") */
+    int rank;               /* {{ key-numbers }} with no names lists the page's values of rank > 0,
+                               lowest first: the settings that decide duplicates and losses */
+    const char *help;       /* the author's line of help (boardpress help, docs/boards.md) */
+    const char *def;        /* the row's default in the catalog's syntax, for a catalog section
+                               that leaves the setting out; NULL: every section gives it */
+    const char *def_source; /* where def comes from, as a catalog source */
 } field_def;
 
 #define KIND_BIT(k) (1u << (unsigned)(k)) /* schema.h's SIM_KB */

@@ -74,7 +74,8 @@ static void real_catalog(void **state)
     if (!c)
         fail_msg("content/catalog.yaml does not load:\n%s", diag_text(&d));
     assert_int_equal(d.errors, 0);
-    /* every kind and protocol has its label and a value for every field */
+    /* every kind and protocol has its label and a value for every field, from
+       the catalog or from the field's row (schema.h's def) */
     size_t n_part, n_link;
     const field_def *pf = fields_part(&n_part), *lf = fields_link(&n_link);
     for (int k = 0; k < SIM_KIND_COUNT; k++) {
@@ -217,6 +218,39 @@ static void refused(const char *from, const char *to, const char *want)
     assert_string_equal(diag_text(&d) ? diag_text(&d) : "", want);
     diag_free(&d);
     free(text);
+}
+
+/* A row's default (schema.h def and def_source) fills a section that
+ * leaves its setting out: read as the catalog reads a value, with its
+ * source, so pages and help show it like any catalog value; a bad one is
+ * the row's error. */
+static void row_default(void **state)
+{
+    (void)state;
+    diag d;
+    diag_init(&d, NULL);
+    bp_catalog *c = catalog_parse("cat.yaml", cat_text, sizeof cat_text - 1, &d);
+    assert_non_null(c);
+    size_t n;
+    field_def f = *fields_find(fields_part(&n), n, "restart");
+    f.name = "toy_restart";
+    f.def = "30 s";
+    f.def_source = "example: a toy setting's default";
+    sim_part p = c->kinds[SIM_KIND_CONSUMER];
+    const bp_catalog_value *v = catalog_row_default(c, "consumer", &f, &p, &d);
+    assert_int_equal(d.errors, 0);
+    assert_non_null(v);
+    assert_int_equal(p.restart_us, 30000000);
+    value_is(c, "consumer", "toy_restart", "30 s", 30);
+    assert_int_equal(v->source, BP_SOURCE_EXAMPLE);
+    assert_int_equal(v->n_sources, 1);
+    assert_string_equal(v->sources[0].text, "a toy setting's default");
+    f.def = "90 parsecs";
+    assert_null(catalog_row_default(c, "consumer", &f, &p, &d));
+    assert_int_equal(d.errors, 1);
+    assert_non_null(strstr(diag_text(&d), "sim-core/schema.h"));
+    catalog_free(c);
+    diag_free(&d);
 }
 
 static void errors(void **state)
@@ -408,7 +442,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(real_catalog), cmocka_unit_test(values_by_name),
         cmocka_unit_test(errors),       cmocka_unit_test(whole_file_errors),
-        cmocka_unit_test(sources),
+        cmocka_unit_test(sources),      cmocka_unit_test(row_default),
     };
     return cmocka_run_group_tests_name("catalog", tests, NULL, NULL);
 }
