@@ -27,7 +27,7 @@ grep -q "missing.yaml: error: cannot read the board: no such file" "$tmp/err" ||
 # compares them with the WebAssembly module); a full disk is an I/O failure
 "$BP" sim "$board" --catalog "$cat_" --wire >"$tmp/b.wire"
 "$BP" sim "$board" --catalog "$cat_" --set traffic.jobs=11 --wire >"$tmp/c.wire"
-[ "$(head -c 5 "$tmp/b.wire" | od -An -c | tr -d ' ')" = 'BPSW006' ] || fail "--wire header"
+[ "$(head -c 4 "$tmp/b.wire")" = 'BPSW' ] || fail "--wire header"
 ! cmp -s "$tmp/b.wire" "$tmp/c.wire" || fail "--wire ignores --set"
 "$BP" sim "$board" --catalog "$cat_" --wire-result >"$tmp/b.res"
 [ "$(head -c 4 "$tmp/b.res")" = BPSR ] || fail "--wire-result header"

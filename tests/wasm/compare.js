@@ -122,11 +122,12 @@ function jsonDifferences(res, json) {
   return out;
 }
 
-/* The wire bytes with the n-th varint after the 5-byte header (the limits:
+/* The wire bytes with the n-th varint after the header (the magic, then the
+ * version's varint, as long as schema.h's rows make it; then the limits:
  * max_jobs, max_events, ...) replaced by the zigzag encoding of a small v. */
 function withLimit(wire, n, v) {
-  let at = 5;
-  for (let i = 0; i < n; i++) {
+  let at = 4;
+  for (let i = 0; i <= n; i++) {
     while (wire[at] & 0x80) at++;
     at++;
   }
