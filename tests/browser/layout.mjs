@@ -30,6 +30,8 @@
 //   - on a phone (640 px or less) a compare's rows are compact: at most
 //     COMPARE_ROW_MAX px each, the boards' values side by side, and a row
 //     the same on every board folded into the line under the table;
+//   - a compare's switcher, pressed button by button, stays in place, and
+//     the boards' box ends with the board shown (no blank band under it);
 //   - axe-core (pinned by package-lock.json) finds no violations.
 // A full-page screenshot of each page, width and theme goes to
 // SCREENSHOT_DIR (PAGE-WIDTH[-dark].png). Exits 1 after listing every
@@ -54,6 +56,7 @@ const SHOTS = path.resolve(shotsArg);
 const CHROMIUM = process.env.BP_CHROMIUM || '/usr/bin/chromium';
 const WIDTHS = [320, 375, 768, 1280];
 const THEMES = ['light', 'dark'];
+const BOARD_HOLE_MAX = 8; // px of a compare's box under the board it shows
 const MIN_TEXT = 11; // CSS px (issue 17; draw.h DRAW_MIN_TEXT)
 // on a phone from 375 px (to 640), where a narrow drawing is scaled to its column
 // (draw.h DRAW_NARROW_SHOW_MAX), its smallest text is at least this
@@ -365,6 +368,41 @@ async function timelineGaps(page) {
   }, TIMELINE_SLACK);
 }
 
+// A compare's switcher, pressed button by button as a reader does (with
+// the switcher 100 px below the viewport's top): the button pressed stays
+// where it was (what follows the boards may move; the reader's pointer
+// does not lose its place), and the boards' box ends with the board it
+// shows (no blank band under a shorter board, BOARD_HOLE_MAX).
+async function compareSwitch(page) {
+  const problems = [];
+  const ids = await page.$$eval('section.bp-compare', (ss) => ss.filter((s) => s.querySelector('.bp-switch')).map((s) => s.id));
+  for (const id of ids) {
+    const buttons = page.locator(`#${id} .bp-switch[data-board]`);
+    const n = await buttons.count();
+    await page.evaluate((id) => {
+      const sw = document.querySelector(`#${id} .bp-switcher`);
+      window.scrollTo(0, sw.getBoundingClientRect().top + scrollY - 100);
+    }, id);
+    for (let k of [...Array(n).keys()].slice(1).concat([0])) {
+      const b = buttons.nth(k);
+      const top = await b.evaluate((el) => el.getBoundingClientRect().top);
+      await b.click();
+      const s = await page.evaluate(([id, board]) => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => {
+        const sec = document.getElementById(id), box = sec.querySelector('.bp-compare-boards');
+        const fig = box.querySelector(`figure[data-board="${board}"]`);
+        const end = Math.max(...[...fig.children].map((c) => c.getBoundingClientRect().bottom));
+        done({ top: sec.querySelector(`.bp-switch[data-board="${board}"]`).getBoundingClientRect().top,
+          hole: box.getBoundingClientRect().bottom - end });
+      }))), [id, await b.getAttribute('data-board')]);
+      if (Math.abs(s.top - top) >= 1)
+        problems.push(`switcher #${id}: pressing button ${k + 1} moved it from ${Math.round(top)} to ${Math.round(s.top)} px`);
+      if (s.hole > BOARD_HOLE_MAX)
+        problems.push(`switcher #${id}: ${Math.round(s.hole)} px blank under board ${k + 1} (at most ${BOARD_HOLE_MAX})`);
+    }
+  }
+  return problems;
+}
+
 async function run() {
   fs.mkdirSync(SHOTS, { recursive: true });
   const server = await serve(SITE);
@@ -399,6 +437,7 @@ async function run() {
         const r = await window.axe.run(document, { resultTypes: ['violations'] });
         return r.violations.map((v) => `axe ${v.id} (${v.impact}): ${v.nodes.length}× ${v.nodes[0]?.target.join(' ')}`);
       });
+      found.push(...(await compareSwitch(page)));
       found.push(...axe, ...errors.splice(0).map((e) => `console: ${e}`));
       for (const f of found) failures.push(`${where}: ${f}`);
       const stem = (rel.replace(/\/$/, '').replace(/\//g, '-') || 'home') + `-${width}` + (theme === 'dark' ? '-dark' : '');
