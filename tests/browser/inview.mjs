@@ -13,6 +13,8 @@
 //     level or elsewhere on the page) whose text changed, of those the
 //     page draws at all, has at least one element of the same measure
 //     inside the viewport, shown;
+//   - at 1280×800, each slider of a live level and the numbers on its
+//     board fit in one view (from the higher's top to the lower's bottom);
 //   - at 375 px, each option of every level (a radio, a toggle's button) is
 //     chosen in turn, and the level's verdict (.bp-level-status) is then
 //     inside the viewport (a toggle's level, which has none, its counts
@@ -216,6 +218,23 @@ async function main() {
           await page.waitForFunction((id) => document.getElementById(id).classList.contains('bp-live'), id, {
             timeout: 60000,
           });
+          if (view.width === 1280) {
+            // each slider and the board's numbers it moves fit one view
+            const far = await page.evaluate((id) => {
+              const s = document.getElementById(id);
+              const nums = [...s.querySelectorAll('.bp-live-board svg [data-measure]')]
+                .map((e) => e.getBoundingClientRect()).filter((r) => r.height > 0);
+              if (!nums.length) return [];
+              const lo = Math.min(...nums.map((r) => r.top)), hi = Math.max(...nums.map((r) => r.bottom));
+              return [...s.querySelectorAll('.bp-slider')].map((el) => {
+                const r = el.getBoundingClientRect();
+                return [(el.querySelector('label') || el).textContent.trim(), Math.max(hi, r.bottom) - Math.min(lo, r.top)];
+              }).filter(([, span]) => span > innerHeight);
+            }, id);
+            for (const [slider, span] of far)
+              check(false, `${where}: ${id}'s slider “${slider}” and the board's numbers span ${Math.round(span)} px, more than the window`);
+            if (!far.length) check(true, '');
+          }
           kinds.sweep += await page.locator(`#${id} figure.bp-sweep`).count();
           for (const sel of await controlsOf(page, id)) {
             const kind = /-([hs])\d+"\]$/.exec(sel);
