@@ -26,7 +26,8 @@
 //     the same place (PLACE_SLACK_X/Y) in the drawings shown at this width;
 //   - a figure narrower than the text column sits in its middle;
 //   - the site nav leaves no item alone on a line;
-//   - a switcher's buttons never wrap under its label;
+//   - a switcher's buttons never wrap under its label, and a label beside
+//     wrapped rows of them is on the first row;
 //   - on a phone (640 px or less) a compare's rows are compact: at most
 //     COMPARE_ROW_MAX px each, the boards' values side by side, and a row
 //     the same on every board folded into the line under the table;
@@ -314,6 +315,11 @@ async function inspect({ minText, darkMax, lightMin, dark, rowMax, slackX: PLACE
     const beside = buttons.some((r) => r.top < l.bottom - 1);
     const under = buttons.some((r) => r.top >= l.bottom - 1 && r.left < l.right - 1);
     if (beside && under) problems.push(`a switcher's buttons wrap under its label in ${name(sw)}`);
+    // a label beside wrapped rows of buttons reads with the first row
+    const first = buttons.reduce((a, r) => (r.top < a.top ? r : a));
+    const mid = (l.top + l.bottom) / 2;
+    if (beside && buttons.some((r) => r.top >= first.bottom - 1) && (mid < first.top || mid > first.bottom))
+      problems.push(`a switcher's label is not on its first row of buttons in ${name(sw)} (its middle at ${Math.round(mid - first.top)} px from the row's top)`);
   }
   // a compare on a phone is compact: each measure a block no taller than
   // rowMax with the boards' values side by side (one line of cells), and a
