@@ -342,8 +342,9 @@ void expand_measured(page_ctx *pc, buf *out)
                id.data, id.data);
     buf_free(&id);
     buf_printf(out,
-               "<p>By the boardpress simulator (version %s) when the page was built on "
-               "<time datetime=\"%s\">%s</time>. ",
+               "<p>By the boardpress simulator, version %s (numbered apart from boardpress "
+               "itself: it goes up only when the same board would give other numbers), when "
+               "the page was built on <time datetime=\"%s\">%s</time>. ",
                SIMCORE_VERSION, s->date, s->date);
     if (shared.n) {
         buf_puts(out, n > 1 ? "Every board shares this set-up unless its row says otherwise: "
