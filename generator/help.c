@@ -556,8 +556,9 @@ static void parts(buf *b, const bp_catalog *cat)
 void help_reference(buf *out, const bp_catalog *cat)
 {
     buf_puts(out, "# Boards: the reference\n\n<!-- Written by `make docs` (boardpress help "
-                  "board) from the loader's field tables, the simulator's names and the "
-                  "catalog; edit generator/help.c or content/catalog.yaml, not this file. -->\n\n"
+                  "board) from the field rows of sim-core/schema.h, the simulator's names and "
+                  "the catalog; edit a setting's row there, generator/help.c (the other keys) "
+                  "or content/catalog.yaml, not this file. -->\n\n"
                   "Everything a board file can say, every measure a page can quote and every "
                   "directive. The same text is in the terminal: `boardpress help board`, "
                   "`boardpress help part consumer`, `boardpress help measure errors`, "
